@@ -1,0 +1,74 @@
+package pyast
+
+// WalkCode visits the code of a function body (or any node) that runs when it
+// runs: it does not enter nested functions, lambdas or classes.
+func WalkCode(n *Node, visit func(n *Node) bool) {
+	root := n
+	Walk(n, func(c *Node) bool {
+		if c.Id() != root.Id() && IsFunctionBoundary(c) {
+			return false
+		}
+		return visit(c)
+	})
+}
+
+// Callee returns the function expression of a call node.
+func Callee(call *Node) *Node {
+	if call == nil || call.Kind() != "call" {
+		return nil
+	}
+	return call.ChildByFieldName("function")
+}
+
+// Args returns the positional argument expressions and keyword arguments of a
+// call. Splats (*a, **k) are in neither.
+func (m *Module) Args(call *Node) (positional []*Node, keywords map[string]*Node) {
+	keywords = map[string]*Node{}
+	args := call.ChildByFieldName("arguments")
+	if args == nil || args.Kind() != "argument_list" {
+		return nil, keywords
+	}
+	for _, a := range NamedChildren(args) {
+		switch a.Kind() {
+		case "keyword_argument":
+			keywords[m.Text(a.ChildByFieldName("name"))] = a.ChildByFieldName("value")
+		case "list_splat", "dictionary_splat", "comment":
+		default:
+			positional = append(positional, a)
+		}
+	}
+	return positional, keywords
+}
+
+// KeywordArg returns the keyword_argument node named name in call, or nil.
+func KeywordArg(m *Module, call *Node, name string) *Node {
+	args := call.ChildByFieldName("arguments")
+	for _, a := range NamedChildren(args) {
+		if a.Kind() == "keyword_argument" && m.Text(a.ChildByFieldName("name")) == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Statement returns the statement that contains n: the nearest ancestor (or n
+// itself) whose parent is a block or the module.
+func Statement(n *Node) *Node {
+	for c := n; c != nil; c = c.Parent() {
+		p := c.Parent()
+		if p == nil {
+			return c
+		}
+		switch p.Kind() {
+		case "block", "module":
+			return c
+		}
+	}
+	return nil
+}
+
+// IsTrue reports whether n is the literal True.
+func IsTrue(n *Node) bool {
+	n = Unparen(n)
+	return n != nil && n.Kind() == "true"
+}

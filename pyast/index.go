@@ -1,0 +1,466 @@
+package pyast
+
+import "strings"
+
+// Function is a def or async def.
+type Function struct {
+	Name       string
+	Qual       string // module.[Class.]name, nested: module.outer.inner
+	Node       *Node  // the function_definition
+	Stmt       *Node  // the whole statement: the decorated_definition when decorated
+	Async      bool
+	Decorators []*Node // the expressions after "@", top to bottom
+	Params     []Param
+	Body       *Node // the block
+	Doc        *Node // the docstring's string node, or nil
+	Class      *Class
+	Parent     *Function
+	Scope      *Scope
+}
+
+// ParamKind distinguishes positional, *args, keyword-only and **kwargs parameters.
+type ParamKind int
+
+const (
+	ParamPositional ParamKind = iota
+	ParamVarArgs
+	ParamKeywordOnly
+	ParamVarKeywords
+)
+
+// Param is one parameter of a function.
+type Param struct {
+	Name       string
+	Kind       ParamKind
+	Node       *Node
+	Annotation *Node
+	Default    *Node
+}
+
+// Class is a class definition.
+type Class struct {
+	Name       string
+	Qual       string
+	Node       *Node
+	Decorators []*Node
+	Bases      []*Node
+	Methods    map[string]*Function
+	Attrs      map[string][]*Binding // self.x = ... in methods and x = ... in the body
+	Scope      *Scope
+}
+
+// FuncAt returns the innermost function that contains n, or nil.
+func (m *Module) FuncAt(n *Node) *Function {
+	for p := n; p != nil; p = p.Parent() {
+		if p.Kind() == "function_definition" {
+			if f := m.funcByStart[p.StartByte()]; f != nil {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// FuncByNode returns the Function of a function_definition node.
+func (m *Module) FuncByNode(n *Node) *Function {
+	if n == nil {
+		return nil
+	}
+	return m.funcByStart[n.StartByte()]
+}
+
+// ScopeAt returns the scope code at n runs in.
+func (m *Module) ScopeAt(n *Node) *Scope {
+	if f := m.FuncAt(n); f != nil {
+		// Decorators, defaults and annotations of f run in the enclosing scope.
+		if n.StartByte() < f.Body.StartByte() {
+			return f.Scope.Parent
+		}
+		return f.Scope
+	}
+	return m.Scope
+}
+
+// index builds scopes, functions, classes and bindings in one walk.
+func (m *Module) index() {
+	m.funcByStart = map[uint]*Function{}
+	m.Scope = newScope(nil, m.Name)
+	m.indexBlock(m.Root, m.Scope, nil, nil)
+}
+
+func (m *Module) indexBlock(n *Node, s *Scope, fn *Function, cls *Class) {
+	Walk(n, func(c *Node) bool {
+		if c.Id() == n.Id() {
+			return true
+		}
+		switch c.Kind() {
+		case "function_definition":
+			m.indexFunction(c, s, fn, cls)
+			return false
+		case "class_definition":
+			m.indexClass(c, s, fn)
+			return false
+		case "lambda":
+			return false
+		case "import_statement":
+			m.indexImport(c, s)
+			return false
+		case "import_from_statement":
+			m.indexFromImport(c, s)
+			return false
+		case "future_import_statement":
+			return false
+		case "assignment":
+			m.indexAssignment(c, s, fn, cls)
+			return true
+		case "with_item":
+			m.indexWithItem(c, s)
+			return true
+		}
+		return true
+	})
+}
+
+func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Class) {
+	name := m.Text(n.ChildByFieldName("name"))
+	f := &Function{Name: name, Node: n, Stmt: n, Parent: parent, Body: n.ChildByFieldName("body")}
+	if cls != nil && parent == nil {
+		f.Class = cls
+	}
+	f.Qual = outer.Qual + "." + name
+	if p := n.Parent(); p != nil && p.Kind() == "decorated_definition" {
+		f.Stmt = p
+		for _, d := range NamedChildren(p) {
+			if d.Kind() == "decorator" && d.NamedChildCount() > 0 {
+				f.Decorators = append(f.Decorators, d.NamedChild(0))
+			}
+		}
+	}
+	for _, c := range Children(n) {
+		if c.Kind() == "async" {
+			f.Async = true
+		}
+		if c.Kind() == "def" {
+			break
+		}
+	}
+	if f.Body != nil && f.Body.NamedChildCount() > 0 {
+		first := f.Body.NamedChild(0)
+		if first.Kind() == "expression_statement" && first.NamedChildCount() == 1 && first.NamedChild(0).Kind() == "string" {
+			f.Doc = first.NamedChild(0)
+		}
+	}
+	f.Scope = newScope(outer, f.Qual)
+	f.Scope.Func = f
+	m.funcByStart[n.StartByte()] = f
+	m.Funcs = append(m.Funcs, f)
+	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{f.Qual}, Node: f.Stmt})
+	if cls != nil && f.Class == cls {
+		cls.Methods[name] = f
+	}
+	m.indexParams(f)
+	if f.Body != nil {
+		m.indexBlock(f.Body, f.Scope, f, cls)
+	}
+}
+
+func (m *Module) indexParams(f *Function) {
+	params := f.Node.ChildByFieldName("parameters")
+	kwOnly := false
+	for _, p := range NamedChildren(params) {
+		prm := Param{Node: p}
+		switch p.Kind() {
+		case "identifier":
+			prm.Name = m.Text(p)
+		case "typed_parameter":
+			prm.Annotation = p.ChildByFieldName("type")
+			for _, c := range NamedChildren(p) {
+				switch c.Kind() {
+				case "identifier":
+					prm.Name = m.Text(c)
+				case "list_splat_pattern":
+					prm.Name, prm.Kind = m.Text(c.NamedChild(0)), ParamVarArgs
+				case "dictionary_splat_pattern":
+					prm.Name, prm.Kind = m.Text(c.NamedChild(0)), ParamVarKeywords
+				}
+				if prm.Name != "" {
+					break
+				}
+			}
+		case "default_parameter", "typed_default_parameter":
+			prm.Name = m.Text(p.ChildByFieldName("name"))
+			prm.Annotation = p.ChildByFieldName("type")
+			prm.Default = p.ChildByFieldName("value")
+		case "list_splat_pattern":
+			prm.Name, prm.Kind = m.Text(p.NamedChild(0)), ParamVarArgs
+			kwOnly = true
+		case "dictionary_splat_pattern":
+			prm.Name, prm.Kind = m.Text(p.NamedChild(0)), ParamVarKeywords
+		case "keyword_separator":
+			kwOnly = true
+			continue
+		default:
+			continue
+		}
+		if prm.Kind == ParamPositional && kwOnly {
+			prm.Kind = ParamKeywordOnly
+		}
+		if prm.Kind == ParamVarArgs {
+			kwOnly = true
+		}
+		b := &Binding{Name: prm.Name, Kind: BindParam, Node: p}
+		if len(f.Params) == 0 && f.Class != nil && !isStaticMethod(m, f) {
+			b.Targets = []string{f.Class.Qual}
+		}
+		if prm.Annotation != nil {
+			b.Types = m.annotationTypes(f.Scope.Parent, prm.Annotation)
+		}
+		f.Params = append(f.Params, prm)
+		f.Scope.bind(b)
+	}
+}
+
+func isStaticMethod(m *Module, f *Function) bool {
+	for _, d := range f.Decorators {
+		if m.Text(d) == "staticmethod" {
+			return true
+		}
+	}
+	return false
+}
+
+// annotationTypes resolves an annotation to the names it mentions: "Context",
+// "Context | None", "Optional[Context]", "Context[ServerSession, None]" and
+// string annotations all give the resolved Context.
+func (m *Module) annotationTypes(s *Scope, ann *Node) []string {
+	var out []string
+	Walk(ann, func(c *Node) bool {
+		switch c.Kind() {
+		case "identifier", "attribute":
+			if p := c.Parent(); p != nil && p.Kind() == "attribute" {
+				return true
+			}
+			out = appendUnique(out, m.resolve(s, c, 0)...)
+			return false
+		case "string":
+			// "Context": a forward reference; parse the dotted name inside.
+			txt := strings.Trim(m.Text(c), `"'`)
+			if txt != "" && !strings.ContainsAny(txt, " []|") {
+				head, rest, _ := strings.Cut(txt, ".")
+				for _, b := range s.Lookup(head) {
+					for _, t := range b.Targets {
+						if rest != "" {
+							t += "." + rest
+						}
+						out = appendUnique(out, t)
+					}
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func (m *Module) indexClass(n *Node, outer *Scope, fn *Function) {
+	name := m.Text(n.ChildByFieldName("name"))
+	c := &Class{Name: name, Qual: outer.Qual + "." + name, Node: n, Methods: map[string]*Function{}, Attrs: map[string][]*Binding{}}
+	if p := n.Parent(); p != nil && p.Kind() == "decorated_definition" {
+		for _, d := range NamedChildren(p) {
+			if d.Kind() == "decorator" && d.NamedChildCount() > 0 {
+				c.Decorators = append(c.Decorators, d.NamedChild(0))
+			}
+		}
+	}
+	if sup := n.ChildByFieldName("superclasses"); sup != nil {
+		for _, b := range NamedChildren(sup) {
+			if b.Kind() != "keyword_argument" {
+				c.Bases = append(c.Bases, b)
+			}
+		}
+	}
+	c.Scope = newScope(outer, c.Qual)
+	m.Classes = append(m.Classes, c)
+	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{c.Qual}, Node: n})
+	if body := n.ChildByFieldName("body"); body != nil {
+		m.indexBlock(body, c.Scope, nil, c)
+	}
+	_ = fn
+}
+
+func (m *Module) indexImport(n *Node, s *Scope) {
+	for _, c := range NamedChildren(n) {
+		switch c.Kind() {
+		case "dotted_name":
+			full := DottedName(m, c)
+			head, _, _ := strings.Cut(full, ".")
+			s.bind(&Binding{Name: head, Kind: BindImport, Targets: []string{head}, Node: n})
+		case "aliased_import":
+			full := DottedName(m, c.ChildByFieldName("name"))
+			alias := m.Text(c.ChildByFieldName("alias"))
+			s.bind(&Binding{Name: alias, Kind: BindImport, Targets: []string{full}, Node: n})
+		}
+	}
+}
+
+func (m *Module) indexFromImport(n *Node, s *Scope) {
+	modNode := n.ChildByFieldName("module_name")
+	base := m.fromModule(modNode)
+	if base == "" {
+		return
+	}
+	for _, c := range NamedChildren(n) {
+		if c.Id() == modNode.Id() {
+			continue
+		}
+		switch c.Kind() {
+		case "dotted_name":
+			name := DottedName(m, c)
+			s.bind(&Binding{Name: name, Kind: BindImport, Targets: []string{base + "." + name}, Node: n})
+		case "aliased_import":
+			name := DottedName(m, c.ChildByFieldName("name"))
+			alias := m.Text(c.ChildByFieldName("alias"))
+			s.bind(&Binding{Name: alias, Kind: BindImport, Targets: []string{base + "." + name}, Node: n})
+		case "wildcard_import":
+			s.Stars = append(s.Stars, base)
+		}
+	}
+}
+
+// fromModule resolves the module of a from-import, relative ones included.
+func (m *Module) fromModule(n *Node) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind() == "dotted_name" {
+		return DottedName(m, n)
+	}
+	// relative_import: import_prefix ("." / "..") and an optional dotted_name
+	dots, rest := 0, ""
+	for _, c := range Children(n) {
+		switch c.Kind() {
+		case "import_prefix":
+			dots = strings.Count(m.Text(c), ".")
+		case "dotted_name":
+			rest = DottedName(m, c)
+		}
+	}
+	return RelativeModule(m.Name, m.IsPackage(), dots, rest)
+}
+
+// RelativeModule resolves "from <dots><rest> import ..." written in module
+// name (a package's __init__ when isPackage).
+func RelativeModule(name string, isPackage bool, dots int, rest string) string {
+	parts := strings.Split(name, ".")
+	if name == "" {
+		parts = nil
+	}
+	drop := dots
+	if isPackage {
+		drop--
+	}
+	if drop > len(parts) {
+		drop = len(parts)
+	}
+	base := strings.Join(parts[:len(parts)-drop], ".")
+	switch {
+	case base == "":
+		return rest
+	case rest == "":
+		return base
+	}
+	return base + "." + rest
+}
+
+// IsPackage reports whether the module is a package's __init__.py.
+func (m *Module) IsPackage() bool {
+	return strings.HasSuffix(m.Path, "/__init__.py") || m.Path == "__init__.py" ||
+		strings.HasSuffix(m.Path, "/__init__.pyi")
+}
+
+func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
+	left, right := Unparen(n.ChildByFieldName("left")), Unparen(n.ChildByFieldName("right"))
+	if left == nil {
+		return
+	}
+	if right != nil && right.Kind() == "assignment" { // a = b = value
+		right = Unparen(right.ChildByFieldName("right"))
+	}
+	switch left.Kind() {
+	case "identifier":
+		name := m.Text(left)
+		b := &Binding{Name: name, Node: n, Value: right}
+		if right == nil { // annotation only: "x: int"
+			return
+		}
+		switch right.Kind() {
+		case "identifier", "attribute":
+			b.Kind = BindAlias
+			b.Targets = m.resolve(s, right, 0)
+			b.Types = m.typesIn(s, right)
+		case "call":
+			b.Kind = BindValue
+			b.Targets = []string{s.Qual + "." + name}
+			b.Types = m.resolve(s, right.ChildByFieldName("function"), 0)
+		default:
+			b.Kind = BindValue
+			b.Targets = []string{s.Qual + "." + name}
+		}
+		s.bind(b)
+		if cls != nil && fn == nil {
+			cls.Attrs[name] = append(cls.Attrs[name], b)
+		}
+	case "attribute":
+		// self.x = value inside a method: an attribute of the class.
+		obj := Unparen(left.ChildByFieldName("object"))
+		if fn == nil || obj.Kind() != "identifier" || right == nil {
+			return
+		}
+		c := m.selfClass(s, m.Text(obj))
+		if c == nil {
+			return
+		}
+		name := m.Text(left.ChildByFieldName("attribute"))
+		b := &Binding{Name: name, Kind: BindValue, Targets: []string{c.Qual + "." + name}, Node: n, Value: right}
+		if right.Kind() == "call" {
+			b.Types = m.resolve(s, right.ChildByFieldName("function"), 0)
+		} else {
+			b.Types = m.typesIn(s, right)
+		}
+		c.Attrs[name] = append(c.Attrs[name], b)
+	}
+}
+
+// typesIn returns the value types of a name in scope s (see TypesOf).
+func (m *Module) typesIn(s *Scope, n *Node) []string {
+	if n.Kind() != "identifier" {
+		return nil
+	}
+	var out []string
+	for _, b := range s.Lookup(m.Text(n)) {
+		out = appendUnique(out, b.Types...)
+	}
+	return out
+}
+
+func (m *Module) indexWithItem(n *Node, s *Scope) {
+	v := n.ChildByFieldName("value")
+	if v == nil || v.Kind() != "as_pattern" {
+		return
+	}
+	expr := Unparen(v.NamedChild(0))
+	alias := v.ChildByFieldName("alias")
+	if expr == nil || alias == nil || expr.Kind() != "call" {
+		return
+	}
+	target := alias
+	if target.NamedChildCount() == 1 {
+		target = target.NamedChild(0)
+	}
+	if target.Kind() != "identifier" {
+		return
+	}
+	name := m.Text(target)
+	s.bind(&Binding{Name: name, Kind: BindValue, Targets: []string{s.Qual + "." + name}, Types: m.resolve(s, expr.ChildByFieldName("function"), 0), Node: n, Value: expr})
+}

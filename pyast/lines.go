@@ -1,0 +1,91 @@
+package pyast
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// Position is a location in a file: a byte offset plus 1-based line and
+// column. Column counts characters (runes); Column16 counts UTF-16 code units,
+// as SARIF and LSP-style consumers expect.
+type Position struct {
+	Offset   int `json:"offset"`
+	Line     int `json:"line"`
+	Column   int `json:"column"`
+	Column16 int `json:"-"`
+}
+
+// LineIndex maps byte offsets of one file to lines and columns.
+type LineIndex struct {
+	src    []byte
+	starts []int // byte offset of the start of each line
+}
+
+// NewLineIndex indexes src. Lines end at "\n"; a "\r" before it belongs to
+// the line it ends.
+func NewLineIndex(src []byte) *LineIndex {
+	starts := make([]int, 1, len(src)/32+1)
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &LineIndex{src: src, starts: starts}
+}
+
+// Lines returns the number of lines.
+func (li *LineIndex) Lines() int { return len(li.starts) }
+
+// LineStart returns the byte offset where 1-based line starts.
+func (li *LineIndex) LineStart(line int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(li.starts) {
+		return len(li.src)
+	}
+	return li.starts[line-1]
+}
+
+// LineText returns the text of 1-based line without its line ending.
+func (li *LineIndex) LineText(line int) string {
+	if line < 1 || line > len(li.starts) {
+		return ""
+	}
+	start := li.starts[line-1]
+	end := len(li.src)
+	if line < len(li.starts) {
+		end = li.starts[line] - 1
+	}
+	if end > start && li.src[end-1] == '\r' {
+		end--
+	}
+	return string(li.src[start:end])
+}
+
+// Position converts a byte offset (clamped to the file) to a Position.
+func (li *LineIndex) Position(off int) Position {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(li.src) {
+		off = len(li.src)
+	}
+	line := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) // first start after off
+	start := li.starts[line-1]
+	col, col16 := 1, 1
+	for i := start; i < off; {
+		r, size := utf8.DecodeRune(li.src[i:])
+		if i+size > off {
+			break
+		}
+		i += size
+		col++
+		if r >= 0x10000 {
+			col16 += 2
+		} else {
+			col16++
+		}
+	}
+	return Position{Offset: off, Line: line, Column: col, Column16: col16}
+}

@@ -1,0 +1,180 @@
+package pyast
+
+import (
+	"reflect"
+	"testing"
+)
+
+func parse(t *testing.T, name, src string) *Module {
+	t.Helper()
+	m, err := Parse(name+".py", name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// callNames resolves every call's function in the module, in source order.
+func callNames(m *Module) [][]string {
+	var out [][]string
+	Walk(m.Root, func(n *Node) bool {
+		if n.Kind() == "call" {
+			out = append(out, m.Resolve(Callee(n)))
+		}
+		return true
+	})
+	return out
+}
+
+func TestResolveImportForms(t *testing.T) {
+	src := `import anyio
+import anyio.to_thread as t
+from anyio import to_thread
+from anyio.to_thread import run_sync as rs
+from . import helpers
+from ..pkg import tools as tl
+try:
+    from fastmcp import FastMCP
+except ImportError:
+    from mcp.server.fastmcp import FastMCP
+
+async def h():
+    import starlette.concurrency as sc
+    await anyio.to_thread.run_sync(f)
+    await t.run_sync(f)
+    await to_thread.run_sync(f)
+    await rs(f)
+    await sc.run_in_threadpool(f)
+    helpers.go()
+    tl.x()
+    FastMCP("x")
+    print()
+`
+	m := parse(t, "app.sub.server", src)
+	got := callNames(m)
+	want := [][]string{
+		{"anyio.to_thread.run_sync"},
+		{"anyio.to_thread.run_sync"},
+		{"anyio.to_thread.run_sync"},
+		{"anyio.to_thread.run_sync"},
+		{"starlette.concurrency.run_in_threadpool"},
+		{"app.sub.helpers.go"},
+		{"app.pkg.tools.x"},
+		{"fastmcp.FastMCP", "mcp.server.fastmcp.FastMCP"},
+		{"print"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestRelativeModule(t *testing.T) {
+	cases := []struct {
+		name      string
+		pkg       bool
+		dots      int
+		rest, out string
+	}{
+		{"a.b.c", false, 1, "x", "a.b.x"},
+		{"a.b.c", false, 2, "", "a"},
+		{"a.b", true, 1, "x", "a.b.x"},
+		{"a", true, 1, "", "a"},
+		{"server", false, 1, "helpers", "helpers"},
+	}
+	for _, c := range cases {
+		if got := RelativeModule(c.name, c.pkg, c.dots, c.rest); got != c.out {
+			t.Errorf("RelativeModule(%q,%v,%d,%q) = %q, want %q", c.name, c.pkg, c.dots, c.rest, got, c.out)
+		}
+	}
+}
+
+func TestFunctionsAndTypes(t *testing.T) {
+	src := `"""mod"""
+from mcp.server.fastmcp import FastMCP, Context
+
+mcp = FastMCP("demo")
+alias = mcp
+
+class Srv:
+    def __init__(self):
+        self.mcp = FastMCP("x")
+
+    async def run(self, ctx: Context, *, n: int = 3, **kw) -> str:
+        """Doc."""
+        self.mcp.tool()
+        return ""
+
+@mcp.tool()
+def sync_tool(a, *args):
+    def inner(): pass
+`
+	m := parse(t, "srv", src)
+	var names []string
+	for _, f := range m.Funcs {
+		names = append(names, f.Qual)
+	}
+	if want := []string{"srv.Srv.__init__", "srv.Srv.run", "srv.sync_tool", "srv.sync_tool.inner"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("functions %q, want %q", names, want)
+	}
+	run := m.Funcs[1]
+	if !run.Async || run.Doc == nil || run.Class == nil || run.Class.Name != "Srv" {
+		t.Errorf("run: async=%v doc=%v class=%v", run.Async, run.Doc, run.Class)
+	}
+	var kinds []ParamKind
+	for _, p := range run.Params {
+		kinds = append(kinds, p.Kind)
+	}
+	if want := []ParamKind{ParamPositional, ParamPositional, ParamKeywordOnly, ParamVarKeywords}; !reflect.DeepEqual(kinds, want) {
+		t.Errorf("param kinds %v, want %v", kinds, want)
+	}
+	if got := m.Scope.Lookup("mcp")[0].Types; !reflect.DeepEqual(got, []string{"mcp.server.fastmcp.FastMCP"}) {
+		t.Errorf("type of mcp = %q", got)
+	}
+	if got := m.Scope.Lookup("alias")[0].Targets; !reflect.DeepEqual(got, []string{"srv.mcp"}) {
+		t.Errorf("alias targets = %q", got)
+	}
+	st := m.Funcs[2]
+	if len(st.Decorators) != 1 || m.Text(st.Decorators[0]) != "mcp.tool()" || st.Async {
+		t.Errorf("sync_tool decorators %d async %v", len(st.Decorators), st.Async)
+	}
+	// ctx: Context resolves the annotation; self.mcp has the class attribute's type.
+	var ctxTypes, selfMcp []string
+	Walk(run.Body, func(n *Node) bool {
+		if n.Kind() == "attribute" && m.Text(n) == "self.mcp" {
+			selfMcp = m.TypesOf(n)
+		}
+		return true
+	})
+	for _, b := range run.Scope.Local("ctx") {
+		ctxTypes = b.Types
+	}
+	if !reflect.DeepEqual(ctxTypes, []string{"mcp.server.fastmcp.Context"}) || !reflect.DeepEqual(selfMcp, []string{"mcp.server.fastmcp.FastMCP"}) {
+		t.Errorf("ctx types %q, self.mcp types %q", ctxTypes, selfMcp)
+	}
+}
+
+func TestLineIndex(t *testing.T) {
+	li := NewLineIndex([]byte("ab\r\né😀x\n"))
+	p := li.Position(4 + 2 + 4) // after é (2 bytes) and 😀 (4 bytes)
+	if p.Line != 2 || p.Column != 3 || p.Column16 != 4 {
+		t.Errorf("position %+v", p)
+	}
+	if li.LineText(1) != "ab" || li.LineText(2) != "é😀x" {
+		t.Errorf("line texts %q %q", li.LineText(1), li.LineText(2))
+	}
+}
+
+func TestBOMAndErrors(t *testing.T) {
+	m := parse(t, "b", "\xEF\xBB\xBFimport anyio\n")
+	if m.HasErrors() {
+		t.Errorf("BOM file parsed with errors")
+	}
+	if got := m.Scope.Lookup("anyio"); len(got) != 1 {
+		t.Errorf("anyio binding after BOM: %v", got)
+	}
+	bad := parse(t, "c", "def f(:\n  pass\n")
+	if !bad.HasErrors() || bad.FirstError() == nil {
+		t.Errorf("syntax error not detected")
+	}
+}

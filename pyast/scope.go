@@ -1,0 +1,190 @@
+package pyast
+
+import "strings"
+
+// BindingKind says how a name got its meaning.
+type BindingKind int
+
+const (
+	BindImport BindingKind = iota // import / from-import: Targets are the imported qualified names
+	BindDef                       // def or class in this scope: Targets = [qualified name of the definition]
+	BindAlias                     // name = dotted.expr: Targets = what the right side resolves to
+	BindValue                     // name = call(...), or "with call() as name": Targets = [the variable's own qualified name], Types = the callee's names
+	BindParam                     // a function parameter: Types = its resolved annotation
+)
+
+// Binding is one way a name is bound in a scope. A name can have several
+// (try/except ImportError fallbacks, reassignments); resolution returns all.
+type Binding struct {
+	Name    string
+	Kind    BindingKind
+	Targets []string
+	Types   []string
+	Node    *Node // the statement or parameter that binds it
+	Value   *Node // the right-hand side, for assignments
+}
+
+// Scope is a module, function or class body.
+type Scope struct {
+	Parent *Scope
+	Qual   string    // qualified name of the module / function / class
+	Func   *Function // nil for module and class scopes
+	names  map[string][]*Binding
+	Stars  []string // modules star-imported into this scope
+}
+
+func newScope(parent *Scope, qual string) *Scope {
+	return &Scope{Parent: parent, Qual: qual, names: map[string][]*Binding{}}
+}
+
+func (s *Scope) bind(b *Binding) { s.names[b.Name] = append(s.names[b.Name], b) }
+
+// Local returns the bindings of name in this scope only.
+func (s *Scope) Local(name string) []*Binding { return s.names[name] }
+
+// Names returns every name bound in this scope.
+func (s *Scope) Names() []string {
+	out := make([]string, 0, len(s.names))
+	for n := range s.names {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Lookup finds name in this scope or the nearest enclosing one that binds it.
+// Class scopes are skipped for code inside methods, as Python does.
+func (s *Scope) Lookup(name string) []*Binding {
+	for sc := s; sc != nil; sc = sc.Parent {
+		if sc != s && sc.Func == nil && sc.Parent != nil {
+			continue // an enclosing class body is not visible from a method
+		}
+		if bs := sc.names[name]; len(bs) > 0 {
+			return bs
+		}
+	}
+	return nil
+}
+
+// DottedName returns "a.b.c" for an identifier or attribute chain, or "".
+func DottedName(m *Module, n *Node) string {
+	n = Unparen(n)
+	if n == nil {
+		return ""
+	}
+	switch n.Kind() {
+	case "identifier":
+		return m.Text(n)
+	case "attribute":
+		obj := DottedName(m, n.ChildByFieldName("object"))
+		if obj == "" {
+			return ""
+		}
+		return obj + "." + m.Text(n.ChildByFieldName("attribute"))
+	case "dotted_name":
+		return strings.Join(strings.Fields(m.Text(n)), "")
+	}
+	return ""
+}
+
+// Resolve returns the qualified names an identifier or attribute chain can
+// refer to, seen from the scope that contains n. Imported names resolve to the
+// imported module path ("anyio.to_thread.run_sync"), names defined in the
+// project to "module.name", and unbound names to themselves (builtins).
+// It returns nil for expressions that are not names.
+func (m *Module) Resolve(n *Node) []string {
+	return m.ResolveIn(m.ScopeAt(n), n)
+}
+
+// ResolveIn is Resolve with the scope given.
+func (m *Module) ResolveIn(s *Scope, n *Node) []string {
+	return m.resolve(s, n, 0)
+}
+
+func (m *Module) resolve(s *Scope, n *Node, depth int) []string {
+	n = Unparen(n)
+	if n == nil || depth > 8 {
+		return nil
+	}
+	switch n.Kind() {
+	case "identifier":
+		name := m.Text(n)
+		bs := s.Lookup(name)
+		if len(bs) == 0 {
+			return []string{name}
+		}
+		var out []string
+		for _, b := range bs {
+			out = appendUnique(out, b.Targets...)
+		}
+		return out
+	case "attribute":
+		attr := m.Text(n.ChildByFieldName("attribute"))
+		var out []string
+		for _, base := range m.resolve(s, n.ChildByFieldName("object"), depth+1) {
+			out = appendUnique(out, base+"."+attr)
+		}
+		return out
+	}
+	return nil
+}
+
+// TypesOf returns the qualified names of what produced the value of an
+// identifier or attribute chain: the constructor or factory called in its
+// assignment, or its parameter annotation. Attribute chains on self resolve
+// through the class's attributes.
+func (m *Module) TypesOf(n *Node) []string {
+	n = Unparen(n)
+	if n == nil {
+		return nil
+	}
+	s := m.ScopeAt(n)
+	switch n.Kind() {
+	case "identifier":
+		var out []string
+		for _, b := range s.Lookup(m.Text(n)) {
+			out = appendUnique(out, b.Types...)
+		}
+		return out
+	case "attribute":
+		obj := Unparen(n.ChildByFieldName("object"))
+		attr := m.Text(n.ChildByFieldName("attribute"))
+		if obj.Kind() == "identifier" {
+			if cls := m.selfClass(s, m.Text(obj)); cls != nil {
+				var out []string
+				for _, b := range cls.Attrs[attr] {
+					out = appendUnique(out, b.Types...)
+				}
+				return out
+			}
+		}
+	}
+	return nil
+}
+
+// selfClass returns the class whose instance name refers to when name is the
+// first parameter of a method (self / cls), else nil.
+func (m *Module) selfClass(s *Scope, name string) *Class {
+	for sc := s; sc != nil; sc = sc.Parent {
+		f := sc.Func
+		if f == nil {
+			continue
+		}
+		if f.Class != nil && len(f.Params) > 0 && f.Params[0].Name == name {
+			return f.Class
+		}
+	}
+	return nil
+}
+
+func appendUnique(dst []string, vals ...string) []string {
+outer:
+	for _, v := range vals {
+		for _, d := range dst {
+			if d == v {
+				continue outer
+			}
+		}
+		dst = append(dst, v)
+	}
+	return dst
+}
