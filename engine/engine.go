@@ -1,0 +1,94 @@
+// Package engine runs mcplint end to end on a set of paths: it walks the
+// workspace, groups files into projects, reads each project's dependencies,
+// parses the Python files that can matter, finds handlers, runs the rules and
+// passes the diagnostics through the processing pipeline (suppressions,
+// selection, baseline, severity, sort).
+//
+// Renderers (report, sarif) and the fixer read a Result; they never analyse.
+package engine
+
+import (
+	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// Options controls a run.
+type Options struct {
+	Jobs int // parallel parses; <= 0 means the CPU count
+
+	// Versions to assume for projects whose files declare nothing.
+	AssumeMCP, AssumeFastMCP string
+
+	// ReportUnreachable reports code rules in code no handler reaches, as notes.
+	ReportUnreachable bool
+	// ShowSafe reports findings in projects whose versions cannot crash
+	// (mcp >= 2 only) as notes instead of dropping them.
+	ShowSafe bool
+
+	// HandlerDecorators are extra registration decorators (qualified names)
+	// of in-house frameworks.
+	HandlerDecorators []string
+
+	// Overlay replaces file contents read from disk (path as reported ->
+	// bytes). The fixer uses it to check an edit before writing.
+	Overlay map[string][]byte
+
+	// Walk controls which files the workspace visits.
+	Walk WalkOptions
+
+	// Processors run in order on the diagnostics after the rules, before
+	// severity and sorting (suppressions, select/ignore, baseline, ...).
+	Processors []Processor
+}
+
+// WalkOptions controls the workspace walk.
+type WalkOptions struct {
+	// Exclude returns true for a path (slash, relative to the scan root given)
+	// that must not be visited.
+	Exclude func(path string, isDir bool) bool
+	// NoGitignore turns off .gitignore handling.
+	NoGitignore bool
+}
+
+// Processor is one stage of result processing (golangci-lint's shape).
+type Processor interface {
+	Name() string
+	Process(res *Result, diags []rules.Diagnostic) ([]rules.Diagnostic, error)
+}
+
+// Result is everything a run found.
+type Result struct {
+	Diagnostics []rules.Diagnostic
+	Projects    []*ProjectSummary
+	Files       int // files visited (Python and dependency files)
+	Parsed      int // Python files parsed
+	// Suppressed counts findings removed by suppressions, per code.
+	Suppressed map[string]int
+	// Dropped counts findings removed by other processors (baseline, ...), per processor.
+	Dropped map[string]int
+	// Sources holds the contents of every file that has a diagnostic (and of
+	// every file a processor asked for), for code frames and fix diffs.
+	Sources map[string][]byte
+}
+
+// ProjectSummary describes one project, for reports.
+type ProjectSummary struct {
+	Dir      string
+	Deps     *deps.Project
+	Handlers []HandlerSummary
+	Modules  int // Python files parsed
+}
+
+// HandlerSummary is a handler found, for reports.
+type HandlerSummary struct {
+	Path      string
+	Line      int
+	Name      string // qualified function name
+	Kind      string
+	Framework handlers.Framework
+	Async     bool
+}
+
+// Source returns the bytes of a file with diagnostics.
+func (r *Result) Source(path string) []byte { return r.Sources[path] }

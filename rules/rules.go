@@ -1,0 +1,255 @@
+// Package rules is mcplint's analysis framework, in the shape of
+// golang.org/x/tools/go/analysis: a Rule is a small declarative value with a
+// Run function; Run reads a Pass (one project: its modules, handlers and
+// resolved dependency versions) and reports Diagnostics, each with zero or
+// more alternative Fixes made of byte-offset Edits.
+//
+// A rule reports; it never decides final severity or filtering. Those are
+// pipeline stages (package engine). One file per rule, its doc next to it.
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// Severity of a reported diagnostic.
+type Severity int
+
+const (
+	SeverityNone Severity = iota // not reported
+	SeverityNote
+	SeverityWarning
+	SeverityError
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityNote:
+		return "note"
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	}
+	return "none"
+}
+
+// Applicability says when a fix may be applied automatically (ruff's terms).
+type Applicability int
+
+const (
+	Safe        Applicability = iota // --fix applies it: only behaviour on the buggy path changes
+	Unsafe                           // --unsafe-fixes applies it: it may change behaviour otherwise
+	DisplayOnly                      // shown as advice, never applied
+)
+
+func (a Applicability) String() string {
+	return [...]string{"safe", "unsafe", "display-only"}[a]
+}
+
+// Edit replaces Src[Start:End] of the file at Path with New.
+type Edit struct {
+	Path  string `json:"path"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	New   string `json:"new"`
+}
+
+// Fix is one way to resolve a diagnostic. Several fixes on one diagnostic are
+// alternatives; the fixer applies at most one (the first applicable).
+type Fix struct {
+	Message       string
+	Applicability Applicability
+	Edits         []Edit // may span several files; empty for advice
+}
+
+// Location is a range in a file, byte offsets with line/column positions.
+type Location struct {
+	Path  string // slash-separated, relative to the scan root when under it
+	Start pyast.Position
+	End   pyast.Position
+}
+
+// Related is a secondary location that explains a diagnostic.
+type Related struct {
+	Location
+	Message string
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Code     string // "MCP101"
+	Name     string // "uncancellable-thread-await"
+	Location        // primary range
+	Message  string
+	Severity Severity // set by the engine from the rule and the project's versions
+	Related  []Related
+	Fixes    []Fix
+
+	// Anchor names what the finding is about, independent of line numbers:
+	// the qualified name of the enclosing function for code rules, the
+	// package name for dependency rules. Baselines and new-from-rev use it.
+	Anchor string
+	// AnchorRange is the byte range of the anchor (the whole function or the
+	// requirement line), for new-from-rev.
+	AnchorStart, AnchorEnd int
+	// Project is the project directory the finding belongs to.
+	Project string
+	// Exposure is the rule's verdict on the project's versions (see
+	// Rule.Exposure); the engine turns it into Severity.
+	Exposure deps.Tri
+}
+
+// Kind groups rules by what they read.
+type Kind int
+
+const (
+	CodeRule       Kind = iota // reads handler-reachable Python code
+	DependencyRule             // reads dependency files
+	MetaRule                   // reported by mcplint itself (unreadable files, suppressions)
+)
+
+// FixAvailability says whether a rule offers fixes.
+type FixAvailability int
+
+const (
+	FixNone FixAvailability = iota
+	FixSometimes
+	FixAlways
+)
+
+// Doc is a rule's documentation, shown by `mcplint explain` and embedded in
+// SARIF. Every section but References is required (TestRegistryDocs).
+type Doc struct {
+	Summary    string // one sentence, no trailing period: the short description
+	WhatItDoes string
+	WhyIsThisBad string
+	Example    string // Python (or requirements) code
+	UseInstead string
+	FixSafety  string
+	References []string
+}
+
+// Rule is one check.
+type Rule struct {
+	Code     string // stable: MCP101
+	Name     string // kebab-case: uncancellable-thread-await
+	Kind     Kind
+	Doc      Doc
+	Severity Severity // default severity where the project's versions make the finding matter
+	Fix      FixAvailability
+	Tags      []string
+	Precision string // SARIF precision: very-high, high, medium, low
+	// Exposure tells, from a project's resolved versions, whether the problem
+	// can happen there: Yes (error), Unknown (warning), No (not reported, or a
+	// note on request). Nil means always Yes.
+	Exposure func(p *deps.Project) deps.Tri
+	// DefaultOff rules run only when selected explicitly.
+	DefaultOff bool
+	Run        func(*Pass)
+}
+
+// Pass is one rule's view of one project.
+type Pass struct {
+	Rule     *Rule
+	Root     string // the scan root, for relative paths
+	Project  *deps.Project
+	Modules  []*pyast.Module // the project's parsed modules
+	Handlers *handlers.Index
+	// Config holds the rule options from configuration (handler decorators and
+	// the like), read-only.
+	Config map[string]any
+
+	report func(Diagnostic)
+}
+
+// NewPass makes a Pass that sends diagnostics to report.
+func NewPass(r *Rule, root string, proj *deps.Project, mods []*pyast.Module, hx *handlers.Index, report func(Diagnostic)) *Pass {
+	return &Pass{Rule: r, Root: root, Project: proj, Modules: mods, Handlers: hx, report: report}
+}
+
+// Report sends d, filling in the rule's code and name.
+func (p *Pass) Report(d Diagnostic) {
+	d.Code, d.Name = p.Rule.Code, p.Rule.Name
+	if p.Project != nil && d.Project == "" {
+		d.Project = p.Project.Dir
+	}
+	p.report(d)
+}
+
+// NodeLocation returns the location of node n in module m.
+func NodeLocation(m *pyast.Module, n *pyast.Node) Location {
+	return SpanLocation(m.Path, m.Lines, int(n.StartByte()), int(n.EndByte()))
+}
+
+// SpanLocation returns the location of a byte range of a file.
+func SpanLocation(path string, li *pyast.LineIndex, start, end int) Location {
+	return Location{Path: path, Start: li.Position(start), End: li.Position(end)}
+}
+
+// ReportNode reports a finding on node n of module m, anchored to the
+// function that contains it.
+func (p *Pass) ReportNode(m *pyast.Module, n *pyast.Node, msg string, related []Related, fixes ...Fix) {
+	d := Diagnostic{Location: NodeLocation(m, n), Message: msg, Related: related, Fixes: fixes}
+	if f := m.FuncAt(n); f != nil {
+		d.Anchor = f.Qual
+		d.AnchorStart, d.AnchorEnd = int(f.Stmt.StartByte()), int(f.Stmt.EndByte())
+	} else {
+		d.Anchor = m.Name
+		d.AnchorStart, d.AnchorEnd = 0, len(m.Src)
+	}
+	p.Report(d)
+}
+
+// HandlerRelated returns related locations naming the handlers that reach f.
+func (p *Pass) HandlerRelated(f *pyast.Function) []Related {
+	var out []Related
+	for _, h := range p.Handlers.ReachedFrom(f) {
+		msg := fmt.Sprintf("reached from %s handler %s", h.Kind, h.Func.Name)
+		if h.Func == f {
+			msg = fmt.Sprintf("%s handler %s registered here", h.Kind, h.Func.Name)
+		}
+		out = append(out, Related{Location: NodeLocation(h.Module, h.Func.Node.ChildByFieldName("name")), Message: msg})
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+var registry = map[string]*Rule{}
+
+// Register adds a rule; rule files call it from init.
+func Register(r *Rule) *Rule {
+	if _, dup := registry[r.Code]; dup {
+		panic("duplicate rule " + r.Code)
+	}
+	registry[r.Code] = r
+	return r
+}
+
+// All returns every rule sorted by code.
+func All() []*Rule {
+	out := make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// Lookup finds a rule by code or name, case-insensitively.
+func Lookup(codeOrName string) *Rule {
+	for _, r := range registry {
+		if strings.EqualFold(r.Code, codeOrName) || strings.EqualFold(r.Name, codeOrName) {
+			return r
+		}
+	}
+	return nil
+}
