@@ -40,7 +40,13 @@ type Handler struct {
 // Index is the handler view of one project.
 type Index struct {
 	Handlers []*Handler
-	reached  map[*pyast.Function][]*Handler
+
+	reached   map[*pyast.Function][]*Handler
+	callers   map[*pyast.Function][]CallSite
+	funcs     map[string]FuncRef
+	moduleOf  map[*pyast.Function]*pyast.Module
+	reachable []FuncRef
+	modules   map[string]*pyast.Module // by every dotted suffix of the module name
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.
@@ -53,3 +59,49 @@ func (ix *Index) ReachedFrom(f *pyast.Function) []*Handler {
 
 // Reachable reports whether any handler can run f.
 func (ix *Index) Reachable(f *pyast.Function) bool { return len(ix.ReachedFrom(f)) > 0 }
+
+// FuncRef is a function with the module that defines it.
+type FuncRef struct {
+	Module *pyast.Module
+	Func   *pyast.Function
+}
+
+// CallSite is a place where one project function calls (or awaits) another.
+type CallSite struct {
+	Caller FuncRef
+	Call   *pyast.Node // the call node
+	Callee FuncRef
+}
+
+// Callers returns the call sites in reachable code that call f.
+func (ix *Index) Callers(f *pyast.Function) []CallSite {
+	if ix == nil {
+		return nil
+	}
+	return ix.callers[f]
+}
+
+// Function returns the project function with a qualified name.
+func (ix *Index) Function(qual string) (FuncRef, bool) {
+	if ix == nil {
+		return FuncRef{}, false
+	}
+	r, ok := ix.funcs[qual]
+	return r, ok
+}
+
+// Module returns the module that defines f.
+func (ix *Index) Module(f *pyast.Function) *pyast.Module {
+	if ix == nil {
+		return nil
+	}
+	return ix.moduleOf[f]
+}
+
+// ReachableFuncs returns every function some handler can run, in a stable order.
+func (ix *Index) ReachableFuncs() []FuncRef {
+	if ix == nil {
+		return nil
+	}
+	return ix.reachable
+}
