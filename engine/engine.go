@@ -37,6 +37,9 @@ type Options struct {
 	// Walk controls which files the workspace visits.
 	Walk WalkOptions
 
+	// Rules to run; nil means every rule that is on by default.
+	Rules []*rules.Rule
+
 	// Processors run in order on the diagnostics after the rules, before
 	// severity and sorting (suppressions, select/ignore, baseline, ...).
 	Processors []Processor
@@ -49,6 +52,8 @@ type WalkOptions struct {
 	Exclude func(path string, isDir bool) bool
 	// NoGitignore turns off .gitignore handling.
 	NoGitignore bool
+	// IncludeHidden visits hidden directories.
+	IncludeHidden bool
 }
 
 // Processor is one stage of result processing (golangci-lint's shape).

@@ -46,7 +46,8 @@ type Index struct {
 	funcs     map[string]FuncRef
 	moduleOf  map[*pyast.Function]*pyast.Module
 	reachable []FuncRef
-	modules   map[string]*pyast.Module // by every dotted suffix of the module name
+	unreached map[string]bool
+	builder   *builder
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.

@@ -464,3 +464,39 @@ func (m *Module) indexWithItem(n *Node, s *Scope) {
 	name := m.Text(target)
 	s.bind(&Binding{Name: name, Kind: BindValue, Targets: []string{s.Qual + "." + name}, Types: m.resolve(s, expr.ChildByFieldName("function"), 0), Node: n, Value: expr})
 }
+
+// ImportTargets returns the qualified names an import statement binds
+// (relative imports resolved).
+func (m *Module) ImportTargets(n *Node) []string {
+	var out []string
+	switch n.Kind() {
+	case "import_statement":
+		for _, c := range NamedChildren(n) {
+			switch c.Kind() {
+			case "dotted_name":
+				out = append(out, DottedName(m, c))
+			case "aliased_import":
+				out = append(out, DottedName(m, c.ChildByFieldName("name")))
+			}
+		}
+	case "import_from_statement":
+		modNode := n.ChildByFieldName("module_name")
+		base := m.fromModule(modNode)
+		if base == "" {
+			return nil
+		}
+		out = append(out, base)
+		for _, c := range NamedChildren(n) {
+			if c.Id() == modNode.Id() {
+				continue
+			}
+			switch c.Kind() {
+			case "dotted_name":
+				out = append(out, base+"."+DottedName(m, c))
+			case "aliased_import":
+				out = append(out, base+"."+DottedName(m, c.ChildByFieldName("name")))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"path"
+	"strings"
+)
+
+// moduleNames maps the Python files of a project to dotted module names and
+// back. A file's name is its path from the top of its package (the nearest
+// folder above it without __init__.py). Lookups also accept every dotted
+// suffix of the path from the project root, so that namespace packages
+// (folders without __init__.py) and src/ layouts resolve.
+type moduleNames struct {
+	byFile map[string]string
+	byName map[string][]string
+}
+
+func newModuleNames(pr *project) *moduleNames {
+	mn := &moduleNames{byFile: map[string]string{}, byName: map[string][]string{}}
+	hasInit := map[string]bool{}
+	for _, f := range pr.pyFiles {
+		if path.Base(f) == "__init__.py" {
+			hasInit[path.Dir(f)] = true
+		}
+	}
+	for _, f := range pr.pyFiles {
+		parts := []string{}
+		base := strings.TrimSuffix(path.Base(f), ".py")
+		if base != "__init__" {
+			parts = append(parts, base)
+		}
+		for d := path.Dir(f); hasInit[d]; d = path.Dir(d) {
+			parts = append([]string{path.Base(d)}, parts...)
+			if d == "." || d == "/" {
+				break
+			}
+		}
+		mn.byFile[f] = strings.Join(parts, ".")
+		// Every suffix of the path below the project root.
+		rel := strings.TrimSuffix(f, ".py")
+		if pr.dir != "." && strings.HasPrefix(rel, pr.dir+"/") {
+			rel = rel[len(pr.dir)+1:]
+		}
+		rel = strings.TrimSuffix(rel, "/__init__")
+		segs := strings.Split(rel, "/")
+		for i := range segs {
+			name := strings.Join(segs[i:], ".")
+			mn.byName[name] = append(mn.byName[name], f)
+		}
+		if n := mn.byFile[f]; n != "" && !contains(mn.byName[n], f) {
+			mn.byName[n] = append(mn.byName[n], f)
+		}
+	}
+	return mn
+}
+
+func (mn *moduleNames) name(file string) string { return mn.byFile[file] }
+
+// files returns the files a dotted module name can refer to.
+func (mn *moduleNames) files(name string) []string { return mn.byName[name] }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

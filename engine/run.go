@@ -1,0 +1,488 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+	"github.com/mcplint/mcplint/workspace"
+)
+
+// MaxFileSize is the largest Python file parsed; larger files get an MCP000
+// finding and are skipped (they are generated code in practice).
+const MaxFileSize = 8 << 20
+
+// project is one directory with dependency files and the Python files that
+// belong to it.
+type project struct {
+	dir      string
+	depFiles []string
+	pyFiles  []string
+	script   bool // a PEP 723 script: pyFiles has exactly the script
+}
+
+// Run analyses roots.
+func Run(roots []string, opts Options) (*Result, error) {
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.NumCPU()
+	}
+	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}}}
+	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden})
+	for _, err := range walkErrs {
+		p := err.Error()
+		if pe, ok := err.(*workspace.PathError); ok {
+			p = pe.Path
+		}
+		e.fileError(p, nil, 0, err.Error())
+	}
+	e.res.Files = len(files)
+	for _, pr := range e.projects(files, roots) {
+		e.runProject(pr)
+	}
+	diags := e.diags
+	for _, d := range diags {
+		e.keepSource(d.Path)
+	}
+	var err error
+	for _, p := range opts.Processors {
+		if diags, err = p.Process(e.res, diags); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Name(), err)
+		}
+	}
+	out := diags[:0]
+	for _, d := range diags {
+		if d.Severity == rules.SeverityNone {
+			if !opts.ShowSafe {
+				continue
+			}
+			d.Severity = rules.SeverityNote
+		}
+		out = append(out, d)
+	}
+	SortDiagnostics(out)
+	e.res.Diagnostics = out
+	return e.res, nil
+}
+
+// SortDiagnostics orders diagnostics by path, position and code.
+func SortDiagnostics(ds []rules.Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Start.Offset != b.Start.Offset {
+			return a.Start.Offset < b.Start.Offset
+		}
+		return a.Code < b.Code
+	})
+}
+
+type runner struct {
+	opts  Options
+	res   *Result
+	mu    sync.Mutex
+	diags []rules.Diagnostic
+}
+
+func (e *runner) add(d rules.Diagnostic) {
+	e.mu.Lock()
+	e.diags = append(e.diags, d)
+	e.mu.Unlock()
+}
+
+// read returns a file's bytes from the overlay or the disk.
+func (e *runner) read(p string) ([]byte, error) {
+	if b, ok := e.opts.Overlay[p]; ok {
+		return b, nil
+	}
+	return os.ReadFile(p)
+}
+
+func (e *runner) keepSource(p string) {
+	if _, ok := e.res.Sources[p]; ok || p == "" {
+		return
+	}
+	if b, err := e.read(p); err == nil {
+		e.res.Sources[p] = b
+	}
+}
+
+// fileError reports a file that could not be read or parsed (rule MCP000).
+func (e *runner) fileError(p string, src []byte, off int, msg string) {
+	d := rules.Diagnostic{Code: rules.FileErrorCode, Name: rules.FileError.Name, Message: msg, Severity: rules.SeverityError, Exposure: deps.Yes, Anchor: p}
+	d.Path = p
+	if src != nil {
+		li := pyast.NewLineIndex(src)
+		d.Start, d.End = li.Position(off), li.Position(off)
+	} else {
+		d.Start = pyast.Position{Line: 1, Column: 1, Column16: 1}
+		d.End = d.Start
+	}
+	e.add(d)
+}
+
+// projects groups files: each Python file belongs to the nearest directory
+// above it that holds a dependency file; files with none belong to the
+// nearest such directory above the scan root, or to the root itself.
+func (e *runner) projects(files []workspace.File, roots []string) []*project {
+	byDir := map[string]*project{}
+	get := func(dir string) *project {
+		if pr := byDir[dir]; pr != nil {
+			return pr
+		}
+		pr := &project{dir: dir}
+		byDir[dir] = pr
+		return pr
+	}
+	for _, f := range files {
+		if f.Kind == workspace.Dependency {
+			pr := get(workspace.Dir(f.Path))
+			pr.depFiles = append(pr.depFiles, f.Path)
+		}
+	}
+	var scripts []*project
+	for _, f := range files {
+		if f.Kind != workspace.Python {
+			continue
+		}
+		if src, err := e.read(f.Path); err == nil && deps.HasScriptBlock(src) {
+			scripts = append(scripts, &project{dir: workspace.Dir(f.Path), pyFiles: []string{f.Path}, script: true})
+			continue
+		}
+		owner := ""
+		for d := workspace.Dir(f.Path); ; d = workspace.Dir(d) {
+			if pr := byDir[d]; pr != nil && len(pr.depFiles) > 0 {
+				owner = d
+				break
+			}
+			if d == "." || d == "/" || d == ".." || strings.HasSuffix(d, "/..") {
+				break
+			}
+		}
+		if owner == "" {
+			owner = e.outerProject(f.Path, roots, get)
+		}
+		get(owner).pyFiles = append(get(owner).pyFiles, f.Path)
+	}
+	out := make([]*project, 0, len(byDir)+len(scripts))
+	for _, pr := range byDir {
+		out = append(out, pr)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
+	return append(out, scripts...)
+}
+
+// outerProject finds a project for a file with no dependency file between it
+// and its scan root: the nearest directory above the root that has one (as
+// when `mcplint check src/` runs in a repository whose pyproject.toml is at
+// the top), not crossing a repository boundary (a folder with .git). With
+// none, the file belongs to its scan root.
+func (e *runner) outerProject(file string, roots []string, get func(string) *project) string {
+	root := ""
+	for _, r := range roots {
+		r = workspace.DisplayPath(r)
+		if (r == "." || file == r || strings.HasPrefix(file, r+"/")) && len(r) >= len(root) {
+			root = r
+		}
+	}
+	if root == "" || root == file {
+		root = workspace.Dir(file)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
+		return root
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return root
+	}
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		entries, _ := os.ReadDir(d)
+		var found []string
+		isRepo := false
+		for _, en := range entries {
+			if en.Name() == ".git" {
+				isRepo = true
+			}
+			if !en.IsDir() && deps.IsDependencyFile(en.Name()) {
+				found = append(found, en.Name())
+			}
+		}
+		if len(found) > 0 {
+			dir := workspace.DisplayPath(d)
+			pr := get(dir)
+			if len(pr.depFiles) == 0 {
+				for _, name := range found {
+					pr.depFiles = append(pr.depFiles, path.Join(dir, name))
+				}
+			}
+			return dir
+		}
+		if isRepo || filepath.Dir(d) == d {
+			return root
+		}
+	}
+}
+
+// runProject analyses one project.
+func (e *runner) runProject(pr *project) {
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP}
+	var proj *deps.Project
+	var errs []error
+	if pr.script {
+		src, _ := e.read(pr.pyFiles[0])
+		proj, errs = deps.LoadScript(pr.pyFiles[0], src, dopts)
+	} else {
+		proj, errs = deps.Load(pr.dir, pr.depFiles, dopts)
+	}
+	if proj == nil {
+		proj = &deps.Project{Dir: pr.dir}
+	}
+	for _, err := range errs {
+		if fe, ok := err.(*deps.FileError); ok {
+			src, _ := e.read(fe.Path)
+			e.fileError(fe.Path, src, fe.Offset, fe.Msg)
+			continue
+		}
+		e.fileError(pr.dir, nil, 0, err.Error())
+	}
+	names := newModuleNames(pr)
+	mods := e.loadModules(pr, names)
+	defer func() {
+		for _, m := range mods {
+			m.Close()
+		}
+	}()
+	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files})
+	sum := &ProjectSummary{Dir: pr.dir, Deps: proj, Modules: len(mods)}
+	for _, h := range hx.Handlers {
+		sum.Handlers = append(sum.Handlers, HandlerSummary{
+			Path: h.Module.Path, Line: h.Module.Pos(int(h.Func.Node.StartByte())).Line, Name: h.Func.Qual,
+			Kind: h.Kind, Framework: h.Framework, Async: h.Func.Async,
+		})
+	}
+	e.res.Projects = append(e.res.Projects, sum)
+	e.res.Parsed += len(mods)
+
+	for _, r := range e.rulesToRun() {
+		if r.Run == nil || r.Kind == rules.CodeRule && len(hx.ReachableFuncs()) == 0 {
+			continue
+		}
+		exposure := deps.Yes
+		if r.Exposure != nil {
+			exposure = r.Exposure(proj)
+		}
+		sev := r.Severity
+		switch exposure {
+		case deps.Unknown:
+			if sev > rules.SeverityWarning {
+				sev = rules.SeverityWarning
+			}
+		case deps.No:
+			sev = rules.SeverityNone
+		}
+		report := func(d rules.Diagnostic) {
+			d.Exposure, d.Severity = exposure, sev
+			if r.Kind == rules.CodeRule && hx.Unreached(d.Anchor) {
+				d.Severity = rules.SeverityNote
+			}
+			e.add(d)
+		}
+		e.runRule(r, rules.NewPass(r, pr.dir, proj, mods, hx, report), pr.dir)
+	}
+}
+
+func (e *runner) rulesToRun() []*rules.Rule {
+	if e.opts.Rules != nil {
+		return e.opts.Rules
+	}
+	var out []*rules.Rule
+	for _, r := range rules.All() {
+		if !r.DefaultOff {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// runRule runs one rule on one project, turning a panic into an MCP000
+// finding so the rest of the scan goes on.
+func (e *runner) runRule(r *rules.Rule, pass *rules.Pass, dir string) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.fileError(dir, nil, 0, fmt.Sprintf("internal error in rule %s: %v\n%s", r.Code, v, debug.Stack()))
+		}
+	}()
+	r.Run(pass)
+}
+
+// loadModules parses the project's Python files that can matter: the seeds
+// (files that mention MCP or a configured handler decorator) and, from them,
+// every project module they import or call into, transitively. Other files
+// cannot hold or reach a handler.
+func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
+	var (
+		mods   []*pyast.Module
+		loaded = map[string]bool{}
+		queue  []string
+	)
+	tokens := [][]byte{[]byte("mcp"), []byte("MCP")}
+	for _, d := range e.opts.HandlerDecorators {
+		tokens = append(tokens, []byte(d[strings.LastIndexByte(d, '.')+1:]))
+	}
+	srcs := map[string][]byte{}
+	for _, f := range pr.pyFiles {
+		src, err := e.read(f)
+		if err != nil {
+			e.fileError(f, nil, 0, fmt.Sprintf("cannot read: %v", err))
+			loaded[f] = true
+			continue
+		}
+		if len(src) > MaxFileSize {
+			e.fileError(f, nil, 0, fmt.Sprintf("file is %d bytes, over the %d-byte limit: skipped", len(src), MaxFileSize))
+			loaded[f] = true
+			continue
+		}
+		srcs[f] = src
+		if pr.script || e.opts.ReportUnreachable || containsAny(src, tokens) {
+			queue = append(queue, f)
+			loaded[f] = true
+		}
+	}
+	for len(queue) > 0 {
+		batch := e.parseAll(queue, srcs, names)
+		queue = nil
+		for _, m := range batch {
+			mods = append(mods, m)
+			for _, ref := range referencedModules(m) {
+				for _, f := range names.files(ref) {
+					if !loaded[f] {
+						loaded[f] = true
+						queue = append(queue, f)
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
+	return mods
+}
+
+func containsAny(src []byte, tokens [][]byte) bool {
+	for _, t := range tokens {
+		if len(t) > 0 && bytes.Contains(src, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseAll parses files on a pool of opts.Jobs goroutines.
+func (e *runner) parseAll(files []string, srcs map[string][]byte, names *moduleNames) []*pyast.Module {
+	out := make([]*pyast.Module, len(files))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < e.opts.Jobs && w < len(files); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				out[i] = e.parseOne(files[i], srcs[files[i]], names.name(files[i]))
+			}
+		}()
+	}
+	for i := range files {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	res := out[:0]
+	for _, m := range out {
+		if m != nil {
+			res = append(res, m)
+		}
+	}
+	return res
+}
+
+func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.fileError(p, src, 0, fmt.Sprintf("internal error while parsing: %v", v))
+			m = nil
+		}
+	}()
+	if !utf8.Valid(src) {
+		off := 0
+		for off < len(src) {
+			r, size := utf8.DecodeRune(src[off:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			off += size
+		}
+		e.fileError(p, src, off, "file is not valid UTF-8; analysed as far as it parses")
+	}
+	m, err := pyast.Parse(p, name, src)
+	if err != nil {
+		e.fileError(p, src, 0, err.Error())
+		return nil
+	}
+	if m.HasErrors() {
+		if n := m.FirstError(); n != nil {
+			e.fileError(p, src, int(n.StartByte()), "syntax error: analysed as far as it parses")
+		}
+	}
+	return m
+}
+
+// referencedModules returns the dotted names a module imports or calls
+// through, each with every prefix, so that "import pkg" + "pkg.sub.f()"
+// reaches pkg.sub.
+func referencedModules(m *pyast.Module) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(q string) {
+		for q != "" {
+			if !seen[q] {
+				seen[q] = true
+				out = append(out, q)
+			}
+			i := strings.LastIndexByte(q, '.')
+			if i < 0 {
+				break
+			}
+			q = q[:i]
+		}
+	}
+	pyast.Walk(m.Root, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "import_statement", "import_from_statement":
+			for _, q := range m.ImportTargets(n) {
+				add(q)
+			}
+			return false
+		case "call":
+			for _, q := range m.Resolve(pyast.Callee(n)) {
+				add(q)
+			}
+		}
+		return true
+	})
+	return out
+}

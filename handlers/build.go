@@ -1,0 +1,374 @@
+package handlers
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// Config for Build.
+type Config struct {
+	// ExtraDecorators are qualified names of in-house registration decorators.
+	ExtraDecorators []string
+	// ModuleFiles maps a dotted module name to the paths of the project's
+	// files it can name (namespace packages and src/ layouts give several
+	// names per file). Nil: modules are found by their Name only.
+	ModuleFiles func(name string) []string
+	// AllFunctions makes every function count as reachable (for reporting
+	// unreachable code as notes); Unreached then tells them apart.
+	AllFunctions bool
+}
+
+// symbol is what a qualified name refers to in the project.
+type symbol struct {
+	module   *pyast.Module
+	fn       *pyast.Function
+	class    *pyast.Class
+	bindings []*pyast.Binding // a module-level variable
+}
+
+type site struct {
+	module *pyast.Module
+	call   *pyast.Node
+	caller *pyast.Function // nil at module level
+	callee FuncRef
+}
+
+type builder struct {
+	cfg      Config
+	mods     []*pyast.Module
+	byPath   map[string]*pyast.Module
+	byName   map[string]*pyast.Module
+	funcs    map[string]FuncRef
+	classes  map[string]*pyast.Class
+	classMod map[*pyast.Class]*pyast.Module
+	moduleOf map[*pyast.Function]*pyast.Module
+	sites    []site
+	siteOf   map[*pyast.Function][]site // call sites by callee
+	out      *Index
+	seenReg  map[string]bool
+}
+
+// Build finds the servers, handlers and reachable code of one project.
+func Build(mods []*pyast.Module, cfg Config) *Index {
+	b := &builder{
+		cfg: cfg, mods: mods,
+		byPath: map[string]*pyast.Module{}, byName: map[string]*pyast.Module{},
+		funcs: map[string]FuncRef{}, classes: map[string]*pyast.Class{},
+		classMod: map[*pyast.Class]*pyast.Module{}, moduleOf: map[*pyast.Function]*pyast.Module{},
+		siteOf: map[*pyast.Function][]site{}, seenReg: map[string]bool{},
+		out: &Index{reached: map[*pyast.Function][]*Handler{}, callers: map[*pyast.Function][]CallSite{},
+			funcs: map[string]FuncRef{}, moduleOf: map[*pyast.Function]*pyast.Module{}},
+	}
+	for _, m := range mods {
+		b.byPath[m.Path] = m
+		if m.Name != "" {
+			b.byName[m.Name] = m
+		}
+		for _, f := range m.Funcs {
+			b.funcs[f.Qual] = FuncRef{m, f}
+			b.moduleOf[f] = m
+		}
+		for _, c := range m.Classes {
+			b.classes[c.Qual] = c
+			b.classMod[c] = m
+		}
+	}
+	b.out.funcs, b.out.moduleOf = b.funcs, b.moduleOf
+	b.out.builder = b
+	b.indexCalls()
+	for _, m := range mods {
+		b.findRegistrations(m)
+	}
+	b.reach()
+	return b.out
+}
+
+// module finds a project module by dotted name.
+func (b *builder) module(name string) *pyast.Module {
+	if m := b.byName[name]; m != nil {
+		return m
+	}
+	if b.cfg.ModuleFiles != nil {
+		for _, p := range b.cfg.ModuleFiles(name) {
+			if m := b.byPath[p]; m != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+// lookup resolves a qualified name to a project definition, following
+// re-exports (from .server import mcp in __init__.py) and class bases.
+func (b *builder) lookup(q string) symbol { return b.lookupDepth(q, 0) }
+
+func (b *builder) lookupDepth(q string, depth int) symbol {
+	if depth > 8 || q == "" {
+		return symbol{}
+	}
+	if r, ok := b.funcs[q]; ok {
+		return symbol{module: r.Module, fn: r.Func}
+	}
+	if c, ok := b.classes[q]; ok {
+		return symbol{module: b.classMod[c], class: c}
+	}
+	parts := strings.Split(q, ".")
+	for i := len(parts); i >= 1; i-- {
+		m := b.module(strings.Join(parts[:i], "."))
+		if m == nil {
+			continue
+		}
+		rest := parts[i:]
+		if len(rest) == 0 {
+			return symbol{module: m}
+		}
+		return b.memberOf(m, m.Scope, rest, depth)
+	}
+	return symbol{}
+}
+
+// memberOf resolves rest (a dotted path) inside a module scope.
+func (b *builder) memberOf(m *pyast.Module, s *pyast.Scope, rest []string, depth int) symbol {
+	bs := s.Local(rest[0])
+	for _, bd := range bs {
+		switch bd.Kind {
+		case pyast.BindDef:
+			q := bd.Targets[0]
+			if r, ok := b.funcs[q]; ok && len(rest) == 1 {
+				return symbol{module: r.Module, fn: r.Func}
+			}
+			if c, ok := b.classes[q]; ok {
+				if len(rest) == 1 {
+					return symbol{module: m, class: c}
+				}
+				if f := b.method(c, rest[1], 0); f != nil && len(rest) == 2 {
+					return symbol{module: b.moduleOf[f], fn: f}
+				}
+			}
+		case pyast.BindImport, pyast.BindAlias:
+			for _, t := range bd.Targets {
+				if sym := b.lookupDepth(strings.Join(append([]string{t}, rest[1:]...), "."), depth+1); sym.module != nil {
+					return sym
+				}
+			}
+		case pyast.BindValue:
+			if len(rest) == 1 {
+				return symbol{module: m, bindings: bs}
+			}
+		}
+	}
+	// A submodule not bound in the package's scope.
+	if sub := b.module(m.Name + "." + rest[0]); sub != nil && m.IsPackage() {
+		if len(rest) == 1 {
+			return symbol{module: sub}
+		}
+		return b.memberOf(sub, sub.Scope, rest[1:], depth+1)
+	}
+	return symbol{}
+}
+
+// method finds a method on a project class or its project bases.
+func (b *builder) method(c *pyast.Class, name string, depth int) *pyast.Function {
+	if f := c.Methods[name]; f != nil {
+		return f
+	}
+	if depth > 6 {
+		return nil
+	}
+	m := b.classMod[c]
+	for _, base := range c.Bases {
+		for _, q := range m.Resolve(base) {
+			if sym := b.lookup(q); sym.class != nil {
+				if f := b.method(sym.class, name, depth+1); f != nil {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// funcOf resolves an expression that names a function (a call's callee, a
+// decorator, a callback argument) to a project function.
+func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
+	expr = pyast.Unparen(expr)
+	if expr == nil {
+		return FuncRef{}, false
+	}
+	for _, q := range m.Resolve(expr) {
+		sym := b.lookup(q)
+		if sym.fn != nil {
+			return FuncRef{sym.module, sym.fn}, true
+		}
+		if sym.class != nil { // constructing a project class runs __init__
+			if f := b.method(sym.class, "__init__", 0); f != nil {
+				return FuncRef{b.moduleOf[f], f}, true
+			}
+		}
+	}
+	// obj.method() where obj was built from a project class.
+	if obj, attr := lastAttr(m, expr); obj != nil {
+		for _, t := range m.TypesOf(obj) {
+			if sym := b.lookup(t); sym.class != nil {
+				if f := b.method(sym.class, attr, 0); f != nil {
+					return FuncRef{b.moduleOf[f], f}, true
+				}
+			}
+		}
+	}
+	return FuncRef{}, false
+}
+
+// indexCalls records every call from project code to project functions.
+func (b *builder) indexCalls() {
+	for _, m := range b.mods {
+		pyast.Walk(m.Root, func(n *pyast.Node) bool {
+			if n.Kind() != "call" {
+				return true
+			}
+			if callee, ok := b.funcOf(m, pyast.Callee(n)); ok {
+				s := site{module: m, call: n, caller: m.FuncAt(n), callee: callee}
+				b.sites = append(b.sites, s)
+				b.siteOf[callee.Func] = append(b.siteOf[callee.Func], s)
+			}
+			return true
+		})
+	}
+}
+
+func (b *builder) callSitesOf(f *pyast.Function) []site { return b.siteOf[f] }
+
+// reach computes, for every handler, the functions it can run.
+func (b *builder) reach() {
+	ix := b.out
+	reachedAny := map[*pyast.Function]bool{}
+	for _, h := range ix.Handlers {
+		seen := map[*pyast.Function]bool{}
+		queue := []*pyast.Function{h.Func}
+		queue = append(queue, h.Wrappers...)
+		for len(queue) > 0 {
+			f := queue[0]
+			queue = queue[1:]
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			reachedAny[f] = true
+			ix.reached[f] = appendHandler(ix.reached[f], h, f == h.Func)
+			queue = append(queue, b.successors(f)...)
+		}
+	}
+	for _, s := range b.sites {
+		if s.caller != nil && reachedAny[s.caller] {
+			ix.callers[s.callee.Func] = append(ix.callers[s.callee.Func], CallSite{Caller: FuncRef{s.module, s.caller}, Call: s.call, Callee: s.callee})
+		}
+	}
+	ix.unreached = map[string]bool{}
+	for _, m := range b.mods {
+		for _, f := range m.Funcs {
+			if reachedAny[f] {
+				ix.reachable = append(ix.reachable, FuncRef{m, f})
+			} else if b.cfg.AllFunctions {
+				ix.reachable = append(ix.reachable, FuncRef{m, f})
+				ix.unreached[f.Qual] = true
+			}
+		}
+	}
+}
+
+func appendHandler(list []*Handler, h *Handler, own bool) []*Handler {
+	for _, x := range list {
+		if x == h {
+			return list
+		}
+	}
+	if own {
+		return append([]*Handler{h}, list...)
+	}
+	return append(list, h)
+}
+
+// successors are the functions f can run: the project functions it calls or
+// passes on (callbacks), the functions nested in it (closures it returns or
+// schedules), and the project decorators applied to it.
+func (b *builder) successors(f *pyast.Function) []*pyast.Function {
+	m := b.moduleOf[f]
+	var out []*pyast.Function
+	for _, g := range m.Funcs {
+		if g.Parent == f {
+			out = append(out, g)
+		}
+	}
+	for _, d := range f.Decorators {
+		if r, ok := b.funcOf(m, decoratorFunc(d)); ok {
+			out = append(out, r.Func)
+		}
+	}
+	pyast.WalkCode(f.Body, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "call":
+			if r, ok := b.funcOf(m, pyast.Callee(n)); ok {
+				out = append(out, r.Func)
+			}
+		case "identifier", "attribute":
+			if p := n.Parent(); p != nil && (p.Kind() == "attribute" && n.Kind() == "identifier") {
+				return true
+			}
+			if r, ok := b.funcOf(m, n); ok {
+				out = append(out, r.Func)
+			}
+			return n.Kind() != "attribute"
+		}
+		return true
+	})
+	return out
+}
+
+// decoratorFunc returns the function expression of a decorator: d itself, or
+// the callee when the decorator is a call (@retry(3)).
+func decoratorFunc(d *pyast.Node) *pyast.Node {
+	if d.Kind() == "call" {
+		return pyast.Callee(d)
+	}
+	return d
+}
+
+// Unreached reports whether the function with qualified name qual was made
+// reachable only by Config.AllFunctions.
+func (ix *Index) Unreached(qual string) bool { return ix != nil && ix.unreached[qual] }
+
+// Callee resolves a call to the project function it runs, if any.
+func (ix *Index) Callee(m *pyast.Module, call *pyast.Node) (*pyast.Module, *pyast.Function, bool) {
+	if ix == nil || ix.builder == nil {
+		return nil, nil, false
+	}
+	r, ok := ix.builder.funcOf(m, pyast.Callee(call))
+	return r.Module, r.Func, ok
+}
+
+// Resolve resolves a name expression to a project function, if any.
+func (ix *Index) Resolve(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
+	if ix == nil || ix.builder == nil {
+		return FuncRef{}, false
+	}
+	return ix.builder.funcOf(m, expr)
+}
+
+// Server returns the framework of the server object expr refers to.
+func (ix *Index) Server(m *pyast.Module, expr *pyast.Node) (Framework, string) {
+	if ix == nil || ix.builder == nil {
+		return FrameworkUnknown, ""
+	}
+	return ix.builder.serverOf(m, expr)
+}
+
+func sortHandlers(hs []*Handler) {
+	sort.SliceStable(hs, func(i, j int) bool {
+		if hs[i].Module.Path != hs[j].Module.Path {
+			return hs[i].Module.Path < hs[j].Module.Path
+		}
+		return hs[i].Func.Node.StartByte() < hs[j].Func.Node.StartByte()
+	})
+}

@@ -1,0 +1,210 @@
+package handlers
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// build parses files (path -> source; module name from the path) and builds
+// the index.
+func build(t *testing.T, files map[string]string, cfg Config) *Index {
+	t.Helper()
+	var mods []*pyast.Module
+	for p, src := range files {
+		name := strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
+		m, err := pyast.Parse(p, name, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(m.Close)
+		mods = append(mods, m)
+	}
+	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
+	return Build(mods, cfg)
+}
+
+func handlerSet(ix *Index) []string {
+	var out []string
+	for _, h := range ix.Handlers {
+		out = append(out, h.Func.Qual+":"+h.Kind+":"+h.Framework.String())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestRegistrationForms(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		cfg   Config
+		want  []string
+	}{
+		{"official decorators", map[string]string{"s.py": `
+from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("x")
+@mcp.tool()
+async def a(): pass
+@mcp.resource("res://{id}")
+def b(id): pass
+@mcp.prompt(name="p")
+def c(): pass
+def not_registered(): pass
+`}, Config{}, []string{"s.a:tool:mcp FastMCP", "s.b:resource template:mcp FastMCP", "s.c:prompt:mcp FastMCP"}},
+		{"fastmcp forms", map[string]string{"s.py": `
+import fastmcp
+from fastmcp.tools import tool
+from fastmcp.tools import Tool
+mcp = fastmcp.FastMCP("x")
+@mcp.tool
+def a(): pass
+@mcp.tool("named")
+def b(): pass
+def c(): pass
+mcp.tool(c, name="c")
+def d(): pass
+mcp.tool(name="d")(d)
+def e(): pass
+mcp.add_tool(Tool.from_function(e))
+@tool
+def f(): pass
+def g(): pass
+srv = fastmcp.FastMCP("y", tools=[g])
+`}, Config{}, []string{"s.a:tool:fastmcp", "s.b:tool:fastmcp", "s.c:tool:fastmcp", "s.d:tool:fastmcp", "s.e:tool:fastmcp", "s.f:tool:fastmcp", "s.g:tool:fastmcp"}},
+		{"low-level and 2.x", map[string]string{"s.py": `
+from mcp.server.lowlevel import Server
+from mcp import types
+server = Server("x")
+@server.call_tool()
+async def call(name, args): pass
+@server.list_tools()
+async def lt(): pass
+@server.tool()
+async def not_lowlevel(): pass
+async def ping(req): pass
+server.request_handlers[types.PingRequest] = ping
+async def on_call(ctx, params): pass
+s2 = Server("y", on_call_tool=on_call)
+`}, Config{}, []string{"s.call:call_tool:mcp low-level Server", "s.lt:list_tools:mcp low-level Server", "s.on_call:call_tool:mcp low-level Server", "s.ping:request:mcp low-level Server"}},
+		{"server imported, factory, attribute, param", map[string]string{
+			"pkg/__init__.py": "from .server import mcp\n",
+			"pkg/server.py": `
+from mcp.server.fastmcp import FastMCP
+def make():
+    return FastMCP("x")
+mcp = make()
+`,
+			"pkg/tools.py": `
+from pkg import mcp
+@mcp.tool()
+async def t1(): pass
+`,
+			"pkg/cls.py": `
+from fastmcp import FastMCP
+class App:
+    def __init__(self):
+        self.mcp = FastMCP("c")
+        @self.mcp.tool()
+        async def inner(): pass
+`,
+			"pkg/reg.py": `
+from pkg.server import mcp
+def register(server):
+    @server.tool()
+    async def t2(): pass
+register(mcp)
+def unrelated(server):
+    @server.tool()
+    async def t3(): pass
+`,
+		}, Config{}, []string{"pkg.cls.App.__init__.inner:tool:fastmcp", "pkg.reg.register.t2:tool:mcp FastMCP", "pkg.tools.t1:tool:mcp FastMCP"}},
+		{"spelling alone is not a server", map[string]string{"s.py": `
+class FastMCP:
+    def tool(self): return lambda f: f
+mcp = FastMCP()
+@mcp.tool()
+async def a(): pass
+`}, Config{}, nil},
+		{"custom decorator", map[string]string{"s.py": `
+from ourlib.mcp import register_tool
+@register_tool(name="x")
+async def a(): pass
+`}, Config{ExtraDecorators: []string{"ourlib.mcp.register_tool"}}, []string{"s.a:handler:custom"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := handlerSet(build(t, c.files, c.cfg))
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("handlers:\n got %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestReachability(t *testing.T) {
+	ix := build(t, map[string]string{
+		"srv.py": `
+from mcp.server.fastmcp import FastMCP
+from helpers import work, background
+import helpers
+mcp = FastMCP("x")
+
+@mcp.tool()
+@background
+async def t(): 
+    await work()
+    await helpers.other()
+
+class C:
+    async def m(self):
+        await self.n()
+    async def n(self): pass
+
+c = C()
+
+@mcp.tool()
+async def u():
+    await c.m()
+
+async def unreached(): pass
+`,
+		"helpers.py": `
+import asyncer
+def background(fn):
+    async def wrapper(*a, **k):
+        return await asyncer.asyncify(fn)(*a, **k)
+    return wrapper
+async def work():
+    await deep()
+async def deep(): pass
+async def other(): pass
+async def never(): pass
+`}, Config{})
+	reached := map[string]bool{}
+	for _, r := range ix.ReachableFuncs() {
+		reached[r.Func.Qual] = true
+	}
+	for _, q := range []string{"srv.t", "srv.u", "helpers.background", "helpers.background.wrapper", "helpers.work", "helpers.deep", "helpers.other", "srv.C.m", "srv.C.n"} {
+		if !reached[q] {
+			t.Errorf("%s not reachable", q)
+		}
+	}
+	for _, q := range []string{"srv.unreached", "helpers.never"} {
+		if reached[q] {
+			t.Errorf("%s reachable", q)
+		}
+	}
+	deep, _ := ix.Function("helpers.deep")
+	if hs := ix.ReachedFrom(deep.Func); len(hs) != 1 || hs[0].Func.Name != "t" {
+		t.Errorf("deep reached from %v", hs)
+	}
+	if cs := ix.Callers(deep.Func); len(cs) != 1 || cs[0].Caller.Func.Qual != "helpers.work" {
+		t.Errorf("callers of deep: %v", cs)
+	}
+	tf, _ := ix.Function("srv.t")
+	if hs := ix.ReachedFrom(tf.Func); len(hs) != 1 || len(hs[0].Wrappers) != 1 || hs[0].Wrappers[0].Qual != "helpers.background" {
+		t.Errorf("wrapper of t: %+v", hs)
+	}
+}

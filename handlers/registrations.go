@@ -1,0 +1,296 @@
+package handlers
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// findRegistrations finds every handler registered in module m: decorators,
+// registration calls, component constructors, request_handlers assignments,
+// 2.x on_* constructor arguments and replaced tool functions.
+func (b *builder) findRegistrations(m *pyast.Module) {
+	pyast.Walk(m.Root, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "decorated_definition":
+			if def := n.ChildByFieldName("definition"); def != nil && def.Kind() == "function_definition" {
+				b.decorated(m, m.FuncByNode(def))
+			}
+		case "call":
+			b.registrationCall(m, n)
+		case "assignment":
+			b.registrationAssignment(m, n)
+		}
+		return true
+	})
+	sortHandlers(b.out.Handlers)
+}
+
+// add records a handler once per function, kind and server: the outer form
+// of a nested registration (mcp.add_tool(Tool.from_function(fn))) wins.
+func (b *builder) add(h *Handler) {
+	key := fmt.Sprintf("%s\x00%s\x00%s\x00%d", h.Func.Qual, h.Kind, h.Server, h.Framework)
+	if b.seenReg[key] {
+		return
+	}
+	b.seenReg[key] = true
+	if h.Options == nil {
+		h.Options = map[string]*pyast.Node{}
+	}
+	b.out.Handlers = append(b.out.Handlers, h)
+}
+
+// registration classifies a decorator or the callee of a registration call:
+// it returns the framework, kind and server name when expr registers a handler.
+func (b *builder) registration(m *pyast.Module, expr *pyast.Node, isCall bool) (Framework, string, string, bool) {
+	for _, q := range m.Resolve(expr) {
+		if kind, ok := standaloneDecorators[q]; ok {
+			return PrefectFastMCP, kind, "", true
+		}
+		for _, extra := range b.cfg.ExtraDecorators {
+			if q == extra {
+				return Custom, "handler", "", true
+			}
+		}
+	}
+	obj, attr := lastAttr(m, expr)
+	if obj == nil {
+		return FrameworkUnknown, "", "", false
+	}
+	if !decoratorKinds[attr] && !lowLevelKinds[attr] {
+		return FrameworkUnknown, "", "", false
+	}
+	fw, server := b.serverOf(m, obj)
+	switch fw {
+	case FrameworkUnknown:
+		return fw, "", "", false
+	case OfficialLowLevel:
+		if !lowLevelKinds[attr] || !isCall {
+			return FrameworkUnknown, "", "", false
+		}
+	default:
+		if !decoratorKinds[attr] {
+			return FrameworkUnknown, "", "", false
+		}
+	}
+	return fw, attr, server, true
+}
+
+// decorated handles a decorated function: the first registration decorator
+// (top to bottom) registers it; the project decorators below it wrap it.
+func (b *builder) decorated(m *pyast.Module, f *pyast.Function) {
+	if f == nil {
+		return
+	}
+	for i, d := range f.Decorators {
+		callee, isCall := d, false
+		if d.Kind() == "call" {
+			callee, isCall = pyast.Callee(d), true
+		}
+		fw, kind, server, ok := b.registration(m, callee, isCall)
+		if !ok {
+			continue
+		}
+		h := &Handler{Func: f, Module: m, Kind: kind, Framework: fw, Server: server, Site: d}
+		if isCall {
+			_, h.Options = m.Args(d)
+			if kind == "resource" && isTemplateURI(m, d) {
+				h.Kind = "resource template"
+			}
+		}
+		for _, w := range f.Decorators[i+1:] {
+			if r, ok := b.funcOf(m, decoratorFunc(w)); ok {
+				h.Wrappers = append(h.Wrappers, r.Func)
+			}
+		}
+		b.add(h)
+		return
+	}
+}
+
+// target resolves a handler argument at a registration call: a function
+// name, wrapper(fn), functools.partial(fn, ...), Tool.from_function(fn).
+// It returns the handler function and the project wrappers around it.
+func (b *builder) target(m *pyast.Module, arg *pyast.Node, depth int) (FuncRef, []*pyast.Function, bool) {
+	arg = pyast.Unparen(arg)
+	if arg == nil || depth > 4 {
+		return FuncRef{}, nil, false
+	}
+	switch arg.Kind() {
+	case "identifier", "attribute":
+		r, ok := b.funcOf(m, arg)
+		return r, nil, ok
+	case "call":
+		pos, _ := m.Args(arg)
+		if len(pos) == 0 {
+			return FuncRef{}, nil, false
+		}
+		callee := pyast.Callee(arg)
+		for _, q := range m.Resolve(callee) {
+			if q == "functools.partial" || fromFunction[q] != FrameworkUnknown {
+				return b.target(m, pos[0], depth+1)
+			}
+		}
+		if _, attr := lastAttr(m, callee); attr == "from_function" {
+			return b.target(m, pos[0], depth+1)
+		}
+		if w, ok := b.funcOf(m, callee); ok {
+			r, ws, ok := b.target(m, pos[0], depth+1)
+			return r, append(ws, w.Func), ok
+		}
+	}
+	return FuncRef{}, nil, false
+}
+
+// registrationCall handles the call forms of registration.
+func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
+	callee := pyast.Unparen(pyast.Callee(call))
+	pos, kw := m.Args(call)
+	// mcp.tool(...)(fn) and mcp.tool()(wrapper(fn))
+	if callee.Kind() == "call" {
+		inner := pyast.Callee(callee)
+		if fw, kind, server, ok := b.registration(m, inner, true); ok && len(pos) > 0 {
+			if r, ws, ok := b.target(m, pos[0], 0); ok {
+				_, opts := m.Args(callee)
+				b.add(&Handler{Func: r.Func, Module: r.Module, Kind: kind, Framework: fw, Server: server, Site: call, Options: opts, Wrappers: ws})
+			}
+		}
+		return
+	}
+	// Tool.from_function(fn) and friends, wherever they appear.
+	for _, q := range m.Resolve(callee) {
+		if fw, ok := fromFunction[q]; ok && len(pos) > 0 {
+			if r, ws, ok := b.target(m, pos[0], 0); ok {
+				b.add(&Handler{Func: r.Func, Module: r.Module, Kind: componentKind(q), Framework: fw, Site: call, Options: kw, Wrappers: ws})
+			}
+			return
+		}
+		// FastMCP(tools=[...]) and 2.x Server(on_call_tool=fn).
+		if fw, ok := serverClasses[q]; ok {
+			b.constructorHandlers(m, call, fw, kw)
+			return
+		}
+	}
+	obj, attr := lastAttr(m, callee)
+	if obj == nil {
+		return
+	}
+	switch {
+	case decoratorKinds[attr] && len(pos) > 0:
+		// fastmcp call form: mcp.tool(fn, name=...)
+		fw, server := b.serverOf(m, obj)
+		if fw == PrefectFastMCP || fw == OfficialMCPServer {
+			if r, ws, ok := b.target(m, pos[0], 0); ok {
+				b.add(&Handler{Func: r.Func, Module: r.Module, Kind: attr, Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
+			}
+		}
+	case addMethods[attr] != "" && len(pos) > 0:
+		fw, server := b.serverOf(m, obj)
+		if fw == FrameworkUnknown || fw == OfficialLowLevel {
+			return
+		}
+		if r, ws, ok := b.target(m, pos[0], 0); ok {
+			b.add(&Handler{Func: r.Func, Module: r.Module, Kind: addMethods[attr], Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
+		}
+	case attr == "add_request_handler" && len(pos) > 0:
+		fw, server := b.serverOf(m, obj)
+		if fw == FrameworkUnknown {
+			return
+		}
+		if r, ws, ok := b.target(m, pos[len(pos)-1], 0); ok {
+			b.add(&Handler{Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
+		}
+	}
+}
+
+func componentKind(q string) string {
+	switch {
+	case strings.Contains(q, "Prompt"):
+		return "prompt"
+	case strings.Contains(q, "Resource"):
+		return "resource"
+	}
+	return "tool"
+}
+
+// constructorHandlers handles FastMCP(tools=[fn, Tool.from_function(g)]) and
+// 2.x Server(on_call_tool=fn, ...).
+func (b *builder) constructorHandlers(m *pyast.Module, call *pyast.Node, fw Framework, kw map[string]*pyast.Node) {
+	for name, v := range kw {
+		switch {
+		case name == "tools" || name == "prompts" || name == "resources":
+			v = pyast.Unparen(v)
+			if v.Kind() != "list" && v.Kind() != "tuple" {
+				continue
+			}
+			for _, el := range pyast.NamedChildren(v) {
+				if r, ws, ok := b.target(m, el, 0); ok {
+					b.add(&Handler{Func: r.Func, Module: r.Module, Kind: name[:len(name)-1], Framework: fw, Site: el, Wrappers: ws})
+				}
+			}
+		case len(name) > 3 && name[:3] == "on_":
+			if r, ws, ok := b.target(m, v, 0); ok {
+				b.add(&Handler{Func: r.Func, Module: r.Module, Kind: name[3:], Framework: fw, Site: v, Wrappers: ws})
+			}
+		}
+	}
+}
+
+// registrationAssignment handles server.request_handlers[T] = fn and the
+// replacement of a registered tool's function (tool.fn = wrapped).
+func (b *builder) registrationAssignment(m *pyast.Module, n *pyast.Node) {
+	left, right := pyast.Unparen(n.ChildByFieldName("left")), n.ChildByFieldName("right")
+	if left == nil || right == nil {
+		return
+	}
+	switch left.Kind() {
+	case "subscript":
+		obj, attr := lastAttr(m, left.ChildByFieldName("value"))
+		if attr != "request_handlers" {
+			return
+		}
+		fw, server := b.serverOf(m, obj)
+		if fw == FrameworkUnknown {
+			return
+		}
+		if r, ws, ok := b.target(m, right, 0); ok {
+			b.add(&Handler{Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: n, Wrappers: ws})
+		}
+	case "attribute":
+		_, attr := lastAttr(m, left)
+		if attr != "fn" {
+			return
+		}
+		r, ws, ok := b.target(m, right, 0)
+		if !ok {
+			return
+		}
+		// The tool object comes from a server; take the module's server framework.
+		fw := b.moduleFramework(m)
+		if fw == FrameworkUnknown {
+			return
+		}
+		b.add(&Handler{Func: r.Func, Module: r.Module, Kind: "tool", Framework: fw, Site: n, Wrappers: ws})
+	}
+}
+
+// moduleFramework returns the framework of a server object bound or imported
+// at module level in m, if any.
+func (b *builder) moduleFramework(m *pyast.Module) Framework {
+	for _, name := range m.Scope.Names() {
+		for _, bd := range m.Scope.Local(name) {
+			if f := b.frameworkOfTypes(bd.Types, 0); f != FrameworkUnknown {
+				return f
+			}
+			if bd.Kind == pyast.BindImport {
+				for _, t := range bd.Targets {
+					if f := b.frameworkOfQual(t, 0); f != FrameworkUnknown {
+						return f
+					}
+				}
+			}
+		}
+	}
+	return FrameworkUnknown
+}

@@ -1,0 +1,176 @@
+// Package workspace finds the files mcplint reads under the scan roots:
+// Python sources and Python dependency files. It skips what a user never
+// wants scanned (VCS folders, virtual environments, caches, node_modules,
+// hidden folders) and never follows directory symlinks, so a symlink loop
+// cannot trap it.
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcplint/mcplint/deps"
+)
+
+// Kind of a file found.
+type Kind int
+
+const (
+	Python Kind = iota
+	Dependency
+)
+
+// File is one file to read. Path is slash-separated and as the user would
+// write it: relative to the working directory when under it.
+type File struct {
+	Path string
+	Kind Kind
+}
+
+// Options controls the walk.
+type Options struct {
+	// Exclude returns true for paths (slash-separated, as in File.Path) that
+	// must not be visited; directories are skipped whole.
+	Exclude func(path string, isDir bool) bool
+	// IncludeHidden visits hidden directories other than VCS folders.
+	IncludeHidden bool
+}
+
+// PathError is an error about one path (unreadable folder, missing root).
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+func (e *PathError) Unwrap() error { return e.Err }
+
+// skippedDirs are never descended into.
+var skippedDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, "__pycache__": true, "node_modules": true,
+	".venv": true, "venv": true, ".tox": true, ".nox": true, ".mypy_cache": true,
+	".pytest_cache": true, ".ruff_cache": true, "site-packages": true, ".eggs": true,
+}
+
+// Walk returns the files under roots in a stable order (sorted by path) and
+// the errors met on the way. A root may be a file.
+func Walk(roots []string, opts Options) ([]File, []error) {
+	var files []File
+	var errs []error
+	seen := map[string]bool{}
+	add := func(p string, kind Kind) {
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, File{Path: p, Kind: kind})
+		}
+	}
+	for _, root := range roots {
+		root = DisplayPath(root)
+		info, err := os.Stat(root)
+		if err != nil {
+			errs = append(errs, &PathError{Path: root, Err: err})
+			continue
+		}
+		if !info.IsDir() {
+			if k, ok := Classify(root); ok {
+				add(root, k)
+			} else {
+				errs = append(errs, &PathError{Path: root, Err: errors.New("not a Python or dependency file")})
+			}
+			continue
+		}
+		err = filepath.WalkDir(filepath.FromSlash(root), func(p string, d fs.DirEntry, err error) error {
+			sp := filepath.ToSlash(p)
+			if err != nil {
+				errs = append(errs, &PathError{Path: sp, Err: err})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if sp != root && skipDir(p, d.Name(), opts) {
+					return fs.SkipDir
+				}
+				if sp != root && opts.Exclude != nil && opts.Exclude(sp, true) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// A symlink to a file is read; one to a directory is not followed.
+				if st, err := os.Stat(p); err != nil || st.IsDir() {
+					return nil
+				}
+			}
+			k, ok := Classify(sp)
+			if !ok || (opts.Exclude != nil && opts.Exclude(sp, false)) {
+				return nil
+			}
+			add(sp, k)
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, &PathError{Path: root, Err: err})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, errs
+}
+
+func skipDir(p, name string, opts Options) bool {
+	if skippedDirs[name] {
+		return true
+	}
+	if strings.HasPrefix(name, ".") && !opts.IncludeHidden && name != "." && name != ".." {
+		return true
+	}
+	// A virtual environment under any name.
+	if _, err := os.Stat(filepath.Join(p, "pyvenv.cfg")); err == nil {
+		return true
+	}
+	return false
+}
+
+// Classify tells whether a path is a file mcplint reads.
+func Classify(p string) (Kind, bool) {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	if strings.HasSuffix(base, ".py") {
+		return Python, true
+	}
+	if deps.IsDependencyFile(base) {
+		return Dependency, true
+	}
+	return 0, false
+}
+
+// DisplayPath cleans p and makes it relative to the working directory when
+// it is under it, with forward slashes.
+func DisplayPath(p string) string {
+	p = filepath.Clean(p)
+	if filepath.IsAbs(p) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+				p = rel
+			}
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+// Dir returns the slash directory of a slash path ("." for a bare name).
+func Dir(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return "."
+	}
+	if i == 0 {
+		return "/"
+	}
+	return p[:i]
+}
