@@ -27,10 +27,10 @@ func (b *builder) findRegistrations(m *pyast.Module) {
 	sortHandlers(b.out.Handlers)
 }
 
-// add records a handler once per function, kind and server: the outer form
+// add records a handler once per function, kind and framework: the outer form
 // of a nested registration (mcp.add_tool(Tool.from_function(fn))) wins.
 func (b *builder) add(h *Handler) {
-	key := fmt.Sprintf("%s\x00%s\x00%s\x00%d", h.Func.Qual, h.Kind, h.Server, h.Framework)
+	key := fmt.Sprintf("%s\x00%s\x00%d", h.Func.Qual, h.Kind, h.Framework)
 	if b.seenReg[key] {
 		return
 	}
