@@ -1,0 +1,560 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// MCP104 finds handler-reachable code that catches the handler's own
+// cancellation and does not re-raise it.
+//
+// Recognised:
+//   - except clauses (and except* clauses) whose type is, or is a tuple
+//     containing, asyncio.CancelledError (also asyncio.exceptions.),
+//     anyio.get_cancelled_exc_class() (called in place or bound to a name
+//     first), trio.Cancelled or BaseException, and bare except:, when the try
+//     body awaits (await, async with, async for) and the except body contains
+//     no re-raise: a bare raise, a raise of the caught name, or a raise of a
+//     cancellation class. Raising another exception counts as swallowing.
+//   - with contextlib.suppress(...) of those around an await.
+//   - return anywhere in finally:, and break / continue that leave the
+//     finally: block, when the try body awaits.
+//
+// Not reported: except Exception (CancelledError is a BaseException), classes
+// of the project that only share a name (names are resolved), catches inside
+// finally:, and a try whose awaits only await a task already known done
+// (inside `if t.done():` / `if t.cancelled():`, or `for t in done` after
+// `done, pending = await asyncio.wait(...)`). A re-raise anywhere in the except
+// body counts, even on only one path (isinstance dispatch is common).
+var mcp104 = Register(&Rule{
+	Code:      "MCP104",
+	Name:      "cancellation-swallowed",
+	Kind:      CodeRule,
+	Severity:  SeverityError,
+	Fix:       FixSometimes,
+	Tags:      []string{"cancellation", "mcp-1x", "crash", "correctness"},
+	Precision: "high",
+	Exposure:  func(p *deps.Project) deps.Tri { return p.MCP1() },
+	Doc: Doc{
+		Summary: "Handler-reachable code catches the request's cancellation and does not re-raise it",
+		WhatItDoes: "Flags, in code a request handler can run, an `except` clause that can catch the handler's own " +
+			"cancellation (`asyncio.CancelledError`, `anyio.get_cancelled_exc_class()`, `trio.Cancelled`, " +
+			"`BaseException`, a bare `except:`, a tuple or `except*` naming one of them) around an `await` whose body " +
+			"does not re-raise it, `contextlib.suppress()` of those around an `await`, and `return` / `break` / " +
+			"`continue` in a `finally:` block whose `try` awaits.",
+		WhyIsThisBad: "When a client sends `notifications/cancelled`, mcp 1.x cancels the handler and at once answers " +
+			"the request with a \"Request cancelled\" error. If the handler swallows the cancellation and returns " +
+			"normally, the SDK responds a second time, hits `assert not self._completed, \"Request already responded " +
+			"to\"`, and the AssertionError takes the whole server down (a stdio server exits with code 1). Raising a " +
+			"*different* exception instead is no better: the SDK turns it into an error response and responds twice. " +
+			"A `return` in `finally:` discards the propagating cancellation the same way.",
+		Example: "@mcp.tool()\nasync def fetch(url: str) -> str:\n    try:\n        return await client.get(url)\n" +
+			"    except asyncio.CancelledError:\n        return \"cancelled\"\n",
+		UseInstead: "@mcp.tool()\nasync def fetch(url: str) -> str:\n    try:\n        return await client.get(url)\n" +
+			"    except asyncio.CancelledError:\n        log.info(\"fetch cancelled\")\n        raise\n",
+		FixSafety: "Adding a bare `raise` at the end of the `except` body is unsafe: every exception the clause " +
+			"catches (all of them for `BaseException` or a bare `except:`) now propagates, so the code after the " +
+			"`try` no longer runs for them. For `contextlib.suppress` and jumps in `finally:` the fix is advice " +
+			"only: the right rewrite depends on what the code meant to ignore.",
+		References: []string{
+			"https://anyio.readthedocs.io/en/stable/cancellation.html#finalization",
+			"https://docs.python.org/3/library/asyncio-task.html#task-cancellation",
+			"https://github.com/modelcontextprotocol/python-sdk/blob/v1.30.0/src/mcp/shared/session.py",
+		},
+	},
+	Run: runMCP104,
+})
+
+func runMCP104(p *Pass) {
+	for _, ref := range p.Handlers.ReachableFuncs() {
+		checkSwallowed(p, ref.Module, ref.Func)
+	}
+}
+
+// checkSwallowed reports MCP104 findings in the body of f.
+func checkSwallowed(p *Pass, m *pyast.Module, f *pyast.Function) {
+	if f.Body == nil {
+		return
+	}
+	pyast.WalkCode(f.Body, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "try_statement":
+			swallowInTry(p, m, f, n)
+		case "with_statement":
+			swallowInSuppress(p, m, f, n)
+		}
+		return true
+	})
+}
+
+func swallowInTry(p *Pass, m *pyast.Module, f *pyast.Function, try *pyast.Node) {
+	body := try.ChildByFieldName("body")
+	if !suspends(body) {
+		return
+	}
+	inFinally := inFinallyOf(try, f)
+	for _, c := range pyast.NamedChildren(try) {
+		switch c.Kind() {
+		case "except_clause", "except_group_clause":
+			if inFinally || awaitsOnlyDoneTasks(m, f, try, body) {
+				continue
+			}
+			what, ok := catchesCancellation(m, c)
+			if !ok {
+				continue
+			}
+			blk := exceptBody(c)
+			if blk == nil || reraisesCancel(m, c, blk) {
+				continue
+			}
+			msg := fmt.Sprintf("%s catches the handler's cancellation and does not re-raise it: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
+			if other := otherRaise(m, blk); other != "" {
+				msg = fmt.Sprintf("%s catches the handler's cancellation and raises %s instead: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
+			}
+			if v := c.ChildByFieldName("value"); v != nil {
+				loc := SpanLocation(m.Path, m.Lines, int(c.StartByte()), int(v.EndByte()))
+				reportSpan(p, m, f, loc, msg, reraiseFix(m, blk))
+				continue
+			}
+			loc := SpanLocation(m.Path, m.Lines, int(c.StartByte()), int(c.StartByte())+len("except"))
+			reportSpan(p, m, f, loc, msg, reraiseFix(m, blk))
+		case "finally_clause":
+			swallowInFinally(p, m, f, c)
+		}
+	}
+}
+
+// reportSpan reports a finding at loc inside function f of module m.
+func reportSpan(p *Pass, m *pyast.Module, f *pyast.Function, loc Location, msg string, fixes ...Fix) {
+	d := Diagnostic{Location: loc, Message: msg, Related: p.HandlerRelated(f), Fixes: fixes}
+	d.Anchor = f.Qual
+	d.AnchorStart, d.AnchorEnd = int(f.Stmt.StartByte()), int(f.Stmt.EndByte())
+	p.Report(d)
+}
+
+// swallowInFinally reports jumps out of a finally: block, which discard a
+// propagating cancellation.
+func swallowInFinally(p *Pass, m *pyast.Module, f *pyast.Function, fin *pyast.Node) {
+	pyast.WalkCode(fin, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "return_statement":
+		case "break_statement", "continue_statement":
+			if loopBelow(n, fin) {
+				return false
+			}
+		default:
+			return true
+		}
+		word := strings.TrimSuffix(n.Kind(), "_statement")
+		msg := fmt.Sprintf("%s in finally: discards a propagating cancellation: the handler returns normally after a client's cancel and mcp 1.x responds twice and crashes", word)
+		advice := Fix{Message: fmt.Sprintf("move the %s out of the finally: block (after the try statement) so a cancellation propagates", word), Applicability: DisplayOnly}
+		reportSpan(p, m, f, NodeLocation(m, n), msg, advice)
+		return false
+	})
+}
+
+// loopBelow reports whether a loop encloses n below fin.
+func loopBelow(n, fin *pyast.Node) bool {
+	for a := n.Parent(); a != nil && a.Id() != fin.Id(); a = a.Parent() {
+		switch a.Kind() {
+		case "for_statement", "while_statement":
+			return true
+		}
+	}
+	return false
+}
+
+func swallowInSuppress(p *Pass, m *pyast.Module, f *pyast.Function, with *pyast.Node) {
+	body := with.ChildByFieldName("body")
+	if !suspends(body) || inFinallyOf(with, f) {
+		return
+	}
+	for _, item := range withItemExprs(with) {
+		call := pyast.Unparen(item)
+		if call.Kind() != "call" || !nameIs(m, pyast.Callee(call), "contextlib.suppress") {
+			continue
+		}
+		pos, _ := m.Args(call)
+		for _, a := range pos {
+			if what, ok := cancellationType(m, a); ok {
+				msg := fmt.Sprintf("contextlib.suppress(%s) swallows the handler's cancellation: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
+				advice := Fix{Message: "suppress only what you mean to ignore (Exception or narrower), or use try/except with a bare raise for the cancellation", Applicability: DisplayOnly}
+				reportSpan(p, m, f, NodeLocation(m, call), msg, advice)
+				break
+			}
+		}
+	}
+}
+
+// withItemExprs returns the context-manager expressions of a with statement.
+func withItemExprs(with *pyast.Node) []*pyast.Node {
+	var out []*pyast.Node
+	for _, c := range pyast.NamedChildren(with) {
+		if c.Kind() != "with_clause" {
+			continue
+		}
+		for _, it := range pyast.NamedChildren(c) {
+			if it.Kind() != "with_item" {
+				continue
+			}
+			v := it.ChildByFieldName("value")
+			if v != nil && v.Kind() == "as_pattern" {
+				v = v.NamedChild(0)
+			}
+			if v != nil {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// suspends reports whether code under n (not in nested functions) suspends:
+// await, async with or async for.
+func suspends(n *pyast.Node) bool {
+	found := false
+	pyast.WalkCode(n, func(c *pyast.Node) bool {
+		if found {
+			return false
+		}
+		switch c.Kind() {
+		case "await":
+			found = true
+		case "with_statement", "for_statement":
+			if pyast.HasChildKind(c, "async") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// inFinallyOf reports whether n is in a finally: block of function f.
+func inFinallyOf(n *pyast.Node, f *pyast.Function) bool {
+	for a := n.Parent(); a != nil && a.Id() != f.Node.Id(); a = a.Parent() {
+		if a.Kind() == "finally_clause" {
+			return true
+		}
+	}
+	return false
+}
+
+// exceptBody returns the body block of an except clause.
+func exceptBody(c *pyast.Node) *pyast.Node {
+	for _, k := range pyast.NamedChildren(c) {
+		if k.Kind() == "block" {
+			return k
+		}
+	}
+	return nil
+}
+
+// exceptTarget splits an except clause's value into the type expression and
+// the bound name ("" when none). A bare except has neither.
+func exceptTarget(m *pyast.Module, c *pyast.Node) (typ *pyast.Node, name string) {
+	v := c.ChildByFieldName("value")
+	if v == nil {
+		return nil, ""
+	}
+	if v.Kind() == "as_pattern" {
+		if a := v.ChildByFieldName("alias"); a != nil {
+			name = strings.TrimSpace(m.Text(a))
+		}
+		v = v.NamedChild(0)
+	}
+	// "except E, name" (Python 2 form) parses as a tuple: keep it as a tuple.
+	return pyast.Unparen(v), name
+}
+
+// catchesCancellation reports whether an except clause can catch the
+// cancellation, and describes the clause.
+func catchesCancellation(m *pyast.Module, c *pyast.Node) (string, bool) {
+	typ, _ := exceptTarget(m, c)
+	if typ == nil {
+		if c.ChildByFieldName("value") == nil {
+			return "bare except:", true
+		}
+		return "", false
+	}
+	what, ok := cancellationType(m, typ)
+	if !ok {
+		return "", false
+	}
+	kw := "except"
+	if pyast.HasChildKind(c, "*") {
+		kw = "except*"
+	}
+	return kw + " " + what, true
+}
+
+// cancelClasses are the exception classes a cancelled task raises, or a base
+// of them, by qualified name.
+var cancelClasses = map[string]bool{
+	"asyncio.CancelledError":            true,
+	"asyncio.exceptions.CancelledError": true,
+	"trio.Cancelled":                    true,
+	"BaseException":                     true,
+	"builtins.BaseException":            true,
+}
+
+// cancellationType reports whether the exception type expression e can match
+// the cancellation, and names the matching part.
+func cancellationType(m *pyast.Module, e *pyast.Node) (string, bool) {
+	e = pyast.Unparen(e)
+	if e == nil {
+		return "", false
+	}
+	switch e.Kind() {
+	case "tuple", "list":
+		for _, el := range pyast.NamedChildren(e) {
+			if what, ok := cancellationType(m, el); ok {
+				return what, true
+			}
+		}
+		return "", false
+	case "call":
+		if nameIs(m, pyast.Callee(e), "anyio.get_cancelled_exc_class") {
+			return m.Text(e), true
+		}
+		return "", false
+	case "identifier", "attribute":
+		for _, q := range m.Resolve(e) {
+			if cancelClasses[q] {
+				return m.Text(e), true
+			}
+		}
+		if e.Kind() == "identifier" {
+			// exc = anyio.get_cancelled_exc_class(); except exc: ...
+			for _, b := range m.ScopeAt(e).Lookup(m.Text(e)) {
+				if v := pyast.Unparen(b.Value); v != nil && v.Kind() == "call" && v.Id() != e.Id() {
+					if what, ok := cancellationType(m, v); ok {
+						return m.Text(e) + " (" + what + ")", true
+					}
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// nameIs reports whether name expression n can refer to qualified name q.
+func nameIs(m *pyast.Module, n *pyast.Node, q string) bool {
+	if n == nil {
+		return false
+	}
+	for _, r := range m.Resolve(n) {
+		if r == q {
+			return true
+		}
+	}
+	return false
+}
+
+// reraisesCancel reports whether an except body re-raises what it caught: a
+// bare raise, a raise of the bound name, or a raise of a cancellation class
+// other than BaseException itself.
+func reraisesCancel(m *pyast.Module, clause, blk *pyast.Node) bool {
+	_, name := exceptTarget(m, clause)
+	found := false
+	pyast.WalkCode(blk, func(n *pyast.Node) bool {
+		if found || n.Kind() != "raise_statement" {
+			return !found
+		}
+		if n.NamedChildCount() == 0 || n.NamedChild(0).Kind() == "comment" {
+			found = true
+			return false
+		}
+		e := pyast.Unparen(n.NamedChild(0))
+		if name != "" && e.Kind() == "identifier" && m.Text(e) == name {
+			found = true
+			return false
+		}
+		if e.Kind() == "call" && !nameIs(m, pyast.Callee(e), "anyio.get_cancelled_exc_class") {
+			e = pyast.Callee(e)
+		}
+		if _, ok := cancellationType(m, e); ok {
+			found = !nameIs(m, e, "BaseException") && !nameIs(m, e, "builtins.BaseException")
+		}
+		return false
+	})
+	return found
+}
+
+// otherRaise returns the exception an except body raises instead, or "".
+func otherRaise(m *pyast.Module, blk *pyast.Node) string {
+	out := ""
+	pyast.WalkCode(blk, func(n *pyast.Node) bool {
+		if out == "" && n.Kind() == "raise_statement" && n.NamedChildCount() > 0 {
+			e := pyast.Unparen(n.NamedChild(0))
+			if e.Kind() == "call" {
+				e = pyast.Callee(e)
+			}
+			out = m.Text(e)
+		}
+		return out == ""
+	})
+	return out
+}
+
+// awaitsOnlyDoneTasks reports whether every await in the try body awaits a
+// name that is known to be a finished task: guarded by `if t.done():` (or
+// cancelled()) or iterated from the done set of asyncio.wait.
+func awaitsOnlyDoneTasks(m *pyast.Module, f *pyast.Function, try, body *pyast.Node) bool {
+	all, seen := true, false
+	pyast.WalkCode(body, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "with_statement", "for_statement":
+			if pyast.HasChildKind(n, "async") {
+				all = false
+			}
+		case "await":
+			if !n.IsNamed() { // the keyword inside an await expression
+				break
+			}
+			seen = true
+			x := pyast.Unparen(n.NamedChild(0))
+			if x == nil || (x.Kind() != "identifier" && x.Kind() != "attribute") || !knownDone(m, f, try, m.Text(x)) {
+				all = false
+			}
+		}
+		return all
+	})
+	return all && seen
+}
+
+func knownDone(m *pyast.Module, f *pyast.Function, from *pyast.Node, task string) bool {
+	for a := from.Parent(); a != nil && a.Id() != f.Node.Id(); a = a.Parent() {
+		switch a.Kind() {
+		case "if_statement":
+			cond := pyast.Unparen(a.ChildByFieldName("condition"))
+			if cond != nil && cond.Kind() == "call" {
+				fn := pyast.Callee(cond)
+				if fn.Kind() == "attribute" && m.Text(fn.ChildByFieldName("object")) == task {
+					switch m.Text(fn.ChildByFieldName("attribute")) {
+					case "done", "cancelled":
+						return true
+					}
+				}
+			}
+		case "for_statement":
+			left, right := a.ChildByFieldName("left"), pyast.Unparen(a.ChildByFieldName("right"))
+			if left != nil && m.Text(left) == task && right != nil && right.Kind() == "identifier" && isDoneSet(m, f, m.Text(right)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isDoneSet reports whether name is bound in f as the first target of
+// `name, pending = await asyncio.wait(...)`.
+func isDoneSet(m *pyast.Module, f *pyast.Function, name string) bool {
+	found := false
+	pyast.WalkCode(f.Body, func(n *pyast.Node) bool {
+		if found || n.Kind() != "assignment" {
+			return !found
+		}
+		left, right := n.ChildByFieldName("left"), pyast.Unparen(n.ChildByFieldName("right"))
+		if left == nil || right == nil || right.Kind() != "await" {
+			return true
+		}
+		if left.Kind() != "pattern_list" && left.Kind() != "tuple_pattern" || left.NamedChildCount() == 0 || m.Text(left.NamedChild(0)) != name {
+			return true
+		}
+		call := pyast.Unparen(right.NamedChild(0))
+		found = call != nil && call.Kind() == "call" && nameIs(m, pyast.Callee(call), "asyncio.wait")
+		return !found
+	})
+	return found
+}
+
+// reraiseFix adds a bare raise at the end of an except body.
+func reraiseFix(m *pyast.Module, blk *pyast.Node) Fix {
+	fix := Fix{Message: "re-raise the cancellation: add a bare `raise` at the end of the except body", Applicability: Unsafe}
+	stmts := blockStmts(blk)
+	if len(stmts) == 0 {
+		return Fix{Message: fix.Message, Applicability: DisplayOnly}
+	}
+	last := stmts[len(stmts)-1]
+	if len(stmts) == 1 && last.Kind() == "pass_statement" {
+		fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.EndByte()), New: "raise"}}
+		return fix
+	}
+	indent, own := stmtIndent(m, stmts[0])
+	switch last.Kind() {
+	case "return_statement", "break_statement", "continue_statement", "raise_statement":
+		// insert before the jump, which would otherwise skip the raise
+		if ind, ok := stmtIndent(m, last); ok {
+			fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.StartByte()), New: "raise" + srcNewline(m.Src) + ind}}
+		} else {
+			fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.StartByte()), New: "raise; "}}
+		}
+		return fix
+	}
+	if !own { // except E: a(); b()
+		fix.Edits = []Edit{{Path: m.Path, Start: int(last.EndByte()), End: int(last.EndByte()), New: "; raise"}}
+		return fix
+	}
+	at := srcLineEnd(m.Src, int(last.EndByte()))
+	fix.Edits = []Edit{{Path: m.Path, Start: at, End: at, New: srcNewline(m.Src) + indent + "raise"}}
+	return fix
+}
+
+// blockStmts returns the statements of a block, comments left out.
+func blockStmts(blk *pyast.Node) []*pyast.Node {
+	var out []*pyast.Node
+	for _, s := range pyast.NamedChildren(blk) {
+		if s.Kind() != "comment" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// stmtIndent returns the whitespace before n on its line, and whether n is the
+// first thing on its line.
+func stmtIndent(m *pyast.Module, n *pyast.Node) (string, bool) {
+	start := int(n.StartByte())
+	ls := srcLineStart(m.Src, start)
+	pre := string(m.Src[ls:start])
+	if strings.TrimLeft(pre, " \t") != "" {
+		return "", false
+	}
+	return pre, true
+}
+
+func srcLineStart(src []byte, off int) int {
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// srcLineEnd returns the offset of the line break that ends the line holding
+// off (the \r of a \r\n), or len(src).
+func srcLineEnd(src []byte, off int) int {
+	for off < len(src) && src[off] != '\n' {
+		off++
+	}
+	if off < len(src) && off > 0 && src[off-1] == '\r' {
+		off--
+	}
+	return off
+}
+
+// srcNewline returns the file's line ending: "\r\n" when its first line ends so.
+func srcNewline(src []byte) string {
+	for i, b := range src {
+		if b == '\n' {
+			if i > 0 && src[i-1] == '\r' {
+				return "\r\n"
+			}
+			return "\n"
+		}
+	}
+	return "\n"
+}

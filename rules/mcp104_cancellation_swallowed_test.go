@@ -1,0 +1,221 @@
+package rules
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// unitRun parses src as module app.py and runs check on every function of
+// it, as if each were handler-reachable. The fixture tests
+// (testdata/rules/MCP10x) cover reachability.
+func unitRun(t *testing.T, r *Rule, src string, check func(*Pass, *pyast.Module, *pyast.Function)) (*pyast.Module, []Diagnostic) {
+	t.Helper()
+	m, err := pyast.Parse("app.py", "app", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	var out []Diagnostic
+	p := NewPass(r, ".", nil, []*pyast.Module{m}, nil, func(d Diagnostic) { out = append(out, d) })
+	for _, f := range m.Funcs {
+		check(p, m, f)
+	}
+	return m, out
+}
+
+var wantRE = regexp.MustCompile(`#\s*want:\s*([A-Z0-9, ]+)`)
+
+// wantLines returns the 1-based lines of src whose want comment names code.
+func wantLines(src, code string) []int {
+	var out []int
+	for i, line := range strings.Split(src, "\n") {
+		if mm := wantRE.FindStringSubmatch(line); mm != nil && slices.Contains(strings.Fields(strings.ReplaceAll(mm[1], ",", " ")), code) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// checkWants compares the start lines of diags with the want comments of src.
+func checkWants(t *testing.T, src, code string, diags []Diagnostic) {
+	t.Helper()
+	var got []int
+	for _, d := range diags {
+		got = append(got, d.Start.Line)
+	}
+	sort.Ints(got)
+	if want := wantLines(src, code); !slices.Equal(got, want) {
+		var msgs []string
+		for _, d := range diags {
+			msgs = append(msgs, strconv.Itoa(d.Start.Line)+": "+d.Message)
+		}
+		t.Errorf("%s at lines %v, want %v\n%s", code, got, want, strings.Join(msgs, "\n"))
+	}
+}
+
+// applyFix applies the edits of one fix (they must not overlap) to src.
+func applyFix(t *testing.T, src string, fix Fix) string {
+	t.Helper()
+	edits := slices.Clone(fix.Edits)
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Start > edits[j].Start })
+	for i, e := range edits {
+		if i > 0 && e.End > edits[i-1].Start {
+			t.Fatalf("overlapping edits %+v", edits)
+		}
+		src = src[:e.Start] + e.New + src[e.End:]
+	}
+	return src
+}
+
+func TestMCP104Detection(t *testing.T) {
+	cases := map[string]string{
+		"forms": `
+import asyncio, contextlib, trio
+import anyio
+from asyncio import CancelledError as CE
+from contextlib import suppress
+
+async def h():
+    try:
+        await x()
+    except asyncio.CancelledError:  # want: MCP104
+        return None
+    try:
+        await x()
+    except CE as e:  # want: MCP104
+        log(e)
+    try:
+        await x()
+    except:  # want: MCP104
+        pass
+    try:
+        await x()
+    except BaseException as e:  # want: MCP104
+        raise ToolError(str(e)) from e
+    try:
+        await x()
+    except (ValueError, anyio.get_cancelled_exc_class()):  # want: MCP104
+        pass
+    try:
+        await x()
+    except* trio.Cancelled:  # want: MCP104
+        pass
+    exc = anyio.get_cancelled_exc_class()
+    try:
+        async with lock:
+            pass
+    except exc:  # want: MCP104
+        pass
+    with suppress(asyncio.CancelledError):  # want: MCP104
+        await x()
+    with contextlib.suppress(ValueError):
+        await x()
+    for i in range(3):
+        try:
+            await x()
+        finally:
+            continue  # want: MCP104
+    try:
+        await x()
+    finally:
+        for j in y:
+            break
+        return 1  # want: MCP104
+`,
+		"negatives": `
+import asyncio
+from .errors import CancelledError
+
+async def h(task):
+    try:
+        await x()
+    except Exception:
+        pass
+    try:
+        await x()
+    except CancelledError:
+        pass
+    try:
+        x()
+    except BaseException:
+        pass
+    try:
+        await x()
+    except asyncio.CancelledError:
+        cleanup()
+        raise
+    try:
+        await x()
+    except BaseException as e:
+        if isinstance(e, asyncio.CancelledError):
+            raise e
+        log(e)
+    try:
+        await x()
+    except asyncio.CancelledError:
+        raise asyncio.CancelledError()
+    try:
+        await x()
+    finally:
+        try:
+            await y()
+        except BaseException:
+            pass
+    if task.done():
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+    done, pending = await asyncio.wait(tasks)
+    for t in done:
+        try:
+            await t
+        except BaseException:
+            pass
+    try:
+        await x()
+    except BaseException:  # want: MCP104
+        raise BaseException("no")
+`,
+	}
+	for name, src := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, diags := unitRun(t, mcp104, src, checkSwallowed)
+			checkWants(t, src, "MCP104", diags)
+		})
+	}
+}
+
+func TestMCP104Fix(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"pass", "async def h():\n    try:\n        await x()\n    except BaseException:\n        pass\n",
+			"async def h():\n    try:\n        await x()\n    except BaseException:\n        raise\n"},
+		{"append", "async def h():\r\n    try:\r\n        await x()\r\n    except:\r\n        log()  # note\r\n",
+			"async def h():\r\n    try:\r\n        await x()\r\n    except:\r\n        log()  # note\r\n        raise\r\n"},
+		{"before return", "async def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        log()\n        return 1\n",
+			"async def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        log()\n        raise\n        return 1\n"},
+		{"one line", "async def h():\n    try:\n        await x()\n    except asyncio.CancelledError: log()\n",
+			"async def h():\n    try:\n        await x()\n    except asyncio.CancelledError: log(); raise\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := unitRun(t, mcp104, c.src, checkSwallowed)
+			if len(diags) != 1 || len(diags[0].Fixes) != 1 {
+				t.Fatalf("got %+v", diags)
+			}
+			got := applyFix(t, c.src, diags[0].Fixes[0])
+			if got != c.want {
+				t.Errorf("fixed:\n%q\nwant:\n%q", got, c.want)
+			}
+			if _, again := unitRun(t, mcp104, got, checkSwallowed); len(again) != 0 {
+				t.Errorf("finding not gone after fix: %v", again[0].Message)
+			}
+		})
+	}
+}
