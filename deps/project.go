@@ -50,6 +50,10 @@ type Project struct {
 type Options struct {
 	AssumeMCP     string // a version to assume for mcp where nothing declares it
 	AssumeFastMCP string
+	// ReadFile, when set, is how Load and LoadScript read every file
+	// (includes too): the fixer passes its overlay of edited contents so a
+	// fix can be checked before anything is written. Nil means os.ReadFile.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // IsDependencyFile reports whether a file name marks a project root.
