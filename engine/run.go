@@ -241,7 +241,7 @@ func (e *runner) outerProject(file string, roots []string, get func(string) *pro
 
 // runProject analyses one project.
 func (e *runner) runProject(pr *project) {
-	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP}
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: e.read}
 	var proj *deps.Project
 	var errs []error
 	if pr.script {

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/rules"
+	"github.com/spf13/cobra"
+)
+
+// checkFlags are the flags of `mcplint check` (and of the root command).
+type checkFlags struct {
+	fix, unsafeFixes, diff      bool
+	formats, outputs            []string
+	selectCodes, ignoreCodes    []string
+	extendSelect                []string
+	exitZero, statistics, quiet bool
+	noColor                     bool
+	jobs                        int
+	assumeMCP, assumeFastMCP    string
+	showSafe, reportUnreachable bool
+	config                      string
+	noGitignore                 bool
+	baseline, writeBaseline     string
+	newFromRev, newFromPatch    string
+	showSuppressed              bool
+	handlerDecorators           []string
+}
+
+func (f *checkFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.BoolVar(&f.fix, "fix", false, "apply safe fixes")
+	fl.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "also apply unsafe fixes (with --fix or --diff)")
+	fl.BoolVar(&f.diff, "diff", false, "print the fixes as a unified diff; write nothing")
+	fl.StringArrayVar(&f.formats, "format", nil, "output format: text, json, sarif, github, markdown (repeatable; pair with --output)")
+	fl.StringArrayVarP(&f.outputs, "output", "o", nil, "write the matching --format to FILE instead of stdout (repeatable)")
+	fl.StringSliceVar(&f.selectCodes, "select", nil, "rules to run (codes, names or prefixes such as MCP1)")
+	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "rules not to run")
+	fl.StringSliceVar(&f.extendSelect, "extend-select", nil, "rules to run in addition to the selection")
+	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when something is reported")
+	fl.BoolVar(&f.statistics, "statistics", false, "print counts per rule instead of findings")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print findings only, no summary")
+	fl.BoolVar(&f.noColor, "no-color", false, "never color the text output")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "files parsed in parallel (default: the CPU count)")
+	fl.StringVar(&f.assumeMCP, "assume-mcp", "", "mcp version to assume where no dependency file says")
+	fl.StringVar(&f.assumeFastMCP, "assume-fastmcp", "", "fastmcp version to assume where no dependency file says")
+	fl.BoolVar(&f.showSafe, "show-safe", false, "show findings that cannot crash the project's versions (mcp >= 2) as notes")
+	fl.BoolVar(&f.reportUnreachable, "report-unreachable", false, "also report code that no handler reaches, as notes")
+	fl.StringVar(&f.config, "config", "", "configuration file (default: mcplint.toml, .mcplint.toml or [tool.mcplint] in pyproject.toml, found upward)")
+	fl.BoolVar(&f.noGitignore, "no-gitignore", false, "do not honour .gitignore files")
+	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file")
+	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record every current finding in this baseline file")
+	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in functions or dependency lines changed since this git revision")
+	fl.StringVar(&f.newFromPatch, "new-from-patch", "", "report only findings in code changed by this unified diff")
+	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "include suppressed findings in SARIF as suppressions")
+	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
+}
+
+// runCheck is `mcplint check`.
+func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	opts, err := buildOptions(cmd, args, f)
+	if err != nil {
+		return err
+	}
+	var res *engine.Result
+	var outcome *fix.Outcome
+	if f.fix || f.diff {
+		outcome, err = fix.Run(args, opts, fix.Mode{Unsafe: f.unsafeFixes})
+		if err != nil {
+			return err
+		}
+		if f.diff {
+			fmt.Fprint(cmd.OutOrStdout(), fix.Diffs(outcome))
+			for _, fl := range outcome.Failures {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: %s: fix not applied: %s\n", fl.Path, fl.Reason)
+			}
+			if len(outcome.Files) > 0 && !f.exitZero {
+				return exitCode{exitFindings}
+			}
+			return nil
+		}
+		if err := fix.Write(outcome); err != nil {
+			return err
+		}
+		res = outcome.Result
+	} else {
+		if res, err = engine.Run(args, opts); err != nil {
+			return err
+		}
+	}
+	if err := afterRun(f, res); err != nil {
+		return err
+	}
+	if err := writeOutputs(cmd, f, res, outcome); err != nil {
+		return err
+	}
+	if reported(res) && !f.exitZero {
+		return exitCode{exitFindings}
+	}
+	return nil
+}
+
+// reported tells whether the run reports anything that sets the exit code.
+func reported(res *engine.Result) bool {
+	for _, d := range res.Diagnostics {
+		if d.Severity >= rules.SeverityWarning || d.Severity == rules.SeverityNote && d.Code == rules.FileErrorCode {
+			return true
+		}
+	}
+	return false
+}

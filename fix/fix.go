@@ -1,0 +1,251 @@
+// Package fix applies the fixes of diagnostics: it chooses one alternative
+// per diagnostic, merges the edits of each file, refuses overlapping edits,
+// checks the result (it must re-parse and the fixed findings must be gone,
+// which the caller verifies by re-running the analysis on the new contents)
+// and writes files atomically, keeping their mode, newline style and BOM.
+package fix
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// Choose returns the fix --fix (unsafe=false) or --unsafe-fixes (unsafe=true)
+// applies to d: the first alternative that is allowed and has edits.
+func Choose(d *rules.Diagnostic, unsafe bool) *rules.Fix {
+	for i := range d.Fixes {
+		f := &d.Fixes[i]
+		if len(f.Edits) == 0 || f.Applicability == rules.DisplayOnly {
+			continue
+		}
+		if f.Applicability == rules.Safe || unsafe {
+			return f
+		}
+	}
+	return nil
+}
+
+// Alternative returns the n-th (1-based) applicable alternative of d, for
+// tests that check each alternative separately.
+func Alternative(d *rules.Diagnostic, n int) *rules.Fix {
+	k := 0
+	for i := range d.Fixes {
+		f := &d.Fixes[i]
+		if len(f.Edits) == 0 || f.Applicability == rules.DisplayOnly {
+			continue
+		}
+		if k++; k == n {
+			return f
+		}
+	}
+	return nil
+}
+
+// Change is the planned new content of one file.
+type Change struct {
+	Path    string
+	Old     []byte
+	New     []byte
+	Applied []int // indices of the diagnostics whose fix is in New
+	edits   []rules.Edit
+}
+
+// Skipped is a diagnostic whose fix was not applied, and why.
+type Skipped struct {
+	Index  int
+	Reason string
+}
+
+// Plan merges the chosen fixes of diags per file. pick returns the fix to
+// apply for a diagnostic (nil: none). A fix whose edits overlap an edit
+// already taken is skipped whole (a later round may apply it); identical
+// edits from several fixes (the same import added twice) are applied once.
+// read returns a file's current contents.
+func Plan(diags []rules.Diagnostic, pick func(*rules.Diagnostic) *rules.Fix, read func(string) ([]byte, error)) ([]*Change, []Skipped, error) {
+	byPath := map[string]*Change{}
+	var order []string
+	var skipped []Skipped
+	for i := range diags {
+		f := pick(&diags[i])
+		if f == nil {
+			continue
+		}
+		// All edits of one fix are taken together, or none.
+		ok := true
+		for _, e := range f.Edits {
+			c := byPath[e.Path]
+			if c == nil {
+				src, err := read(e.Path)
+				if err != nil {
+					return nil, nil, fmt.Errorf("read %s: %w", e.Path, err)
+				}
+				c = &Change{Path: e.Path, Old: src}
+				byPath[e.Path] = c
+				order = append(order, e.Path)
+			}
+			if e.Start < 0 || e.End < e.Start || e.End > len(c.Old) {
+				ok = false
+				skipped = append(skipped, Skipped{i, fmt.Sprintf("edit out of range in %s", e.Path)})
+				break
+			}
+			if conflicts(c.edits, e) {
+				ok = false
+				skipped = append(skipped, Skipped{i, "overlaps another fix"})
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, e := range f.Edits {
+			c := byPath[e.Path]
+			if !hasEdit(c.edits, e) {
+				c.edits = append(c.edits, e)
+			}
+			if len(c.Applied) == 0 || c.Applied[len(c.Applied)-1] != i {
+				c.Applied = append(c.Applied, i)
+			}
+		}
+	}
+	var out []*Change
+	for _, p := range order {
+		c := byPath[p]
+		if len(c.edits) == 0 {
+			continue
+		}
+		c.New = Apply(c.Old, c.edits)
+		out = append(out, c)
+	}
+	return out, skipped, nil
+}
+
+func hasEdit(edits []rules.Edit, e rules.Edit) bool {
+	for _, x := range edits {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// conflicts reports whether e overlaps an edit in edits. Identical edits do
+// not conflict; two insertions at one offset do (their order is undefined).
+func conflicts(edits []rules.Edit, e rules.Edit) bool {
+	for _, x := range edits {
+		if x == e {
+			continue
+		}
+		if x.Start == x.End && e.Start == e.End {
+			if x.Start == e.Start {
+				return true
+			}
+			continue
+		}
+		if e.Start < x.End && x.Start < e.End {
+			return true
+		}
+		if (x.Start == x.End && x.Start > e.Start && x.Start < e.End) || (e.Start == e.End && e.Start > x.Start && e.Start < x.End) {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply applies non-overlapping edits to src. Inserted text written with
+// "\n" gets the file's newline style ("\r\n" when the file uses CRLF).
+func Apply(src []byte, edits []rules.Edit) []byte {
+	sorted := append([]rules.Edit(nil), edits...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
+	crlf := UsesCRLF(src)
+	var buf bytes.Buffer
+	last := 0
+	for _, e := range sorted {
+		buf.Write(src[last:e.Start])
+		text := e.New
+		if crlf {
+			text = toCRLF(text)
+		}
+		buf.WriteString(text)
+		last = e.End
+	}
+	buf.Write(src[last:])
+	return buf.Bytes()
+}
+
+// MapOffset maps an offset of the original file through edits.
+func MapOffset(off int, edits []rules.Edit) int {
+	delta := 0
+	for _, e := range edits {
+		if e.End <= off && !(e.Start == e.End && e.Start == off) {
+			delta += len(e.New) - (e.End - e.Start)
+		} else if e.Start < off && off < e.End {
+			return e.Start + delta
+		}
+	}
+	return off + delta
+}
+
+// Edits returns the merged edits of a change.
+func (c *Change) Edits() []rules.Edit { return c.edits }
+
+// UsesCRLF reports whether the file's first line ends with CRLF.
+func UsesCRLF(src []byte) bool {
+	i := bytes.IndexByte(src, '\n')
+	return i > 0 && src[i-1] == '\r'
+}
+
+func toCRLF(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\n", "\r\n")
+}
+
+// UnifiedDiff returns a unified diff of a file's change ("" when equal).
+func UnifiedDiff(path string, old, new []byte) string {
+	if bytes.Equal(old, new) {
+		return ""
+	}
+	return udiff.Unified("a/"+path, "b/"+path, string(old), string(new))
+}
+
+// WriteAtomic replaces the file at path with data: it writes a temporary
+// file in the same folder, keeps the original's mode, and renames it over.
+// A symlink is resolved so the link itself survives.
+func WriteAtomic(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".mcplint-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), info.Mode().Perm()); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,222 @@
+package fix
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// Mode says which fixes to apply.
+type Mode struct {
+	Unsafe bool
+	// Pick overrides the choice of fix (tests use it to apply one
+	// alternative); nil means Choose with Unsafe.
+	Pick func(*rules.Diagnostic) *rules.Fix
+	// Rounds bounds the fix-and-recheck iterations (ruff does the same);
+	// 0 means 4.
+	Rounds int
+}
+
+// FileResult is one file the fixes change.
+type FileResult struct {
+	Path  string
+	Old   []byte
+	New   []byte
+	Fixed int // findings fixed in this file (counted on their primary file)
+}
+
+// Failure is a file left unchanged because its fixes failed a check.
+type Failure struct {
+	Path   string
+	Reason string
+}
+
+// Outcome of Run.
+type Outcome struct {
+	Files    []*FileResult
+	Fixed    int
+	Failures []Failure
+	// Result is the analysis of the fixed contents: what remains.
+	Result *engine.Result
+}
+
+// Run analyses roots, applies the chosen fixes in memory and checks them:
+// each changed Python file must parse with no more errors than before, and
+// each fixed finding must be gone when the analysis runs again on the new
+// contents. A file that fails a check is left as it was. Nothing is written:
+// call Write with the outcome (or print Diffs).
+func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
+	pick := mode.Pick
+	if pick == nil {
+		pick = func(d *rules.Diagnostic) *rules.Fix { return Choose(d, mode.Unsafe) }
+	}
+	rounds := mode.Rounds
+	if rounds <= 0 {
+		rounds = 4
+	}
+	base := opts.Overlay
+	overlay := map[string][]byte{}
+	for k, v := range base {
+		overlay[k] = v
+	}
+	read := func(p string) ([]byte, error) {
+		if b, ok := overlay[p]; ok {
+			return b, nil
+		}
+		return os.ReadFile(p)
+	}
+	original := map[string][]byte{}
+	fixedIn := map[string]int{}
+	out := &Outcome{}
+	broken := map[string]string{}
+	opts.Overlay = overlay
+	res, err := engine.Run(roots, opts)
+	if err != nil {
+		return nil, err
+	}
+	for round := 0; round < rounds; round++ {
+		diags := res.Diagnostics[:0:0]
+		for _, d := range res.Diagnostics {
+			if !touchesBroken(pick(&d), broken) {
+				diags = append(diags, d)
+			}
+		}
+		changes, _, err := Plan(diags, pick, read)
+		if err != nil {
+			return nil, err
+		}
+		if len(changes) == 0 {
+			break
+		}
+		next := map[string][]byte{}
+		for k, v := range overlay {
+			next[k] = v
+		}
+		for _, c := range changes {
+			if _, ok := original[c.Path]; !ok {
+				original[c.Path] = c.Old
+			}
+			next[c.Path] = c.New
+		}
+		opts.Overlay = next
+		after, err := engine.Run(roots, opts)
+		if err != nil {
+			return nil, err
+		}
+		// Check every change; a failing file is reverted and not fixed again.
+		failed := false
+		for _, c := range changes {
+			if reason := check(c, diags, after); reason != "" {
+				broken[c.Path] = reason
+				out.Failures = append(out.Failures, Failure{c.Path, reason})
+				if orig, ok := overlay[c.Path]; ok {
+					next[c.Path] = orig
+				} else {
+					delete(next, c.Path)
+				}
+				failed = true
+			}
+		}
+		if failed {
+			opts.Overlay = next
+			if after, err = engine.Run(roots, opts); err != nil {
+				return nil, err
+			}
+		} else {
+			for _, c := range changes {
+				for _, i := range c.Applied {
+					if diags[i].Path == c.Path {
+						fixedIn[c.Path]++
+					}
+				}
+			}
+		}
+		overlay = next
+		res = after
+	}
+	for p, old := range original {
+		cur, ok := overlay[p]
+		if !ok || bytes.Equal(cur, old) {
+			continue
+		}
+		fr := &FileResult{Path: p, Old: old, New: cur, Fixed: fixedIn[p]}
+		out.Files = append(out.Files, fr)
+		out.Fixed += fr.Fixed
+	}
+	sortFiles(out.Files)
+	out.Result = res
+	return out, nil
+}
+
+func touchesBroken(f *rules.Fix, broken map[string]string) bool {
+	if f == nil {
+		return false
+	}
+	for _, e := range f.Edits {
+		if _, ok := broken[e.Path]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// check verifies one change against the analysis of the new contents.
+func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
+	if strings.HasSuffix(c.Path, ".py") {
+		before, err1 := pyast.Parse(c.Path, "", c.Old)
+		now, err2 := pyast.Parse(c.Path, "", c.New)
+		if err1 == nil && err2 == nil {
+			worse := now.HasErrors() && !before.HasErrors()
+			before.Close()
+			now.Close()
+			if worse {
+				return "the fixed file would not parse"
+			}
+		}
+	}
+	for _, i := range c.Applied {
+		d := diags[i]
+		if d.Path != c.Path {
+			continue
+		}
+		at := MapOffset(d.Start.Offset, c.edits)
+		for _, a := range after.Diagnostics {
+			if a.Path == d.Path && a.Code == d.Code && a.Start.Offset == at {
+				return fmt.Sprintf("the fix for %s at line %d did not remove the finding", d.Code, d.Start.Line)
+			}
+		}
+	}
+	return ""
+}
+
+// Write writes every changed file atomically.
+func Write(o *Outcome) error {
+	for _, f := range o.Files {
+		if err := WriteAtomic(f.Path, f.New); err != nil {
+			return fmt.Errorf("write %s: %w", f.Path, err)
+		}
+	}
+	return nil
+}
+
+// Diffs returns the unified diff of every changed file.
+func Diffs(o *Outcome) string {
+	var b strings.Builder
+	for _, f := range o.Files {
+		b.WriteString(UnifiedDiff(f.Path, f.Old, f.New))
+	}
+	return b.String()
+}
+
+func sortFiles(fs []*FileResult) {
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && fs[j].Path < fs[j-1].Path; j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
+}
