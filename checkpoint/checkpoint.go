@@ -1,0 +1,197 @@
+package checkpoint
+
+import (
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// Resolver finds the project function a call runs. handlers.Index implements
+// it; a nil Resolver means no interprocedural facts (awaiting a project
+// function is then never a checkpoint).
+type Resolver interface {
+	Callee(m *pyast.Module, call *pyast.Node) (*pyast.Module, *pyast.Function, bool)
+}
+
+// Analyzer answers checkpoint questions for one project. It memoises
+// per-function facts; it is not safe for concurrent use (make one per Pass).
+type Analyzer struct {
+	resolver Resolver
+	always   map[*pyast.Function]bool
+	busy     map[*pyast.Function]bool
+}
+
+// New returns an Analyzer that resolves calls of project functions with r
+// (nil for none).
+func New(r Resolver) *Analyzer {
+	return &Analyzer{resolver: r, always: map[*pyast.Function]bool{}, busy: map[*pyast.Function]bool{}}
+}
+
+// Known checkpoint functions: awaiting a call of one yields to the event loop
+// and raises a pending cancellation.
+var checkpointFuncs = map[string]bool{
+	"anyio.lowlevel.checkpoint":              true,
+	"anyio.lowlevel.checkpoint_if_cancelled": true,
+	"anyio.sleep":                            true,
+	"anyio.sleep_until":                      true,
+	"anyio.sleep_forever":                    true,
+	"asyncio.sleep":                          true,
+	"trio.sleep":                             true,
+	"trio.sleep_until":                       true,
+	"trio.sleep_forever":                     true,
+	"trio.lowlevel.checkpoint":               true,
+	"trio.lowlevel.checkpoint_if_cancelled":  true,
+	// network and process I/O
+	"asyncio.open_connection":         true,
+	"asyncio.open_unix_connection":    true,
+	"asyncio.create_subprocess_exec":  true,
+	"asyncio.create_subprocess_shell": true,
+	"anyio.connect_tcp":               true,
+	"anyio.connect_unix":              true,
+	"anyio.run_process":               true,
+	"anyio.open_process":              true,
+	"anyio.getaddrinfo":               true,
+}
+
+// ioMethods are methods of well-known async network clients: awaiting them
+// does real I/O. Keyed by the client type's qualified name.
+var ioMethods = map[string]map[string]bool{
+	"httpx.AsyncClient":     httpMethods,
+	"aiohttp.ClientSession": httpMethods,
+}
+
+var httpMethods = map[string]bool{
+	"get": true, "post": true, "put": true, "patch": true, "delete": true, "head": true,
+	"options": true, "request": true, "send": true,
+}
+
+// contextMethods are the MCP Context helpers that send a message to the
+// client (a checkpoint: the write stream's send starts with one).
+var contextMethods = map[string]bool{
+	"info": true, "debug": true, "warning": true, "error": true, "critical": true,
+	"log": true, "report_progress": true,
+}
+
+// IsCheckpointAwait reports whether the await node (kind "await") really
+// yields and observes cancellation. See the package doc for the list.
+func (a *Analyzer) IsCheckpointAwait(m *pyast.Module, await *pyast.Node) bool {
+	if await == nil || await.Kind() != "await" || await.NamedChildCount() == 0 {
+		return false
+	}
+	return a.isCheckpointCall(m, pyast.Unparen(await.NamedChild(0)))
+}
+
+func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
+	if call == nil || call.Kind() != "call" {
+		return false
+	}
+	if _, ok := Offload(m, call); ok {
+		return true // every offload starts with a checkpoint
+	}
+	callee := pyast.Unparen(pyast.Callee(call))
+	if callee == nil {
+		return false
+	}
+	if callee.Kind() == "identifier" || callee.Kind() == "attribute" {
+		for _, q := range m.Resolve(callee) {
+			if checkpointFuncs[q] || cancellableWaits[q] {
+				return true
+			}
+		}
+	}
+	if callee.Kind() == "attribute" {
+		obj := pyast.Unparen(callee.ChildByFieldName("object"))
+		attr := m.Text(callee.ChildByFieldName("attribute"))
+		if attr == "run_in_executor" && isEventLoop(m, obj) {
+			return true
+		}
+		if contextMethods[attr] && isMCPContext(m, obj) {
+			return true
+		}
+		if strings.HasPrefix(attr, "send_") && isSession(m, obj) {
+			return true
+		}
+		for _, t := range m.TypesOf(obj) {
+			if ioMethods[t][attr] {
+				return true
+			}
+		}
+	}
+	if a != nil && a.resolver != nil {
+		if cm, fn, ok := a.resolver.Callee(m, call); ok && fn != nil && fn.Async {
+			return a.AlwaysCheckpoints(cm, fn)
+		}
+	}
+	return false
+}
+
+// isEventLoop: asyncio.get_running_loop() / get_event_loop(), called inline or
+// assigned to a variable.
+func isEventLoop(m *pyast.Module, obj *pyast.Node) bool {
+	names := m.TypesOf(obj)
+	if obj.Kind() == "call" {
+		names = m.Resolve(pyast.Callee(obj))
+	}
+	for _, q := range names {
+		switch q {
+		case "asyncio.get_running_loop", "asyncio.get_event_loop", "asyncio.new_event_loop":
+			return true
+		}
+	}
+	return false
+}
+
+// isMCPContext: a value typed (annotation or constructor) as an mcp or
+// fastmcp Context, the result of get_context(), or an untyped parameter named
+// ctx or context.
+func isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
+	for _, t := range m.TypesOf(obj) {
+		if isContextType(t) {
+			return true
+		}
+	}
+	if obj.Kind() == "call" {
+		for _, q := range m.Resolve(pyast.Callee(obj)) {
+			if strings.HasSuffix(q, ".get_context") {
+				return true
+			}
+		}
+	}
+	if obj.Kind() != "identifier" {
+		return false
+	}
+	name := m.Text(obj)
+	if name != "ctx" && name != "context" {
+		return false
+	}
+	for _, b := range m.ScopeAt(obj).Lookup(name) {
+		if b.Kind == pyast.BindParam && len(b.Types) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func isContextType(t string) bool {
+	if !strings.HasPrefix(t, "mcp.") && !strings.HasPrefix(t, "fastmcp.") {
+		return false
+	}
+	return strings.HasSuffix(t, ".Context") || strings.HasSuffix(t, ".get_context")
+}
+
+// isSession: ctx.session, ctx.request_context.session, a variable named
+// session, or a value typed as an mcp ServerSession.
+func isSession(m *pyast.Module, obj *pyast.Node) bool {
+	for _, t := range m.TypesOf(obj) {
+		if strings.HasPrefix(t, "mcp.") && strings.HasSuffix(t, "Session") {
+			return true
+		}
+	}
+	switch obj.Kind() {
+	case "identifier":
+		return m.Text(obj) == "session"
+	case "attribute":
+		return m.Text(obj.ChildByFieldName("attribute")) == "session"
+	}
+	return false
+}

@@ -1,0 +1,68 @@
+package checkpoint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+func parse(t *testing.T, src string) *pyast.Module {
+	t.Helper()
+	m, err := pyast.Parse("app.py", "app", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	if m.HasErrors() {
+		t.Fatalf("syntax error in test source:\n%s", src)
+	}
+	return m
+}
+
+// sameModule resolves calls to functions of the module itself, like
+// handlers.Index does across modules.
+type sameModule struct{}
+
+func (sameModule) Callee(m *pyast.Module, call *pyast.Node) (*pyast.Module, *pyast.Function, bool) {
+	names := m.Resolve(pyast.Callee(call))
+	for _, f := range m.Funcs {
+		for _, q := range names {
+			if f.Qual == q {
+				return m, f, true
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// marked returns the node of the first await on the line carrying "# here"
+// (or the statement there when it has none).
+func marked(t *testing.T, m *pyast.Module) *pyast.Node {
+	t.Helper()
+	line := 0
+	for i := 1; i <= m.Lines.Lines(); i++ {
+		if strings.Contains(m.Lines.LineText(i), "# here") {
+			line = i
+			break
+		}
+	}
+	if line == 0 {
+		t.Fatal("no '# here' marker")
+	}
+	var found *pyast.Node
+	pyast.Walk(m.Root, func(n *pyast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if int(n.StartPosition().Row)+1 == line && (n.Kind() == "await" || n.Kind() == "for_statement" || n.Kind() == "with_statement") {
+			found = n
+			return false
+		}
+		return true
+	})
+	if found == nil {
+		t.Fatalf("no await on line %d", line)
+	}
+	return found
+}

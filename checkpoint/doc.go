@@ -1,0 +1,77 @@
+// Package checkpoint is mcplint's cancellation-flow analysis: which calls
+// wait for work that cannot observe a cancellation (offloads), which awaits
+// are real checkpoints, and whether every path from a point of a function to
+// its normal return passes one. Rules MCP101 (offloads), MCP102 (shielded
+// scopes) and MCP104 share it.
+//
+// It reads pyast trees and resolves names with Module.Resolve and
+// Module.TypesOf, never by spelling. It does not import handlers: calls of
+// project functions are resolved through the Resolver interface, which
+// handlers.Index implements.
+//
+// # Offloads (Offload)
+//
+// Non-cancellable unless the keyword says otherwise (a literal False, None or 0
+// counts as missing; a non-literal value counts as set):
+//
+//   - anyio.to_thread.run_sync: abandon_on_cancel= (pre-4.1 name cancellable=)
+//   - anyio.to_process.run_sync: cancellable=
+//   - anyio.to_interpreter.run_sync: no keyword
+//   - starlette.concurrency.run_in_threadpool, iterate_in_threadpool and the
+//     fastapi.concurrency re-exports, fastapi.concurrency.contextmanager_in_threadpool:
+//     no keyword (iterate_ waits in "async for", contextmanager_ in "async with")
+//   - asyncer.asyncify(f, abandon_on_cancel=)(...): the outer call; also
+//     g = asyncify(f); await g(...)
+//   - functools.partial(offload, ...)(...) and p = functools.partial(offload, ...);
+//     await p(...), the keyword on either call
+//
+// Awaiting any of them, cancellable or not, is a checkpoint: an offload starts
+// with one.
+//
+// # Checkpoints (Analyzer.IsCheckpointAwait)
+//
+// An await is a checkpoint when it awaits a call of:
+//
+//   - anyio.lowlevel.checkpoint, anyio.lowlevel.checkpoint_if_cancelled
+//     (not cancel_shielded_checkpoint), anyio.sleep, sleep_until, sleep_forever,
+//     asyncio.sleep, trio.sleep, sleep_until, sleep_forever,
+//     trio.lowlevel.checkpoint, checkpoint_if_cancelled
+//   - an offload (above), asyncio.to_thread, asyncio.shield,
+//     trio.to_thread.run_sync, loop.run_in_executor on
+//     asyncio.get_running_loop() / get_event_loop() / new_event_loop()
+//   - ctx.info, debug, warning, error, critical, log, report_progress, where ctx
+//     is typed (annotation or constructor) as an mcp.* or fastmcp.* Context,
+//     comes from a get_context() call, or is an untyped parameter named ctx or
+//     context
+//   - session.send_*(...) where the object is named session, is an attribute
+//     .session (ctx.session, ctx.request_context.session) or is typed as an
+//     mcp.* *Session
+//   - network and process I/O: asyncio.open_connection, open_unix_connection,
+//     create_subprocess_exec, create_subprocess_shell, anyio.connect_tcp,
+//     connect_unix, run_process, open_process, getaddrinfo, and the request
+//     methods (get, post, put, patch, delete, head, options, request, send) of
+//     an httpx.AsyncClient or aiohttp.ClientSession value
+//   - a project async function that checkpoints on every path to a normal
+//     return (AlwaysCheckpoints, through the Resolver; recursion counts as no)
+//
+// Anything else is not a checkpoint: an unknown coroutine, a task, a future,
+// asyncio.wait_for/gather, entering or leaving an "async with" (except
+// contextmanager_in_threadpool, an offload), "async for" steps (except
+// iterate_in_threadpool). An await inside a shielded cancel scope
+// (ShieldedScope) is not a checkpoint either.
+//
+// # Flow (Analyzer.Covered)
+//
+// Structural, over statements: sequences; if/elif/else; match (a case _ or
+// capture pattern makes it total); while and for with else, break and
+// continue (while True has no exit but break); try/except/else/finally (a
+// finally that checkpoints covers every way out of the try; raise statements
+// in a try body go to its handlers; other implicit exceptions are ignored);
+// with and async with (bodies of shielded scopes do not checkpoint); return and
+// raise (a path that raises out of the function is not a normal return, so it
+// is covered). Within an expression only unconditionally evaluated awaits
+// count: not the right operand of and/or, not the branches of a conditional
+// expression, not lambdas or comprehensions. A checkpoint that raises the
+// cancellation into an except that swallows it is MCP104's business: here it
+// covers.
+package checkpoint

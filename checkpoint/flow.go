@@ -1,0 +1,716 @@
+package checkpoint
+
+import (
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// cont says, for each way control can leave a piece of code, whether every
+// path from there to the normal end of the function passes a checkpoint.
+type cont struct {
+	next bool // falls off the end
+	brk  bool // break of the innermost loop
+	cont bool // continue of the innermost loop
+	ret  bool // return statement
+	exc  bool // raise statement (a raise that leaves the function is not a normal return)
+}
+
+// funcEnd is the continuation of a function body: falling off the end or
+// returning is a normal return, raising is not.
+var funcEnd = cont{exc: true}
+
+var allCovered = cont{next: true, brk: true, cont: true, ret: true, exc: true}
+
+func (k cont) with(next bool) cont { k.next = next; return k }
+
+type flow struct {
+	a *Analyzer
+	m *pyast.Module
+}
+
+// Covered reports whether every path from the end of node (an await, a call
+// or a statement) to a normal return of fn passes a real checkpoint. For a
+// node inside an expression, later checkpoints of the same statement count
+// (await ctx.info(str(await x))); for a node in the header of an if, while,
+// for, with or match statement, the paths go through its bodies; for a
+// statement node, the paths start after the whole statement.
+func (a *Analyzer) Covered(m *pyast.Module, fn *pyast.Function, node *pyast.Node) bool {
+	f := &flow{a: a, m: m}
+	return f.coveredAfter(fn, node)
+}
+
+// CoveredAfterCall is Covered for the call site of a project function: does
+// every path from the return of call to the normal end of fn checkpoint?
+func (a *Analyzer) CoveredAfterCall(m *pyast.Module, fn *pyast.Function, call *pyast.Node) bool {
+	return a.Covered(m, fn, call)
+}
+
+// AlwaysCheckpoints reports whether every normal return of fn passes a real
+// checkpoint, so that awaiting fn is itself a checkpoint. Memoised; a function
+// met again while being analysed (recursion) does not.
+func (a *Analyzer) AlwaysCheckpoints(m *pyast.Module, fn *pyast.Function) bool {
+	if fn == nil || fn.Body == nil || !fn.Async {
+		return false
+	}
+	if v, ok := a.always[fn]; ok {
+		return v
+	}
+	if a.busy[fn] {
+		return false
+	}
+	a.busy[fn] = true
+	f := &flow{a: a, m: m}
+	v := f.block(fn.Body, funcEnd, false)
+	delete(a.busy, fn)
+	a.always[fn] = v
+	return v
+}
+
+// StatementCheckpoints reports whether every path through statement s (a
+// statement node of fn) passes a checkpoint before leaving it in any way.
+func (a *Analyzer) StatementCheckpoints(m *pyast.Module, s *pyast.Node) bool {
+	f := &flow{a: a, m: m}
+	return f.stmt(s, cont{}, f.shieldedAt(s))
+}
+
+// block: every path from the start of block b covers, given k.
+func (f *flow) block(b *pyast.Node, k cont, sh bool) bool {
+	if b == nil {
+		return k.next
+	}
+	return f.seq(pyast.NamedChildren(b), 0, k, sh)
+}
+
+// seq: every path from the start of stmts[i:] covers.
+func (f *flow) seq(stmts []*pyast.Node, i int, k cont, sh bool) bool {
+	cur := k.next
+	for j := len(stmts) - 1; j >= i; j-- {
+		cur = f.stmt(stmts[j], k.with(cur), sh)
+	}
+	return cur
+}
+
+// stmt: every path from the start of statement s covers, given that leaving
+// s normally continues with k.next (and so on).
+func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
+	switch s.Kind() {
+	case "comment", "pass_statement", "function_definition", "class_definition", "decorated_definition",
+		"import_statement", "import_from_statement", "future_import_statement", "global_statement", "nonlocal_statement":
+		return k.next
+	case "break_statement":
+		return k.brk
+	case "continue_statement":
+		return k.cont
+	case "return_statement":
+		return f.exprCP(s, sh) || k.ret
+	case "raise_statement":
+		return f.exprCP(s, sh) || k.exc
+	case "if_statement":
+		if f.exprCP(s.ChildByFieldName("condition"), sh) {
+			return true
+		}
+		return f.ifBranches(s, -1, k, sh)
+	case "while_statement":
+		if f.exprCP(s.ChildByFieldName("condition"), sh) {
+			return true
+		}
+		return f.loopHead(s, k, sh)
+	case "for_statement":
+		if f.exprCP(s.ChildByFieldName("right"), sh) {
+			return true
+		}
+		return f.loopHead(s, k, sh)
+	case "try_statement":
+		t := f.tryConts(s, k, sh)
+		return f.block(s.ChildByFieldName("body"), t.body, sh)
+	case "with_statement":
+		if f.withHeadCP(s, sh) {
+			return true
+		}
+		bk, bsh := f.withBody(s, k, sh)
+		return f.block(s.ChildByFieldName("body"), bk, bsh)
+	case "match_statement":
+		if f.exprCP(s.ChildByFieldName("subject"), sh) {
+			return true
+		}
+		return f.matchCases(s, k, sh)
+	}
+	// expression statements, assert, del, print, exec, type aliases, errors
+	return f.exprCP(s, sh) || k.next
+}
+
+// ifBranches: paths after the condition of branch i (-1: the if itself)
+// evaluated false or true. Clause i of the alternatives is an elif or else.
+func (f *flow) ifBranches(s *pyast.Node, from int, k cont, sh bool) bool {
+	var alts []*pyast.Node
+	for _, c := range pyast.NamedChildren(s) {
+		if c.Kind() == "elif_clause" || c.Kind() == "else_clause" {
+			alts = append(alts, c)
+		}
+	}
+	// rest(i): paths reaching alternative i (after every earlier condition was false).
+	var rest func(i int) bool
+	rest = func(i int) bool {
+		if i >= len(alts) {
+			return k.next
+		}
+		a := alts[i]
+		if a.Kind() == "else_clause" {
+			return f.block(a.ChildByFieldName("body"), k, sh)
+		}
+		if f.exprCP(a.ChildByFieldName("condition"), sh) {
+			return true
+		}
+		return f.block(a.ChildByFieldName("consequence"), k, sh) && rest(i+1)
+	}
+	if from < 0 {
+		return f.block(s.ChildByFieldName("consequence"), k, sh) && rest(0)
+	}
+	return f.block(alts[from].ChildByFieldName("consequence"), k, sh) && rest(from+1)
+}
+
+// loopHead: paths from the head of a while or for loop (before the
+// condition or the next item), given k after the loop. Paths that loop for
+// ever never return, so going round again assumes the head covers (the
+// greatest fixpoint, reached in one step for booleans).
+func (f *flow) loopHead(s *pyast.Node, k cont, sh bool) bool {
+	if f.asyncIterCP(s, sh) {
+		return true
+	}
+	lk := f.loopBodyCont(s, true, k)
+	return f.loopExit(s, k, sh) && f.block(s.ChildByFieldName("body"), lk, sh)
+}
+
+// iterHead: paths from the start of another round of a loop (the while
+// condition is evaluated again; a for loop's iterable is not).
+func (f *flow) iterHead(s *pyast.Node, k cont, sh bool) bool {
+	if s.Kind() == "while_statement" && f.exprCP(s.ChildByFieldName("condition"), sh) {
+		return true
+	}
+	return f.loopHead(s, k, sh)
+}
+
+// loopBodyCont is the continuation of a loop body whose head covers head.
+func (f *flow) loopBodyCont(s *pyast.Node, head bool, k cont) cont {
+	return cont{next: head, cont: head, brk: k.next, ret: k.ret, exc: k.exc}
+}
+
+// loopExit: paths leaving the loop because the condition is false or the
+// items are exhausted: through the else clause, then k.
+func (f *flow) loopExit(s *pyast.Node, k cont, sh bool) bool {
+	if s.Kind() == "while_statement" && alwaysTrue(f.m, s.ChildByFieldName("condition")) {
+		return true // no such path
+	}
+	if e := s.ChildByFieldName("alternative"); e != nil {
+		return f.block(e.ChildByFieldName("body"), k, sh)
+	}
+	return k.next
+}
+
+// asyncIterCP: "async for" over an iterator whose every step checkpoints
+// (iterate_in_threadpool: each step is an offload).
+func (f *flow) asyncIterCP(s *pyast.Node, sh bool) bool {
+	if sh || s.Kind() != "for_statement" || !pyast.HasChildKind(s, "async") {
+		return false
+	}
+	info, ok := Offload(f.m, s.ChildByFieldName("right"))
+	return ok && info.Iterates
+}
+
+func alwaysTrue(m *pyast.Module, cond *pyast.Node) bool {
+	cond = pyast.Unparen(cond)
+	if cond == nil {
+		return false
+	}
+	switch cond.Kind() {
+	case "true":
+		return true
+	case "integer":
+		return m.Text(cond) != "0"
+	}
+	return false
+}
+
+// tryParts are the continuations of the parts of a try statement.
+type tryParts struct {
+	body, handler, orelse cont
+}
+
+// tryConts computes the continuations of a try statement's body, handlers
+// and else clause. Raises in the body go to the handlers (any of them: types
+// are not matched) or propagate; other implicit exceptions are ignored.
+func (f *flow) tryConts(s *pyast.Node, k cont, sh bool) tryParts {
+	var handlers []*pyast.Node
+	var orelse, final *pyast.Node
+	for _, c := range pyast.NamedChildren(s) {
+		switch c.Kind() {
+		case "except_clause", "except_group_clause":
+			handlers = append(handlers, c)
+		case "else_clause":
+			orelse = c.ChildByFieldName("body")
+		case "finally_clause":
+			final = lastBlock(c)
+		}
+	}
+	F := func(x bool) bool { return x }
+	if final != nil {
+		ft := f.block(final, k.with(true), sh)
+		ff := f.block(final, k.with(false), sh)
+		F = func(x bool) bool {
+			if x {
+				return ft
+			}
+			return ff
+		}
+	}
+	out := cont{next: F(k.next), brk: F(k.brk), cont: F(k.cont), ret: F(k.ret), exc: F(k.exc)}
+	exc := out.exc
+	for _, h := range handlers {
+		exc = exc && f.block(lastBlock(h), out, sh)
+	}
+	next := out.next
+	if orelse != nil {
+		next = f.block(orelse, out, sh)
+	}
+	return tryParts{
+		body:    cont{next: next, brk: out.brk, cont: out.cont, ret: out.ret, exc: exc},
+		handler: out,
+		orelse:  out,
+	}
+}
+
+// finallyCont is the continuation of a finally block: after it, whatever was
+// pending goes on.
+func (f *flow) finallyCont(s *pyast.Node, k cont) cont {
+	next := k.next
+	var hasRet, hasBrk, hasCont bool
+	pyast.WalkCode(s, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "return_statement":
+			hasRet = true
+		case "break_statement":
+			hasBrk = true
+		case "continue_statement":
+			hasCont = true
+		case "finally_clause":
+			return false
+		}
+		return true
+	})
+	if hasRet {
+		next = next && k.ret
+	}
+	if hasBrk {
+		next = next && k.brk
+	}
+	if hasCont {
+		next = next && k.cont
+	}
+	return k.with(next)
+}
+
+func lastBlock(n *pyast.Node) *pyast.Node {
+	var b *pyast.Node
+	for _, c := range pyast.NamedChildren(n) {
+		if c.Kind() == "block" {
+			b = c
+		}
+	}
+	return b
+}
+
+// withHeadCP: the with items' expressions checkpoint, or an async with
+// enters a known offload (contextmanager_in_threadpool).
+func (f *flow) withHeadCP(s *pyast.Node, sh bool) bool {
+	if sh {
+		return false
+	}
+	clause := withClause(s)
+	if f.exprCP(clause, false) {
+		return true
+	}
+	return pyast.HasChildKind(s, "async") && f.entersOffload(s)
+}
+
+func (f *flow) entersOffload(s *pyast.Node) bool {
+	for _, e := range withExprs(s) {
+		if info, ok := Offload(f.m, e); ok && info.Enters {
+			return true
+		}
+	}
+	return false
+}
+
+// withBody returns the continuation and shielding of a with body. Leaving an
+// async with of contextmanager_in_threadpool runs an offload, which starts
+// with a checkpoint.
+func (f *flow) withBody(s *pyast.Node, k cont, sh bool) (cont, bool) {
+	if !sh && pyast.HasChildKind(s, "async") && f.entersOffload(s) {
+		k = allCovered
+	}
+	return k, sh || f.shields(s)
+}
+
+// shields reports whether a with statement enters a shielded cancel scope.
+func (f *flow) shields(s *pyast.Node) bool {
+	for _, e := range withExprs(s) {
+		if ShieldedScope(f.m, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func withClause(s *pyast.Node) *pyast.Node {
+	for _, c := range pyast.NamedChildren(s) {
+		if c.Kind() == "with_clause" {
+			return c
+		}
+	}
+	return nil
+}
+
+// withExprs returns the context manager expressions of a with statement.
+func withExprs(s *pyast.Node) []*pyast.Node {
+	var out []*pyast.Node
+	for _, item := range pyast.NamedChildren(withClause(s)) {
+		if item.Kind() != "with_item" {
+			continue
+		}
+		v := item.ChildByFieldName("value")
+		if v != nil && v.Kind() == "as_pattern" {
+			v = v.NamedChild(0)
+		}
+		if v = pyast.Unparen(v); v != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// shieldFactories make cancel scopes that take shield=.
+var shieldFactories = map[string]bool{
+	"anyio.CancelScope":   true,
+	"anyio.move_on_after": true,
+	"anyio.fail_after":    true,
+	"trio.CancelScope":    true,
+	"trio.move_on_after":  true,
+	"trio.fail_after":     true,
+}
+
+// ShieldedScope reports whether a with item expression is a shielded cancel
+// scope: anyio.CancelScope(shield=True), move_on_after(t, shield=True),
+// fail_after(t, shield=True) (also trio's), written inline or assigned to a
+// variable first.
+func ShieldedScope(m *pyast.Module, e *pyast.Node) bool {
+	e = pyast.Unparen(e)
+	if e == nil {
+		return false
+	}
+	if e.Kind() == "identifier" {
+		for _, b := range m.ScopeAt(e).Lookup(m.Text(e)) {
+			if b.Kind == pyast.BindValue && b.Value != nil && b.Value.Kind() == "call" && ShieldedScope(m, b.Value) {
+				return true
+			}
+		}
+		return false
+	}
+	if e.Kind() != "call" {
+		return false
+	}
+	shielded := false
+	for _, q := range m.Resolve(pyast.Callee(e)) {
+		if shieldFactories[q] {
+			shielded = true
+		}
+	}
+	if !shielded {
+		return false
+	}
+	kw := pyast.KeywordArg(m, e, "shield")
+	return kw != nil && !falsy(m, kw.ChildByFieldName("value"))
+}
+
+// matchCases: paths after the subject of a match statement.
+func (f *flow) matchCases(s *pyast.Node, k cont, sh bool) bool {
+	ok, total := true, false
+	for _, c := range matchCaseClauses(s) {
+		ok = ok && f.block(c.ChildByFieldName("consequence"), k, sh)
+		if irrefutable(f.m, c) {
+			total = true
+		}
+	}
+	return ok && (total || k.next)
+}
+
+func matchCaseClauses(s *pyast.Node) []*pyast.Node {
+	var out []*pyast.Node
+	pyast.Walk(s.ChildByFieldName("body"), func(n *pyast.Node) bool {
+		if n.Kind() == "case_clause" {
+			out = append(out, n)
+			return false
+		}
+		return n.Kind() == "block"
+	})
+	return out
+}
+
+// irrefutable: "case _:" or "case name:" without a guard.
+func irrefutable(m *pyast.Module, c *pyast.Node) bool {
+	if c.ChildByFieldName("guard") != nil {
+		return false
+	}
+	var pats []*pyast.Node
+	for _, p := range pyast.NamedChildren(c) {
+		if p.Kind() == "case_pattern" {
+			pats = append(pats, p)
+		}
+	}
+	if len(pats) != 1 {
+		return false
+	}
+	p := pats[0]
+	if m.Text(p) == "_" {
+		return true
+	}
+	return p.NamedChildCount() == 1 && p.NamedChild(0).Kind() == "identifier"
+}
+
+// conditionalKinds are expressions whose parts may not run.
+func skipExpr(n *pyast.Node) bool {
+	switch n.Kind() {
+	case "lambda", "function_definition", "class_definition", "list_comprehension", "set_comprehension",
+		"dictionary_comprehension", "generator_expression", "block":
+		return true
+	}
+	return false
+}
+
+// exprCP reports whether evaluating n always awaits a checkpoint: an await
+// that is not inside a lambda, a comprehension, the right operand of
+// and/or, or a branch of a conditional expression.
+func (f *flow) exprCP(n *pyast.Node, sh bool) bool {
+	if n == nil || sh {
+		return false
+	}
+	return f.findCP(n, func(*pyast.Node) bool { return true })
+}
+
+// findCP walks the unconditional parts of n for a checkpoint await that
+// accept admits.
+func (f *flow) findCP(n *pyast.Node, accept func(await *pyast.Node) bool) bool {
+	found := false
+	var visit func(n *pyast.Node, top bool)
+	visit = func(n *pyast.Node, top bool) {
+		if found || n == nil || (!top && skipExpr(n)) {
+			return
+		}
+		switch n.Kind() {
+		case "boolean_operator":
+			visit(n.ChildByFieldName("left"), false)
+			return
+		case "conditional_expression":
+			if n.NamedChildCount() >= 2 {
+				visit(n.NamedChild(1), false)
+			}
+			return
+		case "await":
+			if accept(n) && f.a.IsCheckpointAwait(f.m, n) {
+				found = true
+				return
+			}
+		}
+		for _, c := range pyast.NamedChildren(n) {
+			visit(c, false)
+		}
+	}
+	visit(n, true)
+	return found
+}
+
+// laterCP reports whether evaluating expr (which contains node) always awaits a
+// checkpoint after node: an await that starts after node ends, or the await of
+// a call whose arguments contain node.
+func (f *flow) laterCP(expr, node *pyast.Node, sh bool) bool {
+	if expr == nil || sh {
+		return false
+	}
+	return f.findCP(expr, func(a *pyast.Node) bool {
+		if a.StartByte() >= node.EndByte() {
+			return true
+		}
+		call := pyast.Unparen(a.NamedChild(0))
+		if call == nil || call.Kind() != "call" {
+			return false
+		}
+		args := call.ChildByFieldName("arguments")
+		return args != nil && within(node, args)
+	})
+}
+
+func within(n, outer *pyast.Node) bool {
+	return n.StartByte() >= outer.StartByte() && n.EndByte() <= outer.EndByte()
+}
+
+// ---- the way up from a node to the function's end ----
+
+// stmtOf returns the statement containing n: the nearest ancestor (or n)
+// whose parent is a block, module or match body (case clauses count as
+// statements of the match).
+func stmtOf(n *pyast.Node) *pyast.Node {
+	for c := n; c != nil; c = c.Parent() {
+		p := c.Parent()
+		if p == nil {
+			return c
+		}
+		if c.Kind() == "case_clause" {
+			continue
+		}
+		if p.Kind() == "block" || p.Kind() == "module" {
+			return c
+		}
+	}
+	return nil
+}
+
+func (f *flow) coveredAfter(fn *pyast.Function, node *pyast.Node) bool {
+	s := stmtOf(node)
+	if s == nil {
+		return false
+	}
+	sh := f.shieldedAt(s)
+	if s.Equals(*node) {
+		return f.afterStmt(fn, s)
+	}
+	k := f.stmtCont(fn, s)
+	switch s.Kind() {
+	case "return_statement":
+		return f.laterCP(s, node, sh) || k.ret
+	case "raise_statement":
+		return f.laterCP(s, node, sh) || k.exc
+	case "if_statement":
+		if cond := s.ChildByFieldName("condition"); within(node, cond) {
+			return f.laterCP(cond, node, sh) || f.ifBranches(s, -1, k, sh)
+		}
+		i := 0
+		for _, c := range pyast.NamedChildren(s) {
+			if c.Kind() != "elif_clause" && c.Kind() != "else_clause" {
+				continue
+			}
+			if cond := c.ChildByFieldName("condition"); cond != nil && within(node, cond) {
+				return f.laterCP(cond, node, sh) || f.ifBranches(s, i, k, sh)
+			}
+			i++
+		}
+	case "while_statement":
+		if cond := s.ChildByFieldName("condition"); within(node, cond) {
+			head := f.iterHead(s, k, sh)
+			return f.laterCP(cond, node, sh) ||
+				(f.loopExit(s, k, sh) && f.block(s.ChildByFieldName("body"), f.loopBodyCont(s, head, k), sh))
+		}
+	case "for_statement":
+		if r := s.ChildByFieldName("right"); within(node, r) {
+			return f.laterCP(r, node, sh) || f.loopHead(s, k, sh)
+		}
+	case "with_statement":
+		if c := withClause(s); c != nil && within(node, c) {
+			if f.laterCP(c, node, sh) {
+				return true
+			}
+			bk, bsh := f.withBody(s, k, sh)
+			return f.block(s.ChildByFieldName("body"), bk, bsh)
+		}
+	case "match_statement":
+		if subj := s.ChildByFieldName("subject"); subj != nil && within(node, subj) {
+			return f.laterCP(subj, node, sh) || f.matchCases(s, k, sh)
+		}
+	case "expression_statement", "assert_statement", "delete_statement", "print_statement", "exec_statement", "type_alias_statement":
+		return f.laterCP(s, node, sh) || k.next
+	}
+	return f.afterStmt(fn, s)
+}
+
+// afterStmt: paths from the normal end of statement s.
+func (f *flow) afterStmt(fn *pyast.Function, s *pyast.Node) bool {
+	return f.stmtCont(fn, s).next
+}
+
+// stmtCont is the continuation of statement s: its next is what runs after
+// s, the rest what its enclosing block's break/continue/return/raise reach.
+func (f *flow) stmtCont(fn *pyast.Function, s *pyast.Node) cont {
+	b := s.Parent()
+	if b == nil || b.Kind() == "module" {
+		return funcEnd
+	}
+	bk := f.blockCont(fn, b)
+	sh := f.shieldedAt(s)
+	sibs := pyast.NamedChildren(b)
+	for i, c := range sibs {
+		if c.Equals(*s) {
+			return bk.with(f.seq(sibs, i+1, bk, sh))
+		}
+	}
+	return bk
+}
+
+// blockCont is the continuation of block b: what runs when its statements
+// fall off the end, break, continue, return or raise.
+func (f *flow) blockCont(fn *pyast.Function, b *pyast.Node) cont {
+	p := b.Parent()
+	if p == nil {
+		return funcEnd
+	}
+	switch p.Kind() {
+	case "function_definition", "module", "class_definition":
+		return funcEnd
+	case "case_clause":
+		m := pyast.Ancestor(p, "match_statement")
+		if m == nil {
+			return funcEnd
+		}
+		return f.stmtCont(fn, m)
+	case "elif_clause":
+		return f.stmtCont(fn, p.Parent())
+	case "else_clause":
+		gp := p.Parent()
+		switch gp.Kind() {
+		case "while_statement", "for_statement":
+			return f.stmtCont(fn, gp)
+		case "try_statement":
+			return f.tryConts(gp, f.stmtCont(fn, gp), f.shieldedAt(gp)).orelse
+		}
+		return f.stmtCont(fn, gp)
+	case "if_statement":
+		return f.stmtCont(fn, p)
+	case "while_statement", "for_statement":
+		k := f.stmtCont(fn, p)
+		return f.loopBodyCont(p, f.iterHead(p, k, f.shieldedAt(p)), k)
+	case "try_statement":
+		return f.tryConts(p, f.stmtCont(fn, p), f.shieldedAt(p)).body
+	case "except_clause", "except_group_clause":
+		t := p.Parent()
+		return f.tryConts(t, f.stmtCont(fn, t), f.shieldedAt(t)).handler
+	case "finally_clause":
+		t := p.Parent()
+		return f.finallyCont(t, f.stmtCont(fn, t))
+	case "with_statement":
+		k, _ := f.withBody(p, f.stmtCont(fn, p), f.shieldedAt(p))
+		return k
+	}
+	return f.stmtCont(fn, stmtOf(p))
+}
+
+// shieldedAt reports whether n runs inside a shielded cancel scope of its
+// function (checkpoints there do not observe cancellation).
+func (f *flow) shieldedAt(n *pyast.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "function_definition", "lambda", "class_definition":
+			return false
+		case "with_statement":
+			if body := p.ChildByFieldName("body"); body != nil && within(n, body) && f.shields(p) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,217 @@
+package checkpoint
+
+import (
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// OffloadInfo describes a call that runs work in a worker thread, process or
+// interpreter and waits for it (SPEC section 1).
+type OffloadInfo struct {
+	// Func is the qualified name of the offload function, as resolved
+	// ("anyio.to_thread.run_sync", "asyncer.asyncify", ...).
+	Func string
+	// Call is the call whose await waits for the worker: the offload call
+	// itself, the outer call of asyncify(f)(...), or the call of a
+	// functools.partial object.
+	Call *pyast.Node
+	// Cancellable reports whether the wait observes cancellation (abandons
+	// the worker). A keyword whose value is not a literal counts as
+	// cancellable: mcplint cannot tell, and stays quiet.
+	Cancellable bool
+	// Keyword is the keyword that makes the offload cancellable
+	// ("abandon_on_cancel" or "cancellable"), "" when the offload has none
+	// (to_interpreter, run_in_threadpool and friends).
+	Keyword string
+	// KeywordArg is the keyword_argument already written (abandon_on_cancel=
+	// or cancellable=, e.g. "=False"), or nil.
+	KeywordArg *pyast.Node
+	// KeywordCall is the call a missing keyword belongs in: the offload call,
+	// the inner asyncify(f) call, or the functools.partial(...) call.
+	KeywordCall *pyast.Node
+	// Iterates is set for iterate_in_threadpool (waited by "async for") and
+	// Enters for contextmanager_in_threadpool (waited by "async with").
+	Iterates, Enters bool
+}
+
+type offloadKind struct {
+	keyword  string // "" when there is none
+	legacy   string // a second accepted keyword (pre-4.1 anyio "cancellable")
+	iterates bool
+	enters   bool
+}
+
+// offloads are the non-cancellable offloads of SPEC section 1, by qualified
+// name.
+var offloads = map[string]offloadKind{
+	"anyio.to_thread.run_sync":                         {keyword: "abandon_on_cancel", legacy: "cancellable"},
+	"anyio.to_process.run_sync":                        {keyword: "cancellable"},
+	"anyio.to_interpreter.run_sync":                    {},
+	"starlette.concurrency.run_in_threadpool":          {},
+	"starlette.concurrency.iterate_in_threadpool":      {iterates: true},
+	"fastapi.concurrency.run_in_threadpool":            {},
+	"fastapi.concurrency.iterate_in_threadpool":        {iterates: true},
+	"fastapi.concurrency.contextmanager_in_threadpool": {enters: true},
+	"asyncer.asyncify":                                 {keyword: "abandon_on_cancel", legacy: "cancellable"},
+}
+
+// cancellableWaits are offloads and waits that observe cancellation: they
+// are no finding of MCP101, and awaiting them is a checkpoint.
+var cancellableWaits = map[string]bool{
+	"asyncio.to_thread":       true,
+	"asyncio.shield":          true,
+	"trio.to_thread.run_sync": true,
+}
+
+// OffloadNames returns the qualified names Offload recognises, for docs and
+// tests.
+func OffloadNames() []string {
+	out := make([]string, 0, len(offloads))
+	for k := range offloads {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Offload reports whether call (a call node) starts a non-cancellable-by-
+// default offload of SPEC section 1, resolving names through imports and
+// aliases: anyio.to_thread.run_sync, anyio.to_process.run_sync,
+// anyio.to_interpreter.run_sync, starlette/fastapi run_in_threadpool,
+// iterate_in_threadpool, contextmanager_in_threadpool, asyncer.asyncify(f)(...)
+// (call is the outer call), and a functools.partial object of one of those
+// (partial(...)(...) or p = partial(...); p(...)). Cancellable offloads are
+// returned too, with Cancellable set.
+func Offload(m *pyast.Module, call *pyast.Node) (OffloadInfo, bool) {
+	call = pyast.Unparen(call)
+	if call == nil || call.Kind() != "call" {
+		return OffloadInfo{}, false
+	}
+	callee := pyast.Unparen(pyast.Callee(call))
+	if callee == nil {
+		return OffloadInfo{}, false
+	}
+	// The keyword may be passed at the final call in every form.
+	calls := []*pyast.Node{call}
+	var name string
+	var kind offloadKind
+	switch callee.Kind() {
+	case "identifier", "attribute":
+		if n, k, ok := offloadName(m, callee); ok {
+			if n == "asyncer.asyncify" {
+				return OffloadInfo{}, false // asyncify(f) only makes the function
+			}
+			name, kind = n, k
+			break
+		}
+		// p(...) where p = functools.partial(offload, ...) or
+		// p = asyncify(f).
+		if callee.Kind() != "identifier" {
+			return OffloadInfo{}, false
+		}
+		for _, b := range m.ScopeAt(call).Lookup(m.Text(callee)) {
+			if b.Kind != pyast.BindValue || b.Value == nil || b.Value.Kind() != "call" {
+				continue
+			}
+			if n, k, inner, ok := wrapperCall(m, b.Value); ok {
+				name, kind = n, k
+				calls = append(calls, inner...)
+				break
+			}
+		}
+		if name == "" {
+			return OffloadInfo{}, false
+		}
+	case "call":
+		n, k, inner, ok := wrapperCall(m, callee)
+		if !ok {
+			return OffloadInfo{}, false
+		}
+		name, kind = n, k
+		calls = append(calls, inner...)
+	default:
+		return OffloadInfo{}, false
+	}
+	info := OffloadInfo{Func: name, Call: call, Keyword: kind.keyword, Iterates: kind.iterates, Enters: kind.enters}
+	info.KeywordCall = calls[len(calls)-1]
+	if kind.keyword == "" {
+		return info, true
+	}
+	for _, c := range calls {
+		for _, kw := range []string{kind.keyword, kind.legacy} {
+			if kw == "" {
+				continue
+			}
+			if a := pyast.KeywordArg(m, c, kw); a != nil {
+				info.KeywordArg = a
+				info.Cancellable = !falsy(m, a.ChildByFieldName("value"))
+			}
+		}
+	}
+	return info, true
+}
+
+// wrapperCall recognises asyncify(f, ...) and functools.partial(offload, ...)
+// (also partial(asyncify(f))). It returns the offload and the calls, outermost
+// last, that may carry the cancellation keyword.
+func wrapperCall(m *pyast.Module, c *pyast.Node) (string, offloadKind, []*pyast.Node, bool) {
+	callee := pyast.Unparen(pyast.Callee(c))
+	if callee == nil {
+		return "", offloadKind{}, nil, false
+	}
+	names := m.Resolve(callee)
+	if has(names, "asyncer.asyncify") {
+		return "asyncer.asyncify", offloads["asyncer.asyncify"], []*pyast.Node{c}, true
+	}
+	if has(names, "functools.partial") {
+		pos, _ := m.Args(c)
+		if len(pos) == 0 {
+			return "", offloadKind{}, nil, false
+		}
+		first := pyast.Unparen(pos[0])
+		switch first.Kind() {
+		case "identifier", "attribute":
+			if n, k, ok := offloadName(m, first); ok && n != "asyncer.asyncify" {
+				return n, k, []*pyast.Node{c}, true
+			}
+		case "call":
+			if n, k, inner, ok := wrapperCall(m, first); ok {
+				return n, k, append(inner, c), true
+			}
+		}
+	}
+	return "", offloadKind{}, nil, false
+}
+
+// offloadName resolves a name expression to a known offload function.
+func offloadName(m *pyast.Module, n *pyast.Node) (string, offloadKind, bool) {
+	for _, q := range m.Resolve(n) {
+		if k, ok := offloads[q]; ok {
+			return q, k, true
+		}
+	}
+	return "", offloadKind{}, false
+}
+
+// falsy reports whether a keyword value is a literal that disables the
+// option: False, None or 0.
+func falsy(m *pyast.Module, v *pyast.Node) bool {
+	v = pyast.Unparen(v)
+	if v == nil {
+		return false
+	}
+	switch v.Kind() {
+	case "false", "none":
+		return true
+	case "integer":
+		return m.Text(v) == "0"
+	}
+	return false
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

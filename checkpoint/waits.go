@@ -1,0 +1,64 @@
+package checkpoint
+
+import "github.com/mcplint/mcplint/pyast"
+
+// Wait is a place where a function waits for an offload.
+type Wait struct {
+	Offload OffloadInfo
+	// At is the await expression, or the "async for" / "async with"
+	// statement whose last step waits for iterate_in_threadpool /
+	// contextmanager_in_threadpool. Covered(m, fn, At) tells whether the
+	// wait is followed by a checkpoint.
+	At *pyast.Node
+}
+
+// Waits returns the offload waits in fn's own code (nested functions and
+// lambdas excluded), cancellable ones included, in source order: awaits of an
+// offload call, awaits of a variable assigned an offload call in the same
+// scope (coro = run_sync(f); await coro), "async for" over
+// iterate_in_threadpool and "async with" of contextmanager_in_threadpool.
+func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
+	if fn == nil || fn.Body == nil {
+		return nil
+	}
+	var out []Wait
+	pyast.WalkCode(fn.Body, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "await":
+			e := pyast.Unparen(n.NamedChild(0))
+			if e == nil {
+				return true
+			}
+			if e.Kind() == "identifier" {
+				for _, b := range m.ScopeAt(e).Lookup(m.Text(e)) {
+					if b.Kind == pyast.BindValue && b.Value != nil && b.Value.Kind() == "call" {
+						if info, ok := Offload(m, b.Value); ok && !info.Iterates && !info.Enters {
+							out = append(out, Wait{Offload: info, At: n})
+							break
+						}
+					}
+				}
+				return true
+			}
+			if info, ok := Offload(m, e); ok && !info.Iterates && !info.Enters {
+				out = append(out, Wait{Offload: info, At: n})
+			}
+		case "for_statement":
+			if pyast.HasChildKind(n, "async") {
+				if info, ok := Offload(m, n.ChildByFieldName("right")); ok && info.Iterates {
+					out = append(out, Wait{Offload: info, At: n})
+				}
+			}
+		case "with_statement":
+			if pyast.HasChildKind(n, "async") {
+				for _, e := range withExprs(n) {
+					if info, ok := Offload(m, e); ok && info.Enters {
+						out = append(out, Wait{Offload: info, At: n})
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
