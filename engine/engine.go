@@ -75,6 +75,25 @@ type Result struct {
 	// Sources holds the contents of every file that has a diagnostic (and of
 	// every file a processor asked for), for code frames and fix diffs.
 	Sources map[string][]byte
+	// Paths lists every file visited (Python and dependency files), sorted.
+	Paths []string
+	// Roots are the scan roots as given (display paths).
+	Roots []string
+
+	read func(string) ([]byte, error)
+}
+
+// Read returns a file's contents as the run saw them (the overlay first,
+// then the disk), and remembers it in Sources.
+func (r *Result) Read(path string) ([]byte, error) {
+	if b, ok := r.Sources[path]; ok {
+		return b, nil
+	}
+	b, err := r.read(path)
+	if err == nil {
+		r.Sources[path] = b
+	}
+	return b, err
 }
 
 // ProjectSummary describes one project, for reports.

@@ -51,6 +51,13 @@ func Run(roots []string, opts Options) (*Result, error) {
 		e.fileError(p, nil, 0, err.Error())
 	}
 	e.res.Files = len(files)
+	e.res.read = e.read
+	for _, f := range files {
+		e.res.Paths = append(e.res.Paths, f.Path)
+	}
+	for _, r := range roots {
+		e.res.Roots = append(e.res.Roots, workspace.DisplayPath(r))
+	}
 	for _, pr := range e.projects(files, roots) {
 		e.runProject(pr)
 	}

@@ -104,6 +104,17 @@ type Diagnostic struct {
 	// Exposure is the rule's verdict on the project's versions (see
 	// Rule.Exposure); the engine turns it into Severity.
 	Exposure deps.Tri
+	// Suppression is set on a finding that a suppression comment matched,
+	// kept only when the run asks for suppressed findings (SARIF
+	// suppressions). Every other output skips such findings, and they never
+	// set the exit code.
+	Suppression *Suppression
+}
+
+// Suppression describes the comment that suppressed a finding.
+type Suppression struct {
+	Location
+	Justification string // the reason written after the codes
 }
 
 // Kind groups rules by what they read.

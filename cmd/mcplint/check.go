@@ -107,6 +107,9 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 // reported tells whether the run reports anything that sets the exit code.
 func reported(res *engine.Result) bool {
 	for _, d := range res.Diagnostics {
+		if d.Suppression != nil {
+			continue
+		}
 		if d.Severity >= rules.SeverityWarning || d.Severity == rules.SeverityNote && d.Code == rules.FileErrorCode {
 			return true
 		}
