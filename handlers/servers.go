@@ -9,19 +9,19 @@ import (
 // serverClasses maps the qualified names of MCP server classes to their
 // framework. Subclasses defined in the project are followed through bases.
 var serverClasses = map[string]Framework{
-	"mcp.server.fastmcp.FastMCP":               OfficialFastMCP,
-	"mcp.server.FastMCP":                       OfficialFastMCP,
-	"mcp.server.fastmcp.server.FastMCP":        OfficialFastMCP,
-	"mcp.server.mcpserver.MCPServer":           OfficialMCPServer,
-	"mcp.server.mcpserver.server.MCPServer":    OfficialMCPServer,
-	"mcp.server.MCPServer":                     OfficialMCPServer,
-	"mcp.server.Server":                        OfficialLowLevel,
-	"mcp.server.lowlevel.Server":               OfficialLowLevel,
-	"mcp.server.lowlevel.server.Server":        OfficialLowLevel,
-	"fastmcp.FastMCP":                          PrefectFastMCP,
-	"fastmcp.server.FastMCP":                   PrefectFastMCP,
-	"fastmcp.server.server.FastMCP":            PrefectFastMCP,
-	"fastmcp.server.FastMCPServer":             PrefectFastMCP,
+	"mcp.server.fastmcp.FastMCP":            OfficialFastMCP,
+	"mcp.server.FastMCP":                    OfficialFastMCP,
+	"mcp.server.fastmcp.server.FastMCP":     OfficialFastMCP,
+	"mcp.server.mcpserver.MCPServer":        OfficialMCPServer,
+	"mcp.server.mcpserver.server.MCPServer": OfficialMCPServer,
+	"mcp.server.MCPServer":                  OfficialMCPServer,
+	"mcp.server.Server":                     OfficialLowLevel,
+	"mcp.server.lowlevel.Server":            OfficialLowLevel,
+	"mcp.server.lowlevel.server.Server":     OfficialLowLevel,
+	"fastmcp.FastMCP":                       PrefectFastMCP,
+	"fastmcp.server.FastMCP":                PrefectFastMCP,
+	"fastmcp.server.server.FastMCP":         PrefectFastMCP,
+	"fastmcp.server.FastMCPServer":          PrefectFastMCP,
 }
 
 // ServerClass returns the framework of a server class's qualified name.
@@ -32,32 +32,32 @@ func ServerClass(qual string) (Framework, bool) {
 
 // standalone decorators of PrefectHQ fastmcp (from fastmcp.tools import tool).
 var standaloneDecorators = map[string]string{
-	"fastmcp.tools.tool":                       "tool",
-	"fastmcp.tools.function_tool.tool":         "tool",
-	"fastmcp.tool":                             "tool",
-	"fastmcp.resources.resource":               "resource",
-	"fastmcp.resource":                         "resource",
-	"fastmcp.prompts.prompt":                   "prompt",
-	"fastmcp.prompt":                           "prompt",
+	"fastmcp.tools.tool":               "tool",
+	"fastmcp.tools.function_tool.tool": "tool",
+	"fastmcp.tool":                     "tool",
+	"fastmcp.resources.resource":       "resource",
+	"fastmcp.resource":                 "resource",
+	"fastmcp.prompts.prompt":           "prompt",
+	"fastmcp.prompt":                   "prompt",
 }
 
 // fromFunction constructors that wrap a handler function into a component.
 var fromFunction = map[string]Framework{
-	"mcp.server.fastmcp.tools.Tool.from_function":              OfficialFastMCP,
-	"mcp.server.fastmcp.tools.base.Tool.from_function":         OfficialFastMCP,
-	"mcp.server.fastmcp.prompts.Prompt.from_function":          OfficialFastMCP,
-	"mcp.server.fastmcp.prompts.base.Prompt.from_function":     OfficialFastMCP,
+	"mcp.server.fastmcp.tools.Tool.from_function":                 OfficialFastMCP,
+	"mcp.server.fastmcp.tools.base.Tool.from_function":            OfficialFastMCP,
+	"mcp.server.fastmcp.prompts.Prompt.from_function":             OfficialFastMCP,
+	"mcp.server.fastmcp.prompts.base.Prompt.from_function":        OfficialFastMCP,
 	"mcp.server.fastmcp.resources.FunctionResource.from_function": OfficialFastMCP,
-	"mcp.server.mcpserver.tools.Tool.from_function":            OfficialMCPServer,
-	"fastmcp.tools.Tool.from_function":                         PrefectFastMCP,
-	"fastmcp.tools.FunctionTool.from_function":                 PrefectFastMCP,
-	"fastmcp.tools.tool.Tool.from_function":                    PrefectFastMCP,
-	"fastmcp.tools.tool.FunctionTool.from_function":            PrefectFastMCP,
-	"fastmcp.tools.function_tool.FunctionTool.from_function":   PrefectFastMCP,
-	"fastmcp.prompts.Prompt.from_function":                     PrefectFastMCP,
-	"fastmcp.prompts.prompt.Prompt.from_function":              PrefectFastMCP,
-	"fastmcp.resources.Resource.from_function":                 PrefectFastMCP,
-	"fastmcp.resources.ResourceTemplate.from_function":         PrefectFastMCP,
+	"mcp.server.mcpserver.tools.Tool.from_function":               OfficialMCPServer,
+	"fastmcp.tools.Tool.from_function":                            PrefectFastMCP,
+	"fastmcp.tools.FunctionTool.from_function":                    PrefectFastMCP,
+	"fastmcp.tools.tool.Tool.from_function":                       PrefectFastMCP,
+	"fastmcp.tools.tool.FunctionTool.from_function":               PrefectFastMCP,
+	"fastmcp.tools.function_tool.FunctionTool.from_function":      PrefectFastMCP,
+	"fastmcp.prompts.Prompt.from_function":                        PrefectFastMCP,
+	"fastmcp.prompts.prompt.Prompt.from_function":                 PrefectFastMCP,
+	"fastmcp.resources.Resource.from_function":                    PrefectFastMCP,
+	"fastmcp.resources.ResourceTemplate.from_function":            PrefectFastMCP,
 }
 
 // decoratorKinds are the registration methods on high-level servers.

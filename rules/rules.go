@@ -138,23 +138,23 @@ const (
 // Doc is a rule's documentation, shown by `mcplint explain` and embedded in
 // SARIF. Every section but References is required (TestRegistryDocs).
 type Doc struct {
-	Summary    string // one sentence, no trailing period: the short description
-	WhatItDoes string
+	Summary      string // one sentence, no trailing period: the short description
+	WhatItDoes   string
 	WhyIsThisBad string
-	Example    string // Python (or requirements) code
-	UseInstead string
-	FixSafety  string
-	References []string
+	Example      string // Python (or requirements) code
+	UseInstead   string
+	FixSafety    string
+	References   []string
 }
 
 // Rule is one check.
 type Rule struct {
-	Code     string // stable: MCP101
-	Name     string // kebab-case: uncancellable-thread-await
-	Kind     Kind
-	Doc      Doc
-	Severity Severity // default severity where the project's versions make the finding matter
-	Fix      FixAvailability
+	Code      string // stable: MCP101
+	Name      string // kebab-case: uncancellable-thread-await
+	Kind      Kind
+	Doc       Doc
+	Severity  Severity // default severity where the project's versions make the finding matter
+	Fix       FixAvailability
 	Tags      []string
 	Precision string // SARIF precision: very-high, high, medium, low
 	// Exposure tells, from a project's resolved versions, whether the problem
