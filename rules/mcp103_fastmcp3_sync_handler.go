@@ -1,0 +1,478 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// MCP103 finds sync def tools, resources, resource templates and prompts
+// registered on PrefectHQ fastmcp, which fastmcp 3.x runs in a worker thread
+// without abandon_on_cancel.
+//
+// Recognised: every registration form the handlers package finds with
+// Framework PrefectFastMCP (decorators with and without parentheses, call
+// forms, add_tool, FastMCP(tools=[...]), standalone fastmcp.tools.tool and
+// friends, from_function constructors). Where the server's class comes from
+// a try/except import with both fastmcp.FastMCP and mcp.server.fastmcp.FastMCP,
+// the class the first import gives is used when the project's dependencies
+// make it importable, else the fallback.
+//
+// Not reported: handlers of the official SDK (sync tools run inline there),
+// async def handlers, run_in_thread=False (or any value but True) at the
+// registration, a sync def whose body only returns the call of an async
+// function of the project (the thread just creates the coroutine), and a
+// sync def wrapped by a project decorator that defines an async wrapper.
+// fastmcp 2.x and 4.x are left to Exposure.
+var mcp103 = Register(&Rule{
+	Code:      "MCP103",
+	Name:      "fastmcp3-sync-handler",
+	Kind:      CodeRule,
+	Severity:  SeverityError,
+	Fix:       FixSometimes,
+	Tags:      []string{"cancellation", "fastmcp-3x", "crash", "threads"},
+	Precision: "high",
+	Exposure:  func(p *deps.Project) deps.Tri { return p.FastMCP3() },
+	Doc: Doc{
+		Summary: "A sync def handler on fastmcp 3.x runs in a worker thread that ignores the client's cancel",
+		WhatItDoes: "Flags a tool, resource, resource template or prompt written as a plain `def` and registered on " +
+			"PrefectHQ `fastmcp` (any registration form: `@mcp.tool`, `@mcp.tool()`, `mcp.tool(fn)`, `mcp.add_tool`, " +
+			"`FastMCP(tools=[...])`, the standalone `@tool` decorator, ...) when the project's fastmcp is 3.x or " +
+			"unknown. It does not flag the official SDK's `mcp.server.fastmcp.FastMCP`, handlers registered with " +
+			"`run_in_thread=False`, or a `def` that only returns the coroutine of an `async def`.",
+		WhyIsThisBad: "fastmcp 3.x runs sync handlers with `anyio.to_thread.run_sync()` without `abandon_on_cancel`. " +
+			"When the client cancels the request, the await keeps waiting for the thread and then returns its result " +
+			"normally. mcp 1.x (which fastmcp 3.x runs on) has already answered the cancelled request, so it responds a " +
+			"second time, fails `assert not self._completed, \"Request already responded to\"`, and the server dies.",
+		Example: "from fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n@mcp.tool\ndef crunch(n: int) -> int:\n" +
+			"    \"\"\"Crunch numbers.\"\"\"\n    return slow(n)\n",
+		UseInstead: "import anyio\nfrom fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n@mcp.tool\nasync def crunch(n: int) -> int:\n" +
+			"    \"\"\"Crunch numbers.\"\"\"\n    def _crunch_sync(n):\n        return slow(n)\n" +
+			"    return await anyio.to_thread.run_sync(_crunch_sync, n, abandon_on_cancel=True)\n",
+		FixSafety: "Both fixes are unsafe. Making the handler `async def` and running its body with " +
+			"`abandon_on_cancel=True` keeps the name, parameters, annotations, defaults and docstring fastmcp builds " +
+			"the schema from, but after a cancel the thread keeps running unobserved. `run_in_thread=False` (fastmcp " +
+			">= 3.3, not with `timeout=`) runs the body on the event loop, which blocks every other request while it " +
+			"runs. Upgrading to fastmcp 4 (mcp 2.x) fixes the crash without touching the handler.",
+		References: []string{
+			"https://gofastmcp.com/servers/tools",
+			"https://anyio.readthedocs.io/en/stable/threads.html",
+			"https://github.com/modelcontextprotocol/python-sdk/blob/v1.30.0/src/mcp/shared/session.py",
+		},
+	},
+	Run: runMCP103,
+})
+
+// syncHandlerKinds are the fastmcp components whose sync functions run in a
+// worker thread.
+var syncHandlerKinds = map[string]bool{"tool": true, "resource": true, "resource template": true, "template": true, "prompt": true}
+
+func runMCP103(p *Pass) {
+	seen := map[*pyast.Function]bool{}
+	for _, h := range p.Handlers.Handlers {
+		if seen[h.Func] || !fastmcp3Candidate(p, h) {
+			continue
+		}
+		seen[h.Func] = true
+		m, f := h.Module, h.Func
+		msg := fmt.Sprintf("sync def %s %s runs in a worker thread under fastmcp 3.x without abandon_on_cancel: after a client's cancel it returns normally and mcp 1.x responds twice and crashes", h.Kind, f.Name)
+		var fixes []Fix
+		if len(h.Wrappers) == 0 {
+			if fx, ok := asyncThreadFix(m, f); ok {
+				fixes = append(fixes, fx)
+			}
+		}
+		if fx, ok := runInThreadFix(p, h); ok {
+			fixes = append(fixes, fx)
+		}
+		name := f.Node.ChildByFieldName("name")
+		loc := SpanLocation(m.Path, m.Lines, int(f.Node.StartByte()), int(name.EndByte()))
+		reportSpan(p, m, f, loc, msg, fixes...)
+	}
+}
+
+// fastmcp3Candidate reports whether h is a sync fastmcp handler that the
+// framework runs in a worker thread.
+func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
+	if h.Func == nil || h.Func.Async || !syncHandlerKinds[h.Kind] {
+		return false
+	}
+	switch h.Framework {
+	case handlers.PrefectFastMCP, handlers.OfficialFastMCP:
+	default:
+		return false
+	}
+	if !prefectChosen(p, h) {
+		return false
+	}
+	if v := h.Options["run_in_thread"]; v != nil && !pyast.IsTrue(v) {
+		return false
+	}
+	if returnsCoroutine(p, h.Module, h.Func) {
+		return false
+	}
+	for _, w := range h.Wrappers {
+		if definesAsync(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefectChosen decides which FastMCP a handler's server is. When the server
+// is built from a name imported in a try/except (both fastmcp.FastMCP and
+// mcp.server.fastmcp.FastMCP), the first import wins if the project's
+// dependencies can install it; fastmcp < 4 pulls mcp 1.x, which has
+// mcp.server.fastmcp.
+func prefectChosen(p *Pass, h *handlers.Handler) bool {
+	var prefect, official []int
+	sm := moduleOfNode(append([]*pyast.Module{h.Module}, p.Modules...), h.Site)
+	if sm == nil {
+		return h.Framework == handlers.PrefectFastMCP
+	}
+	for i, t := range serverTypesAt(sm, h.Site) {
+		switch {
+		case strings.HasPrefix(t, "fastmcp."):
+			prefect = append(prefect, i)
+		case strings.HasPrefix(t, "mcp.server."):
+			official = append(official, i)
+		}
+	}
+	if len(prefect) == 0 || len(official) == 0 {
+		return h.Framework == handlers.PrefectFastMCP
+	}
+	if prefect[0] < official[0] {
+		return admits(p, "fastmcp", "", "") != deps.No
+	}
+	officialImportable := admits(p, "mcp", "", "2.0.0").Or(admits(p, "fastmcp", "", "4.0.0"))
+	return officialImportable == deps.No
+}
+
+// admits asks the project whether pkg (mcp, fastmcp or anyio) admits a
+// version in [lo, hi); Unknown without a project.
+func admits(p *Pass, pkg, lo, hi string) deps.Tri {
+	if p.Project == nil {
+		return deps.Unknown
+	}
+	switch pkg {
+	case "mcp":
+		return p.Project.MCPAdmits(lo, hi)
+	case "fastmcp":
+		return p.Project.FastMCPAdmits(lo, hi)
+	case "anyio":
+		return p.Project.AnyioAdmits(lo, hi)
+	}
+	return deps.Unknown
+}
+
+// serverTypesAt returns the constructor names of the server object a
+// registration site uses (mcp in @mcp.tool, mcp.tool(fn), mcp.add_tool(fn)).
+func serverTypesAt(m *pyast.Module, site *pyast.Node) []string {
+	n := pyast.Unparen(site)
+	for n != nil && n.Kind() == "call" {
+		n = pyast.Unparen(pyast.Callee(n))
+	}
+	if n == nil || n.Kind() != "attribute" {
+		return nil
+	}
+	return m.TypesOf(n.ChildByFieldName("object"))
+}
+
+// returnsCoroutine reports whether f's body (after its docstring) is only
+// `return g(...)` with g an async function: the thread only builds the
+// coroutine and fastmcp awaits it.
+func returnsCoroutine(p *Pass, m *pyast.Module, f *pyast.Function) bool {
+	stmts := blockStmts(f.Body)
+	if f.Doc != nil && len(stmts) > 0 {
+		stmts = stmts[1:]
+	}
+	if len(stmts) != 1 || stmts[0].Kind() != "return_statement" || stmts[0].NamedChildCount() == 0 {
+		return false
+	}
+	call := pyast.Unparen(stmts[0].NamedChild(0))
+	if call.Kind() != "call" {
+		return false
+	}
+	for _, q := range m.Resolve(pyast.Callee(call)) {
+		for _, g := range m.Funcs {
+			if g.Qual == q {
+				return g.Async
+			}
+		}
+		if r, ok := p.Handlers.Function(q); ok {
+			return r.Func.Async
+		}
+	}
+	return false
+}
+
+// definesAsync reports whether a wrapper function defines an async def: a
+// decorator that turns the handler into a coroutine function.
+func definesAsync(w *pyast.Function) bool {
+	found := false
+	pyast.Walk(w.Body, func(n *pyast.Node) bool {
+		if found {
+			return false
+		}
+		if n.Kind() == "function_definition" && pyast.HasChildKind(n, "async") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// asyncThreadFix turns `def f(params): body` into an async def that runs the
+// original body, moved into an inner sync function with the same parameter
+// names, with anyio.to_thread.run_sync(..., abandon_on_cancel=True). The
+// decorators, name, parameters, annotations, defaults and docstring stay.
+func asyncThreadFix(m *pyast.Module, f *pyast.Function) (Fix, bool) {
+	stmts := blockStmts(f.Body)
+	if f.Doc != nil && len(stmts) > 0 {
+		stmts = stmts[1:]
+	}
+	if len(stmts) == 0 || hasYield(f.Body) {
+		return Fix{}, false
+	}
+	defIndent, ok1 := stmtIndent(m, f.Node)
+	bodyIndent, ok2 := stmtIndent(m, stmts[0])
+	if !ok1 || !ok2 || !strings.HasPrefix(bodyIndent, defIndent) || len(bodyIndent) == len(defIndent) {
+		return Fix{}, false
+	}
+	unit := bodyIndent[len(defIndent):]
+	anyioEdit, need, ok := anyioImport(m, f.Scope)
+	if !ok {
+		return Fix{}, false
+	}
+	nl := srcNewline(m.Src)
+	helper := freeName(m, f, "_"+strings.TrimLeft(f.Name, "_")+"_sync")
+	var params []string
+	for _, prm := range f.Params {
+		params = append(params, prm.Name)
+	}
+	start := srcLineStart(m.Src, int(stmts[0].StartByte()))
+	end := srcLineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
+	var b strings.Builder
+	b.WriteString(bodyIndent + "def " + helper + "(" + strings.Join(params, ", ") + "):" + nl)
+	b.WriteString(indentLines(m, start, end, unit))
+	b.WriteString(nl + bodyIndent + "return await anyio.to_thread.run_sync(" + strings.Join(append([]string{helper}, params...), ", ") + ", abandon_on_cancel=True)")
+	edits := []Edit{
+		{Path: m.Path, Start: int(f.Node.StartByte()), End: int(f.Node.StartByte()), New: "async "},
+		{Path: m.Path, Start: start, End: end, New: b.String()},
+	}
+	if need {
+		edits = append([]Edit{anyioEdit}, edits...)
+	}
+	return Fix{
+		Message:       fmt.Sprintf("make %s async def and run its body with anyio.to_thread.run_sync(..., abandon_on_cancel=True)", f.Name),
+		Applicability: Unsafe,
+		Edits:         edits,
+	}, true
+}
+
+// hasYield reports whether a function body is a generator's.
+func hasYield(body *pyast.Node) bool {
+	found := false
+	pyast.WalkCode(body, func(n *pyast.Node) bool {
+		if n.Kind() == "yield" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// freeName returns name, or name with a number, unbound where f's body runs.
+func freeName(m *pyast.Module, f *pyast.Function, name string) string {
+	for i := 2; ; i++ {
+		if len(f.Scope.Lookup(name)) == 0 && !strings.Contains(m.Text(f.Body), name) {
+			return name
+		}
+		name = fmt.Sprintf("%s%d", strings.TrimRight(name, "0123456789"), i)
+	}
+}
+
+// indentLines returns src[start:end] with unit added at the start of every
+// non-blank line that does not begin inside a string literal.
+func indentLines(m *pyast.Module, start, end int, unit string) string {
+	var inString [][2]int
+	pyast.Walk(m.Root, func(n *pyast.Node) bool {
+		if int(n.EndByte()) <= start || int(n.StartByte()) >= end {
+			return false
+		}
+		if n.Kind() == "string" {
+			inString = append(inString, [2]int{int(n.StartByte()), int(n.EndByte())})
+			return false
+		}
+		return true
+	})
+	var b strings.Builder
+	for off := start; off < end; {
+		eol := off
+		for eol < end && m.Src[eol] != '\n' {
+			eol++
+		}
+		if eol < end {
+			eol++ // keep the \n
+		}
+		line := string(m.Src[off:eol])
+		blank := strings.TrimSpace(line) == ""
+		quoted := false
+		for _, s := range inString {
+			if s[0] < off && off < s[1] {
+				quoted = true
+			}
+		}
+		if !blank && !quoted {
+			b.WriteString(unit)
+		}
+		b.WriteString(line)
+		off = eol
+	}
+	return b.String()
+}
+
+// anyioImport returns the edit that adds `import anyio` to m when the name
+// anyio is unbound where code of scope s runs (need), and ok=false when anyio
+// is bound to something else.
+func anyioImport(m *pyast.Module, s *pyast.Scope) (e Edit, need, ok bool) {
+	if bs := s.Lookup("anyio"); len(bs) > 0 {
+		for _, b := range bs {
+			if b.Kind != pyast.BindImport || len(b.Targets) != 1 || b.Targets[0] != "anyio" {
+				return Edit{}, false, false
+			}
+		}
+		return Edit{}, false, true
+	}
+	at := len(m.Src)
+	stmts := pyast.NamedChildren(m.Root)
+	for i, st := range stmts {
+		switch {
+		case st.Kind() == "comment":
+			continue
+		case i == firstCode(stmts) && st.Kind() == "expression_statement" && st.NamedChildCount() == 1 && st.NamedChild(0).Kind() == "string":
+			continue // module docstring
+		case st.Kind() == "future_import_statement":
+			continue
+		}
+		at = srcLineStart(m.Src, int(st.StartByte()))
+		break
+	}
+	nl := srcNewline(m.Src)
+	text := "import anyio" + nl
+	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' {
+		text = nl + "import anyio" + nl
+	}
+	return Edit{Path: m.Path, Start: at, End: at, New: text}, true, true
+}
+
+// firstCode returns the index of the first non-comment statement.
+func firstCode(stmts []*pyast.Node) int {
+	for i, s := range stmts {
+		if s.Kind() != "comment" {
+			return i
+		}
+	}
+	return -1
+}
+
+// runInThreadFix adds run_in_thread=False to a decorator or call
+// registration, for fastmcp >= 3.3 and without timeout=.
+func runInThreadFix(p *Pass, h *handlers.Handler) (Fix, bool) {
+	if h.Options["timeout"] != nil || admits(p, "fastmcp", "3.0.0", "3.3.0") == deps.Yes {
+		return Fix{}, false
+	}
+	site := pyast.Unparen(h.Site)
+	sm := moduleOfNode(append([]*pyast.Module{h.Module}, p.Modules...), site)
+	if site == nil || sm == nil {
+		return Fix{}, false
+	}
+	fix := Fix{Message: "register with run_in_thread=False (fastmcp >= 3.3: runs the body on the event loop)", Applicability: Unsafe}
+	switch site.Kind() {
+	case "attribute", "identifier": // @mcp.tool, @tool
+		if !registrationName(sm, site) {
+			return Fix{}, false
+		}
+		fix.Edits = []Edit{{Path: sm.Path, Start: int(site.EndByte()), End: int(site.EndByte()), New: "(run_in_thread=False)"}}
+		return fix, true
+	case "call":
+		call := site
+		if inner := pyast.Unparen(pyast.Callee(call)); inner != nil && inner.Kind() == "call" {
+			call = inner // mcp.tool(name=...)(fn)
+		}
+		if !registrationName(sm, pyast.Callee(call)) {
+			return Fix{}, false
+		}
+		args := call.ChildByFieldName("arguments")
+		if args == nil || args.Kind() != "argument_list" {
+			return Fix{}, false
+		}
+		named := pyast.NamedChildren(args)
+		var last *pyast.Node
+		for _, a := range named {
+			if a.Kind() != "comment" {
+				last = a
+			}
+		}
+		if last == nil {
+			at := int(args.StartByte()) + 1
+			fix.Edits = []Edit{{Path: sm.Path, Start: at, End: at, New: "run_in_thread=False"}}
+		} else {
+			at := int(last.EndByte())
+			fix.Edits = []Edit{{Path: sm.Path, Start: at, End: at, New: ", run_in_thread=False"}}
+		}
+		return fix, true
+	}
+	return Fix{}, false
+}
+
+// registrationName reports whether a registration callee is a tool,
+// resource or prompt decorator (method or standalone), which take
+// run_in_thread.
+func registrationName(m *pyast.Module, n *pyast.Node) bool {
+	n = pyast.Unparen(n)
+	if n == nil {
+		return false
+	}
+	switch n.Kind() {
+	case "attribute":
+		switch m.Text(n.ChildByFieldName("attribute")) {
+		case "tool", "resource", "prompt":
+			return true
+		}
+	case "identifier":
+		for _, q := range m.Resolve(n) {
+			if strings.HasPrefix(q, "fastmcp.") {
+				last := q[strings.LastIndex(q, ".")+1:]
+				return last == "tool" || last == "resource" || last == "prompt"
+			}
+		}
+	}
+	return false
+}
+
+// moduleOfNode returns the module among mods whose tree holds n. (A
+// registration call can sit in another module than the handler it
+// registers.)
+func moduleOfNode(mods []*pyast.Module, n *pyast.Node) *pyast.Module {
+	if n == nil {
+		return nil
+	}
+	for _, m := range mods {
+		if m == nil || n.EndByte() > uint(len(m.Src)) {
+			continue
+		}
+		for d := m.Root.DescendantForByteRange(n.StartByte(), n.EndByte()); d != nil; d = d.Parent() {
+			if d.Id() == n.Id() {
+				return m
+			}
+			if d.StartByte() != n.StartByte() || d.EndByte() != n.EndByte() {
+				break
+			}
+		}
+	}
+	return nil
+}
