@@ -36,8 +36,8 @@ func (sameModule) Callee(m *pyast.Module, call *pyast.Node) (*pyast.Module, *pya
 	return nil, nil, false
 }
 
-// marked returns the node of the first await on the line carrying "# here"
-// (or the statement there when it has none).
+// marked returns the first await of an offload on the line carrying "# here"
+// (or the async for / with statement there).
 func marked(t *testing.T, m *pyast.Module) *pyast.Node {
 	t.Helper()
 	line := 0
@@ -55,7 +55,16 @@ func marked(t *testing.T, m *pyast.Module) *pyast.Node {
 		if found != nil {
 			return false
 		}
-		if int(n.StartPosition().Row)+1 == line && (n.Kind() == "await" || n.Kind() == "for_statement" || n.Kind() == "with_statement") {
+		if int(n.StartPosition().Row)+1 != line {
+			return true
+		}
+		if n.Kind() == "await" {
+			if _, ok := Offload(m, n.NamedChild(0)); ok {
+				found = n
+				return false
+			}
+		}
+		if n.Kind() == "for_statement" || n.Kind() == "with_statement" {
 			found = n
 			return false
 		}
