@@ -1,0 +1,122 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/mcplint/mcplint/checkpoint"
+	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// MCP105 finds handler-reachable server-to-client requests (sampling,
+// roots, elicitation, ping) in projects whose mcp can be older than 1.27.0,
+// or that run under fastmcp 2.14 / 3.x, where closing the transport while
+// such a request waits crashes the server.
+//
+// Recognised: the calls checkpoint.ServerRequest recognises (session
+// create_message / list_roots / elicit / elicit_form / elicit_url /
+// send_ping; Context elicit / elicit_url / sample / sample_step /
+// list_roots), in any function a handler reaches, in any module of the
+// project. Not recognised: the same methods on receivers that are neither a
+// known session nor a Context (an untyped variable named client, ...).
+var mcp105 = Register(&Rule{
+	Code:      "MCP105",
+	Name:      "request-blocked-at-close",
+	Kind:      CodeRule,
+	Severity:  SeverityError,
+	Fix:       FixSometimes,
+	Tags:      []string{"transport", "mcp-1x", "crash", "dependencies"},
+	Precision: "high",
+	Exposure:  mcp105Exposure,
+	Doc: Doc{
+		Summary: "A handler waits on a server-to-client request on an mcp that crashes when the transport closes meanwhile",
+		WhatItDoes: "Flags, in code a request handler can run, a server-to-client request that waits for the client's " +
+			"answer (`session.create_message()`, `session.list_roots()`, `session.elicit()`, `send_ping()`, and the " +
+			"`Context` helpers `ctx.elicit()`, `ctx.sample()`, `ctx.list_roots()`) when the project's `mcp` admits " +
+			"versions below 1.27.0, or when it runs under PrefectHQ fastmcp 2.14.x or 3.x.",
+		WhyIsThisBad: "Before mcp 1.27.0, closing the transport (a stdio client exiting: stdin EOF) while handlers are " +
+			"in flight crashes the server with closed-stream errors, and with \"dictionary changed size during " +
+			"iteration\" when handlers are blocked on a request to the client, which will never answer. mcp 1.27.0 " +
+			"cancels in-flight handlers at close. fastmcp 2.14.x and 3.x override `Server.run()` without that cancel, so " +
+			"they stay exposed whatever mcp they pull.",
+		Example: "# pyproject.toml: dependencies = [\"mcp>=1.20,<2\"]\n@mcp.tool()\nasync def pick(ctx: Context) -> str:\n" +
+			"    roots = await ctx.session.list_roots()\n    return roots.roots[0].uri\n",
+		UseInstead: "# pyproject.toml: dependencies = [\"mcp>=1.27.0,<2\"]  (or mcp>=2,<3)\n@mcp.tool()\n" +
+			"async def pick(ctx: Context) -> str:\n    roots = await ctx.session.list_roots()\n    return roots.roots[0].uri\n",
+		FixSafety: "Raising the mcp floor to `>=1.27.0` within 1.x is safe: 1.27.0 is a minor release of the same " +
+			"API. Re-lock afterwards. Under fastmcp 2.14/3.x the mcp floor does not help; the advice is to move to " +
+			"fastmcp 4 (mcp 2.x), a breaking migration, so it is display-only.",
+		References: []string{
+			"https://github.com/modelcontextprotocol/python-sdk/releases/tag/v1.27.0",
+			"https://modelcontextprotocol.io/specification/2025-06-18/client/elicitation",
+		},
+	},
+	Run: runMCP105,
+})
+
+func mcp105Exposure(p *deps.Project) deps.Tri {
+	return p.MCPAdmits("", "1.27.0").Or(p.FastMCPAdmits("2.14.0", "4.0.0"))
+}
+
+// floorEditor is deps.Project's FloorEdit, asserted so this rule builds
+// against a deps package without it.
+type floorEditor interface {
+	FloorEdit(pkg, floor string) (path string, start, end int, newText string, ok bool)
+}
+
+func runMCP105(p *Pass) {
+	fixes := mcp105Fixes(p)
+	for _, ref := range p.Handlers.ReachableFuncs() {
+		m, f := ref.Module, ref.Func
+		if f.Body == nil {
+			continue
+		}
+		pyast.WalkCode(f.Body, func(n *pyast.Node) bool {
+			if n.Kind() != "call" {
+				return true
+			}
+			what, ok := checkpoint.ServerRequest(m, n)
+			if !ok {
+				return true
+			}
+			msg := fmt.Sprintf("%s waits for the client's answer; if the transport closes meanwhile (stdin EOF), %s", what, mcp105Cause(p))
+			reportSpan(p, m, f, NodeLocation(m, n), msg, fixes...)
+			return true
+		})
+	}
+}
+
+// mcp105Cause names what makes the project exposed.
+func mcp105Cause(p *Pass) string {
+	switch {
+	case admits(p, "fastmcp", "2.14.0", "4.0.0") == deps.Yes:
+		return "fastmcp 2.14/3.x's Server.run() does not cancel in-flight handlers and the server crashes"
+	case admits(p, "mcp", "", "1.27.0") == deps.Yes:
+		return "mcp < 1.27.0 crashes (\"dictionary changed size during iteration\")"
+	}
+	return "mcp < 1.27.0 and fastmcp 2.14/3.x crash (\"dictionary changed size during iteration\")"
+}
+
+// mcp105Fixes: raise the mcp floor where the mcp pin is the cause; advice
+// where fastmcp 2.14/3.x is.
+func mcp105Fixes(p *Pass) []Fix {
+	if admits(p, "fastmcp", "2.14.0", "4.0.0") == deps.Yes {
+		return []Fix{{
+			Message:       "fastmcp 2.14/3.x lacks the 1.27.0 transport-close fix whatever mcp it pulls: upgrade to fastmcp>=4,<5 (mcp 2.x; a breaking migration)",
+			Applicability: DisplayOnly,
+		}}
+	}
+	if admits(p, "mcp", "", "1.27.0") != deps.Yes {
+		return nil
+	}
+	if fe, ok := any(p.Project).(floorEditor); ok {
+		if path, start, end, text, ok := fe.FloorEdit("mcp", "1.27.0"); ok {
+			return []Fix{{
+				Message:       fmt.Sprintf("raise the mcp floor: mcp%s (then re-lock)", text),
+				Applicability: Safe,
+				Edits:         []Edit{{Path: path, Start: start, End: end, New: text}},
+			}}
+		}
+	}
+	return []Fix{{Message: "raise the mcp requirement to >=1.27.0 (within 1.x) and re-lock", Applicability: DisplayOnly}}
+}
