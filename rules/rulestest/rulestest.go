@@ -1,0 +1,237 @@
+// Package rulestest runs rule fixtures in the style of
+// golang.org/x/tools/go/analysis/analysistest.
+//
+// A fixture is a small project: a folder with Python files and, optionally,
+// dependency files. A line that must be reported carries a trailing comment
+// naming the codes:
+//
+//	await anyio.to_thread.run_sync(work)  # want: MCP101
+//
+// Every reported finding of the selected rules must be wanted and every want
+// must be reported. For fixes, <file>.fix1.golden holds the file after
+// applying the first applicable fix alternative of every finding that has
+// one, .fix2.golden the second, and so on. For each alternative the harness
+// also checks that the result re-parses, that the fixed findings are gone,
+// and that fixing again changes nothing. go test -update rewrites goldens.
+package rulestest
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite fix golden files")
+
+// wantRE matches "# want: MCP101" or "# want: MCP101, MCP104" in a comment.
+var wantRE = regexp.MustCompile(`#\s*want:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)`)
+
+// RunDir runs every fixture project below dir (each subfolder is one) as a
+// subtest.
+func RunDir(t *testing.T, dir string, codes ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("read fixtures: %v", err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			n++
+			sub := filepath.Join(dir, e.Name())
+			t.Run(e.Name(), func(t *testing.T) { Run(t, sub, codes...) })
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no fixture projects in %s", dir)
+	}
+}
+
+// Options returns the engine options the harness uses for codes.
+func Options(t *testing.T, codes ...string) engine.Options {
+	t.Helper()
+	var sel []*rules.Rule
+	for _, c := range codes {
+		r := rules.Lookup(c)
+		if r == nil {
+			t.Fatalf("unknown rule %s", c)
+		}
+		sel = append(sel, r)
+	}
+	return engine.Options{Rules: sel, Jobs: 2}
+}
+
+// Run checks one fixture project.
+func Run(t *testing.T, dir string, codes ...string) {
+	t.Helper()
+	dir = filepath.ToSlash(filepath.Clean(dir))
+	opts := Options(t, codes...)
+	res, err := engine.Run([]string{dir}, opts)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	checkWants(t, dir, res, codes)
+	checkFixes(t, dir, opts, res)
+}
+
+type key struct {
+	file string
+	line int
+	code string
+}
+
+func checkWants(t *testing.T, dir string, res *engine.Result, codes []string) {
+	t.Helper()
+	want := map[key]bool{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".golden") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sc := bufio.NewScanner(bytes.NewReader(src))
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for line := 1; sc.Scan(); line++ {
+			if m := wantRE.FindStringSubmatch(sc.Text()); m != nil {
+				for _, c := range strings.Split(m[1], ",") {
+					want[key{filepath.ToSlash(p), line, strings.TrimSpace(c)}] = true
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("read fixtures: %v", err)
+	}
+	got := map[key]rules.Diagnostic{}
+	for _, d := range res.Diagnostics {
+		got[key{d.Path, d.Start.Line, d.Code}] = d
+	}
+	var problems []string
+	for k, d := range got {
+		if !want[k] {
+			problems = append(problems, fmt.Sprintf("%s:%d: unexpected %s: %s", k.file, k.line, k.code, d.Message))
+		}
+	}
+	for k := range want {
+		if _, ok := got[k]; !ok {
+			problems = append(problems, fmt.Sprintf("%s:%d: want %s, not reported", k.file, k.line, k.code))
+		}
+	}
+	sort.Strings(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// alternatives returns the largest number of applicable fix alternatives on
+// any finding.
+func alternatives(res *engine.Result) int {
+	n := 0
+	for i := range res.Diagnostics {
+		for k := 1; fix.Alternative(&res.Diagnostics[i], k) != nil; k++ {
+			if k > n {
+				n = k
+			}
+		}
+	}
+	return n
+}
+
+func checkFixes(t *testing.T, dir string, opts engine.Options, res *engine.Result) {
+	t.Helper()
+	n := alternatives(res)
+	// Goldens for alternatives that no longer exist are stale.
+	stale, _ := filepath.Glob(filepath.Join(dir, "*.fix*.golden"))
+	for _, g := range stale {
+		var k int
+		if _, err := fmt.Sscanf(g[strings.LastIndex(g, ".fix")+4:], "%d.golden", &k); err == nil && k > n {
+			if *update {
+				os.Remove(g)
+			} else {
+				t.Errorf("%s: stale golden: no finding has fix alternative %d", g, k)
+			}
+		}
+	}
+	for k := 1; k <= n; k++ {
+		k := k
+		pick := func(d *rules.Diagnostic) *rules.Fix { return fix.Alternative(d, k) }
+		out, err := fix.Run([]string{dir}, opts, fix.Mode{Pick: pick, Rounds: 1})
+		if err != nil {
+			t.Fatalf("fix alternative %d: %v", k, err)
+		}
+		for _, f := range out.Failures {
+			t.Errorf("fix alternative %d: %s: %s", k, f.Path, f.Reason)
+		}
+		changed := map[string][]byte{}
+		for _, f := range out.Files {
+			changed[f.Path] = f.New
+			if strings.HasSuffix(f.Path, ".py") {
+				m, err := pyast.Parse(f.Path, "", f.New)
+				if err != nil || m.HasErrors() {
+					t.Errorf("fix alternative %d: %s does not parse after the fix", k, f.Path)
+				}
+				if m != nil {
+					m.Close()
+				}
+			}
+			golden := fmt.Sprintf("%s.fix%d.golden", f.Path, k)
+			compareGolden(t, golden, f.New)
+		}
+		// A golden for a file the fix did not change must equal the file.
+		goldens, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("*.fix%d.golden", k)))
+		for _, g := range goldens {
+			src := strings.TrimSuffix(filepath.ToSlash(g), fmt.Sprintf(".fix%d.golden", k))
+			if _, ok := changed[src]; ok {
+				continue
+			}
+			if *update {
+				os.Remove(g)
+				continue
+			}
+			t.Errorf("%s: golden exists but fix alternative %d does not change %s", g, k, src)
+		}
+		// Idempotence: fixing the fixed files again changes nothing.
+		again := opts
+		again.Overlay = changed
+		out2, err := fix.Run([]string{dir}, again, fix.Mode{Pick: pick, Rounds: 1})
+		if err != nil {
+			t.Fatalf("fix alternative %d again: %v", k, err)
+		}
+		for _, f := range out2.Files {
+			t.Errorf("fix alternative %d is not idempotent: fixing %s again changes it:\n%s", k, f.Path, fix.UnifiedDiff(f.Path, f.Old, f.New))
+		}
+	}
+}
+
+func compareGolden(t *testing.T, golden string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Errorf("missing golden %s (run go test -update):\n%s", golden, got)
+		return
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("%s differs:\n%s", golden, fix.UnifiedDiff(golden, want, got))
+	}
+}
