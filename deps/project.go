@@ -6,9 +6,26 @@
 //     a project root.
 //   - Load(dir, files, opts) reads a project's dependency files.
 //   - Project.MCP / FastMCP / Anyio answer version questions as a Tri.
+//
+// The package has the shape of osv-scalibr's extractors: one file per format
+// (pyproject.go, requirements.go, setupcfg.go, setuppy.go, pipfile.go,
+// script.go, and the lock files uvlock.go, poetrylock.go, pdmlock.go,
+// pipfilelock.go, pylock.go), each returning Requirements with the byte span
+// of their text. version.go, specifier.go and set.go are PEP 440 (and Poetry's
+// ^ and ~) as an algebra of version sets; resolve.go turns a project's
+// requirements into the versions it can run.
 package deps
 
-import "github.com/mcplint/mcplint/pyast"
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
 
 // Tri is a three-valued answer: the project's dependencies say yes, say no,
 // or do not say.
@@ -33,6 +50,13 @@ func (t Tri) Or(u Tri) Tri {
 	return Unknown
 }
 
+func triOf(b bool) Tri {
+	if b {
+		return Yes
+	}
+	return No
+}
+
 // File is one dependency file read for a project.
 type File struct {
 	Path  string // slash path as the workspace gives it
@@ -43,17 +67,44 @@ type File struct {
 // Project is one directory with dependency files and what they resolve to.
 type Project struct {
 	Dir   string  // slash path of the project root ("." for the scan root)
-	Files []*File // dependency files read
+	Files []*File // dependency files read (includes too), in reading order
+
+	reqs     []*Requirement
+	opts     Options
+	resolved map[string]*Resolution
 }
 
 // Options for Load.
 type Options struct {
-	AssumeMCP     string // a version to assume for mcp where nothing declares it
+	AssumeMCP     string // a version (or specifier) to assume for mcp where nothing declares it
 	AssumeFastMCP string
 	// ReadFile, when set, is how Load and LoadScript read every file
 	// (includes too): the fixer passes its overlay of edited contents so a
 	// fix can be checked before anything is written. Nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+}
+
+func (o Options) read(p string) ([]byte, error) {
+	if o.ReadFile != nil {
+		return o.ReadFile(p)
+	}
+	return os.ReadFile(filepath.FromSlash(p))
+}
+
+// FileError is a problem in one dependency file, at a position.
+type FileError struct {
+	Path   string
+	Offset int // byte offset
+	Line   int // 1-based; 0 when the error is about the whole file
+	Column int // 1-based, in characters
+	Msg    string
+}
+
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Msg)
+	}
+	return e.Path + ": " + e.Msg
 }
 
 // IsDependencyFile reports whether a file name marks a project root.
@@ -62,28 +113,187 @@ func IsDependencyFile(name string) bool {
 	case "pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "Pipfile.lock", "uv.lock", "poetry.lock", "pdm.lock", "pylock.toml":
 		return true
 	}
+	if strings.HasPrefix(name, "pylock.") && strings.HasSuffix(name, ".toml") {
+		return true
+	}
 	return isRequirementsName(name)
 }
 
+// isRequirementsName matches pip requirement and constraint files:
+// requirements.txt, requirements-dev.txt, dev-requirements.in,
+// requirements.lock, requirements-lock.txt, constraints.txt.
 func isRequirementsName(name string) bool {
-	return len(name) > len("requirements") && name[:len("requirements")] == "requirements"
+	lower := strings.ToLower(name)
+	ext := path.Ext(lower)
+	switch ext {
+	case ".txt", ".in", ".lock":
+	default:
+		return false
+	}
+	stem := strings.TrimSuffix(lower, ext)
+	return strings.Contains(stem, "requirements") || strings.Contains(stem, "constraints")
+}
+
+// reader is the per-format entry point: the requirements of one file.
+type reader func(l *loader, f *File) []*Requirement
+
+func readerFor(name string) reader {
+	switch {
+	case name == "pyproject.toml":
+		return readPyproject
+	case name == "setup.cfg":
+		return readSetupCfg
+	case name == "setup.py":
+		return readSetupPy
+	case name == "Pipfile":
+		return readPipfile
+	case name == "Pipfile.lock":
+		return readPipfileLock
+	case name == "uv.lock":
+		return readUVLock
+	case name == "poetry.lock":
+		return readPoetryLock
+	case name == "pdm.lock":
+		return readPDMLock
+	case strings.HasPrefix(name, "pylock.") && strings.HasSuffix(name, ".toml"):
+		return readPylock
+	case isRequirementsName(name):
+		return readRequirementsFile
+	}
+	return nil
+}
+
+// loader reads one project's files.
+type loader struct {
+	opts  Options
+	proj  *Project
+	errs  []error
+	files map[string]*File // by cleaned path
+	// reqFiles: requirements files already read (by cleaned path), and the
+	// include stack for cycle detection.
+	reqDone  map[string]bool
+	reqStack []string
+}
+
+func (l *loader) errorf(f *File, off int, format string, args ...any) {
+	l.errs = append(l.errs, &FileError{Path: f.Path, Offset: off, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (l *loader) addErr(err error) { l.errs = append(l.errs, err) }
+
+// file reads a file once.
+func (l *loader) file(p string) (*File, error) {
+	key := path.Clean(p)
+	if f := l.files[key]; f != nil {
+		return f, nil
+	}
+	src, err := l.opts.read(p)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Path: p, Src: src, Lines: pyast.NewLineIndex(src)}
+	l.files[key] = f
+	l.proj.Files = append(l.proj.Files, f)
+	return f, nil
+}
+
+func newLoader(dir string, opts Options) *loader {
+	return &loader{
+		opts:    opts,
+		proj:    &Project{Dir: dir, opts: opts},
+		files:   map[string]*File{},
+		reqDone: map[string]bool{},
+	}
 }
 
 // Load reads the dependency files of the project rooted at dir. Errors in one
-// file do not stop the others: they are returned alongside.
+// file do not stop the others: they are returned alongside, as *FileError.
 func Load(dir string, files []string, opts Options) (*Project, []error) {
-	return &Project{Dir: dir}, nil
+	l := newLoader(dir, opts)
+	for _, p := range files {
+		rd := readerFor(path.Base(p))
+		if rd == nil || l.reqDone[path.Clean(p)] {
+			continue // already read as an include
+		}
+		f, err := l.file(p)
+		if err != nil {
+			l.addErr(&FileError{Path: p, Msg: "cannot read: " + unwrapPathError(err)})
+			continue
+		}
+		l.readSafely(rd, f)
+	}
+	return l.finish()
+}
+
+// readSafely runs a reader; a panic becomes an error for that file.
+func (l *loader) readSafely(rd reader, f *File) {
+	defer func() {
+		if r := recover(); r != nil {
+			l.errorf(f, 0, "internal error reading the file: %v", r)
+		}
+	}()
+	l.proj.reqs = append(l.proj.reqs, rd(l, f)...)
+}
+
+func (l *loader) finish() (*Project, []error) {
+	for _, err := range l.errs {
+		if fe, ok := err.(*FileError); ok && fe.Line == 0 {
+			if f := l.files[path.Clean(fe.Path)]; f != nil && (fe.Offset > 0 || len(f.Src) > 0) {
+				pos := f.Lines.Position(fe.Offset)
+				fe.Line, fe.Column = pos.Line, pos.Column
+			}
+		}
+	}
+	sort.SliceStable(l.proj.reqs, func(i, j int) bool {
+		a, b := l.proj.reqs[i], l.proj.reqs[j]
+		if a.Path != b.Path {
+			return false // keep file reading order
+		}
+		return a.Start < b.Start
+	})
+	return l.proj, l.errs
+}
+
+func unwrapPathError(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Requirements returns every requirement read, file by file in source order.
+func (p *Project) Requirements() []*Requirement { return p.reqs }
+
+// File returns the file read at path, or nil.
+func (p *Project) File(path string) *File {
+	for _, f := range p.Files {
+		if f.Path == path {
+			return f
+		}
+	}
+	return nil
 }
 
 // MCPAdmits reports whether the project can run an mcp version in [lo, hi)
 // ("" for an open end), e.g. MCPAdmits("1.12.3", "2.0.0").
-func (p *Project) MCPAdmits(lo, hi string) Tri { return Unknown }
+func (p *Project) MCPAdmits(lo, hi string) Tri { return p.admits("mcp", lo, hi) }
 
 // FastMCPAdmits is MCPAdmits for fastmcp (and fastmcp-slim).
-func (p *Project) FastMCPAdmits(lo, hi string) Tri { return Unknown }
+func (p *Project) FastMCPAdmits(lo, hi string) Tri { return p.admits("fastmcp", lo, hi) }
 
 // AnyioAdmits is MCPAdmits for anyio.
-func (p *Project) AnyioAdmits(lo, hi string) Tri { return Unknown }
+func (p *Project) AnyioAdmits(lo, hi string) Tri { return p.admits("anyio", lo, hi) }
+
+func (p *Project) admits(pkg, lo, hi string) Tri {
+	if p == nil {
+		return Unknown
+	}
+	r := p.Resolution(pkg)
+	if !r.Known {
+		return Unknown
+	}
+	return triOf(r.Set.AdmitsRange(lo, hi))
+}
 
 // MCP1 reports whether the project can run mcp 1.x, where a handler that
 // returns after a cancel crashes the server (or fastmcp < 4, which pulls it).

@@ -1,0 +1,10 @@
+package deps
+
+// pdm.lock: every [[package]] with its exact version. Editable local
+// packages (editable = true) are the project's own and skipped.
+func readPDMLock(l *loader, f *File) []*Requirement {
+	return lockPackages(l, f, "package", func(t *ttable) bool {
+		e := t.get("editable")
+		return e != nil && e.str == "true"
+	})
+}

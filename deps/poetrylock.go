@@ -1,0 +1,7 @@
+package deps
+
+// poetry.lock: every [[package]] with its exact version (a git or directory
+// source still records the version it built).
+func readPoetryLock(l *loader, f *File) []*Requirement {
+	return lockPackages(l, f, "package", nil)
+}

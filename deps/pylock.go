@@ -1,0 +1,15 @@
+package deps
+
+// pylock.toml and pylock.<name>.toml (PEP 751): every [[packages]] entry. A
+// package without a version (VCS or directory) admits any version; a
+// directory package that is editable is the project itself and skipped.
+func readPylock(l *loader, f *File) []*Requirement {
+	return lockPackages(l, f, "packages", func(t *ttable) bool {
+		d := t.get("directory")
+		if d == nil || d.tbl == nil {
+			return false
+		}
+		e := d.tbl.get("editable")
+		return e != nil && e.str == "true"
+	})
+}

@@ -1,0 +1,281 @@
+package deps
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Requirement is one dependency on a package, as a file declares or locks it.
+type Requirement struct {
+	Name    string   // normalised (PEP 503): lower case, runs of -_. as "-"
+	RawName string   // as written
+	Extras  []string // normalised
+	// Specifier is the version constraint as written ("" for none); for a
+	// lock entry it is "==" and the locked version.
+	Specifier string
+	Clauses   []Clause
+	Set       Set    // the versions the specifier admits
+	Poetry    bool   // Specifier uses Poetry syntax (^, ~, *, bare versions)
+	Marker    string // environment marker, "" for none
+	URL       string // direct reference (name @ url, a VCS or path source)
+
+	Path       string // the file it was read from
+	Start, End int    // byte span of the requirement text in the file
+	// VersionStart/End is the byte span of the version part (the specifier
+	// without parentheses; in Poetry and Pipfile tables, the version string's
+	// contents). VersionStart < 0 when the text cannot be edited in place (a
+	// TOML string with escapes, a URL requirement). With no specifier,
+	// VersionStart == VersionEnd is where one would be inserted.
+	VersionStart, VersionEnd int
+
+	Locked     bool   // read from a lock file (or pip-compile output)
+	Version    string // the locked version, for lock entries
+	Group      string // extra, dependency group or section ("" for the main dependencies)
+	Section    string // where in the file: "project.dependencies", "tool.poetry.group.dev.dependencies", ...
+	Constraint bool   // from a pip constraints file (-c): limits, does not require
+	Editable   bool
+	// Unknown is set when the version cannot be known statically (an
+	// environment variable, a VCS or path source): Set then admits everything.
+	Unknown bool
+}
+
+// String returns the requirement for messages, e.g. "mcp>=1.20,<2" or "mcp 1.25.0" (locked).
+func (r *Requirement) String() string {
+	s := r.RawName
+	if len(r.Extras) > 0 {
+		s += "[" + strings.Join(r.Extras, ",") + "]"
+	}
+	if r.Locked {
+		return s + " " + r.Version
+	}
+	return s + r.Specifier
+}
+
+// NormalizeName returns the PEP 503 normalised form of a project name.
+func NormalizeName(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(name) {
+		if c == '-' || c == '_' || c == '.' {
+			dash = true
+			continue
+		}
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// pep508 is a parsed PEP 508 requirement string with offsets into it.
+type pep508 struct {
+	name               string
+	nameStart, nameEnd int
+	extras             []string
+	spec               string
+	specStart, specEnd int // without parentheses; at the insertion point if empty
+	marker             string
+	url                string
+	end                int // end of the requirement text (trailing space trimmed)
+}
+
+func isNameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
+
+// parsePEP508 parses a dependency specification (PEP 508).
+func parsePEP508(s string) (pep508, error) {
+	var r pep508
+	i := 0
+	skip := func() {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+	}
+	skip()
+	r.nameStart = i
+	for i < len(s) && isNameChar(s[i]) {
+		i++
+	}
+	r.nameEnd = i
+	r.name = s[r.nameStart:r.nameEnd]
+	if r.name == "" {
+		return r, fmt.Errorf("expected a package name in %q", s)
+	}
+	if !isAlnum(r.name[0]) || !isAlnum(r.name[len(r.name)-1]) {
+		return r, fmt.Errorf("invalid package name %q", r.name)
+	}
+	skip()
+	if i < len(s) && s[i] == '[' {
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			return r, fmt.Errorf("unclosed extras in %q", s)
+		}
+		for _, e := range strings.Split(s[i+1:i+j], ",") {
+			e = strings.TrimSpace(e)
+			if e == "" {
+				continue
+			}
+			for k := 0; k < len(e); k++ {
+				if !isNameChar(e[k]) {
+					return r, fmt.Errorf("invalid extra %q", e)
+				}
+			}
+			r.extras = append(r.extras, NormalizeName(e))
+		}
+		i += j + 1
+		skip()
+	}
+	r.specStart = r.afterName(s)
+	r.specEnd = r.specStart
+	switch {
+	case i < len(s) && s[i] == '@':
+		i++
+		skip()
+		j := i
+		for j < len(s) && !isSpace(s[j]) {
+			j++
+		}
+		r.url = s[i:j]
+		if r.url == "" {
+			return r, fmt.Errorf("missing URL after @ in %q", s)
+		}
+		i = j
+		r.specStart, r.specEnd = -1, -1
+		skip()
+		if i < len(s) && s[i] == ';' && !isSpace(s[i-1]) {
+			return r, fmt.Errorf("a marker after a URL needs a space before ';'")
+		}
+	case i < len(s) && s[i] == '(':
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			return r, fmt.Errorf("unclosed '(' in %q", s)
+		}
+		r.specStart, r.specEnd = i+1, i+j
+		r.spec = s[i+1 : i+j]
+		i += j + 1
+		// trim inner spaces from the editable span
+		for r.specStart < r.specEnd && isSpace(s[r.specStart]) {
+			r.specStart++
+		}
+		for r.specEnd > r.specStart && isSpace(s[r.specEnd-1]) {
+			r.specEnd--
+		}
+		skip()
+	case i < len(s) && s[i] != ';':
+		j := i
+		for j < len(s) && s[j] != ';' {
+			j++
+		}
+		end := j
+		for end > i && isSpace(s[end-1]) {
+			end--
+		}
+		r.specStart, r.specEnd = i, end
+		r.spec = s[i:end]
+		i = j
+	}
+	r.end = i
+	for r.end > 0 && isSpace(s[r.end-1]) {
+		r.end--
+	}
+	if i < len(s) && s[i] == ';' {
+		r.marker = strings.TrimSpace(s[i+1:])
+		if r.marker == "" {
+			return r, fmt.Errorf("empty marker after ';' in %q", s)
+		}
+		if err := checkMarker(r.marker); err != nil {
+			return r, err
+		}
+		r.end = len(strings.TrimRight(s, " \t"))
+	} else if i < len(s) {
+		return r, fmt.Errorf("unexpected %q in %q", s[i:], s)
+	}
+	return r, nil
+}
+
+// afterName is where a specifier would be inserted: after the name and extras.
+func (r pep508) afterName(s string) int {
+	i := r.nameEnd
+	j := i
+	for j < len(s) && isSpace(s[j]) {
+		j++
+	}
+	if j < len(s) && s[j] == '[' {
+		if k := strings.IndexByte(s[j:], ']'); k >= 0 {
+			return j + k + 1
+		}
+	}
+	return i
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// checkMarker checks that a marker is balanced and made of marker tokens;
+// markers are not evaluated (a requirement applies under some environment).
+func checkMarker(m string) error {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth < 0 {
+				return fmt.Errorf("unbalanced ')' in marker %q", m)
+			}
+		}
+	}
+	if quote != 0 || depth != 0 {
+		return fmt.Errorf("unbalanced marker %q", m)
+	}
+	return nil
+}
+
+// newRequirement builds a Requirement from a PEP 508 string found at offset
+// base of file path; off maps offsets in s to file offsets (nil: base+i).
+func newRequirement(path, s string, off func(int) int) (*Requirement, error) {
+	p, err := parsePEP508(s)
+	if err != nil {
+		return nil, err
+	}
+	r := &Requirement{
+		Name: NormalizeName(p.name), RawName: p.name, Extras: p.extras,
+		Specifier: strings.TrimSpace(p.spec), Marker: p.marker, URL: p.url,
+		Path: path, Start: off(p.nameStart), End: off(p.end-1) + 1,
+		VersionStart: -1, VersionEnd: -1,
+	}
+	if p.specStart >= 0 {
+		r.VersionStart, r.VersionEnd = off(p.specStart), off(p.specEnd)
+		if p.specEnd > p.specStart {
+			r.VersionEnd = off(p.specEnd-1) + 1
+		}
+	}
+	if p.url != "" {
+		r.Set, r.Unknown = All(), true
+		return r, nil
+	}
+	if strings.Contains(r.Specifier, "${") {
+		r.Set, r.Unknown = All(), true
+		return r, nil
+	}
+	r.Clauses, r.Set, err = ParseSpecifier(r.Specifier)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}

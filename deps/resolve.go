@@ -1,0 +1,303 @@
+package deps
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// Known releases (SPEC section 2). Only the newest matters for resolution: a
+// range open above resolves to the newest release it admits.
+var knownReleases = map[string][]Version{
+	"mcp": versions("1.0.0", "1.3.0", "1.9.0", "1.9.4", "1.12.0", "1.12.1", "1.12.2", "1.12.3", "1.12.4",
+		"1.13.0", "1.13.1", "1.14.0", "1.14.1", "1.15.0", "1.16.0", "1.17.0", "1.18.0", "1.19.0", "1.20.0",
+		"1.21.0", "1.22.0", "1.23.0", "1.24.0", "1.25.0", "1.26.0", "1.27.0", "1.27.1", "1.27.2", "1.28.0",
+		"1.28.1", "1.29.0", "1.30.0", "2.0.0a1", "2.0.0", "2.1.0", "2.1.1", "2.2.0", "2.3.0"),
+	"fastmcp": versions("2.0.0", "2.10.0", "2.11.2", "2.12.0", "2.13.0", "2.14.0", "2.14.1", "2.14.5",
+		"3.0.0b1", "3.0.0", "3.1.0", "3.2.0", "3.3.0", "3.4.0", "3.4.7", "4.0.0rc1", "4.0.0", "4.1.0"),
+	"anyio": versions("3.7.1", "4.0.0", "4.1.0", "4.5.0", "4.9.0", "4.10.0", "4.11.0", "4.12.0"),
+}
+
+func versions(vs ...string) []Version {
+	out := make([]Version, len(vs))
+	for i, s := range vs {
+		out[i] = MustVersion(s)
+	}
+	return out
+}
+
+// packageNames maps a resolved package to the distribution names it covers.
+var packageNames = map[string][]string{
+	"mcp":     {"mcp"},
+	"fastmcp": {"fastmcp", "fastmcp-slim"},
+	"anyio":   {"anyio"},
+}
+
+// Resolution is what a project's files say about one package.
+type Resolution struct {
+	Package string
+	Known   bool // something declares, locks or assumes it
+	Set     Set  // the versions the project can run (when Known)
+	// Locked are lock entries (exact versions), Declared manifest
+	// requirements, Constraints pip constraints; each in file order.
+	Locked, Declared, Constraints []*Requirement
+	Assumed                       string   // the option value used, when nothing declares
+	Stale                         []string // lock entries that the manifests do not admit
+	Implied                       string   // how the set was implied by another package ("fastmcp 3.x pulls mcp 1.x")
+}
+
+// Resolution returns what the project's files say about pkg ("mcp",
+// "fastmcp" (fastmcp and fastmcp-slim) or "anyio"; any other name is read as
+// a single distribution). A lock's exact version beats a declared range; a
+// range open above resolves to the newest release it admits.
+func (p *Project) Resolution(pkg string) *Resolution {
+	pkg = NormalizeName(pkg)
+	if r := p.resolved[pkg]; r != nil {
+		return r
+	}
+	if p.resolved == nil {
+		p.resolved = map[string]*Resolution{}
+	}
+	r := p.resolve(pkg)
+	p.resolved[pkg] = r
+	return r
+}
+
+func (p *Project) matching(pkg string) []*Requirement {
+	names := packageNames[pkg]
+	if names == nil {
+		names = []string{pkg}
+	}
+	var out []*Requirement
+	for _, r := range p.reqs {
+		for _, n := range names {
+			if r.Name == n {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+func (p *Project) resolve(pkg string) *Resolution {
+	res := &Resolution{Package: pkg}
+	for _, r := range p.matching(pkg) {
+		switch {
+		case r.Locked:
+			res.Locked = append(res.Locked, r)
+		case r.Constraint:
+			res.Constraints = append(res.Constraints, r)
+		default:
+			res.Declared = append(res.Declared, r)
+		}
+	}
+	constraint := All()
+	for _, c := range res.Constraints {
+		constraint = constraint.Intersect(c.Set).withPre(constraint.Prereleases || c.Set.Prereleases)
+	}
+	// mcp is also pulled by fastmcp: fastmcp < 4 needs mcp 1.x, >= 4 mcp 2.x.
+	implied, hasImplied := Set{}, false
+	if pkg == "mcp" {
+		if f := p.Resolution("fastmcp"); f.Known && len(f.Locked)+len(f.Declared) > 0 {
+			hasImplied = true
+			if f.Set.AdmitsRange("", "4.0.0") {
+				implied = implied.Union(mustRange("1.0.0", "2.0.0"))
+				res.Implied = "fastmcp < 4 pulls mcp 1.x"
+			}
+			if f.Set.AdmitsRange("4.0.0", "") {
+				implied = implied.Union(mustRange("2.0.0", ""))
+				if res.Implied == "" {
+					res.Implied = "fastmcp >= 4 pulls mcp 2.x"
+				}
+			}
+		}
+	}
+	switch {
+	case len(res.Locked) > 0:
+		res.Known = true
+		res.Set = None()
+		for _, l := range res.Locked {
+			if l.Unknown {
+				res.Set = res.Set.Union(resolveOpen(l.Set, knownReleases[pkg]))
+				continue
+			}
+			res.Set = res.Set.Union(l.Set)
+			v, err := ParseVersion(l.Version)
+			if err != nil {
+				continue
+			}
+			for _, d := range res.Declared {
+				if !d.Unknown && !d.Set.withPre(true).Contains(v) {
+					spec := d.Specifier
+					if spec == "" {
+						spec = "any version"
+					}
+					res.Stale = append(res.Stale, fmt.Sprintf("%s locks %s %s but %s declares %s", path.Base(l.Path), l.RawName, l.Version, path.Base(d.Path), spec))
+				}
+			}
+		}
+	case len(res.Declared) > 0:
+		res.Known = true
+		res.Set = None()
+		for _, d := range res.Declared {
+			s := d.Set.Intersect(constraint).withPre(d.Set.Prereleases || constraint.Prereleases)
+			if hasImplied {
+				s = s.Intersect(implied).withPre(s.Prereleases)
+			}
+			res.Set = res.Set.Union(resolveOpen(s, knownReleases[pkg]))
+		}
+	case hasImplied:
+		res.Known = true
+		res.Set = implied
+	default:
+		assume := ""
+		switch pkg {
+		case "mcp":
+			assume = p.opts.AssumeMCP
+		case "fastmcp":
+			assume = p.opts.AssumeFastMCP
+		}
+		if assume == "" {
+			return res
+		}
+		if v, err := ParseVersion(assume); err == nil {
+			res.Set = Point(v)
+		} else if _, s, err := ParseSpecifier(assume); err == nil {
+			res.Set = resolveOpen(s, knownReleases[pkg])
+		} else {
+			return res
+		}
+		res.Known, res.Assumed = true, assume
+	}
+	return res
+}
+
+func mustRange(lo, hi string) Set {
+	s, err := Range(lo, hi)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// resolveOpen narrows a range that is open above to what an installer picks
+// today: the newest release it admits (and anything newer).
+func resolveOpen(s Set, known []Version) Set {
+	if !s.UnboundedAbove() {
+		return s
+	}
+	if newest, ok := s.Max(known); ok {
+		return s.Above(newest)
+	}
+	last := s.ivs[len(s.ivs)-1]
+	return Set{ivs: []interval{last}, Prereleases: s.Prereleases}
+}
+
+// Describe returns one line about pkg for reports, e.g.
+// "mcp ==1.26.0 (uv.lock), declared >=1.20 in pyproject.toml".
+func (p *Project) Describe(pkg string) string {
+	r := p.Resolution(pkg)
+	var parts []string
+	for _, l := range r.Locked {
+		parts = append(parts, fmt.Sprintf("==%s (%s)", l.Version, path.Base(l.Path)))
+	}
+	var decl []string
+	for _, d := range r.Declared {
+		spec := d.Specifier
+		switch {
+		case d.URL != "":
+			spec = "@ " + d.URL
+		case spec == "":
+			spec = "(any version)"
+		}
+		decl = append(decl, fmt.Sprintf("%s in %s", spec, path.Base(d.Path)))
+	}
+	if len(decl) > 0 {
+		prefix := "declared "
+		if len(parts) == 0 {
+			prefix = ""
+		}
+		parts = append(parts, prefix+strings.Join(dedupe(decl), ", "))
+	}
+	switch {
+	case len(parts) == 0 && r.Implied != "":
+		parts = append(parts, "not declared ("+r.Implied+")")
+	case len(parts) == 0 && r.Assumed != "":
+		parts = append(parts, "assumed "+r.Assumed)
+	case len(parts) == 0:
+		parts = append(parts, "not declared")
+	}
+	out := pkg + " " + strings.Join(parts, ", ")
+	if len(r.Stale) > 0 {
+		out += "; stale lock: " + strings.Join(r.Stale, "; ")
+	}
+	return out
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// FloorEdit returns the edit that raises a manifest requirement of pkg to
+// floor within floor's major version (mcp>=1.20,<2 -> mcp>=1.27.0,<2): the
+// first requirement, in file order, that admits a version of that major below
+// floor. ok is false when none does or none can be edited in place.
+func (p *Project) FloorEdit(pkg, floor string) (path string, start, end int, newText string, ok bool) {
+	for _, r := range p.matching(NormalizeName(pkg)) {
+		if text, ok := r.FloorSpecifier(floor); ok {
+			return r.Path, r.VersionStart, r.VersionEnd, text, true
+		}
+	}
+	return "", 0, 0, "", false
+}
+
+// FloorSpecifier returns the specifier that replaces r's version part to
+// raise its floor to floor within floor's major, keeping upper bounds and
+// exclusions that still matter. ok is false when r is a lock entry, cannot be
+// edited in place, or already admits nothing below floor in that major.
+func (r *Requirement) FloorSpecifier(floor string) (string, bool) {
+	fv, err := ParseVersion(floor)
+	if err != nil || r.Locked || r.Constraint || r.Unknown || r.VersionStart < 0 {
+		return "", false
+	}
+	major := fmt.Sprint(fv.Major())
+	next := fmt.Sprint(fv.Major() + 1)
+	if !r.Set.AdmitsRange(major, floor) {
+		return "", false
+	}
+	keep := []string{">=" + floor}
+	upper := false
+	for _, c := range r.Clauses {
+		v, err := ParseVersion(strings.TrimSuffix(c.Version, ".*"))
+		if err != nil {
+			continue
+		}
+		switch c.Op {
+		case "<", "<=":
+			if v.Compare(fv) > 0 {
+				keep = append(keep, c.String())
+				upper = true
+			}
+		case "!=":
+			if v.Compare(fv) >= 0 || strings.HasSuffix(c.Version, ".*") && v.Major() == fv.Major() {
+				keep = append(keep, c.String())
+			}
+		}
+	}
+	if !upper {
+		keep = append(keep, "<"+next)
+	}
+	text := strings.Join(keep, ",")
+	if _, s, err := ParseSpecifier(text); err != nil || !s.AdmitsRange(floor, next) {
+		text = ">=" + floor + ",<" + next
+	}
+	return text, true
+}

@@ -1,0 +1,78 @@
+package deps
+
+import (
+	"regexp"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// PEP 723 inline script metadata: the "# /// script" block of a .py file,
+// whose comment lines hold TOML with a dependencies array. The block's TOML
+// is parsed from a copy of the file with everything else blanked out (and
+// the "# " prefixes turned into spaces), so spans are offsets of the file.
+// requires-python and [tool] are not read.
+
+var scriptBlockRE = regexp.MustCompile(`(?m)^# /// ([a-zA-Z0-9-]+)\r?$\n((?:^#(?:| .*)\r?$\n)+)^# ///\r?$`)
+
+// scriptBlocks returns the [start, end) content ranges of the script blocks.
+func scriptBlocks(src []byte) [][2]int {
+	var out [][2]int
+	for _, m := range scriptBlockRE.FindAllSubmatchIndex(src, -1) {
+		if string(src[m[2]:m[3]]) == "script" {
+			out = append(out, [2]int{m[4], m[5]})
+		}
+	}
+	return out
+}
+
+// HasScriptBlock reports whether a Python file has PEP 723 metadata.
+func HasScriptBlock(src []byte) bool { return len(scriptBlocks(src)) > 0 }
+
+// LoadScript reads a PEP 723 script's metadata: the script is a project of
+// its own (Dir is its path).
+func LoadScript(path string, src []byte, opts Options) (*Project, []error) {
+	l := newLoader(path, opts)
+	f := &File{Path: path, Src: src, Lines: pyast.NewLineIndex(src)}
+	l.files[path] = f
+	l.proj.Files = append(l.proj.Files, f)
+	l.readSafely(readScript, f)
+	return l.finish()
+}
+
+func readScript(l *loader, f *File) []*Requirement {
+	blocks := scriptBlocks(f.Src)
+	if len(blocks) == 0 {
+		return nil
+	}
+	if len(blocks) > 1 {
+		l.errorf(f, blocks[1][0], "more than one '# /// script' block (PEP 723 forbids it)")
+		return nil
+	}
+	blank := make([]byte, len(f.Src))
+	for i, c := range f.Src {
+		if c == '\n' || c == '\r' {
+			blank[i] = c
+		} else {
+			blank[i] = ' '
+		}
+	}
+	lineStart := true
+	for i := blocks[0][0]; i < blocks[0][1]; i++ {
+		c := f.Src[i]
+		switch {
+		case lineStart: // the "#"
+		case i > 0 && f.Src[i-1] == '#' && lineStartAt(f.Src, i-1) && c == ' ': // the space after it
+		default:
+			blank[i] = c
+		}
+		lineStart = c == '\n'
+	}
+	root, err := parseTOML(f.Path, blank)
+	if err != nil {
+		l.addErr(err)
+		return nil
+	}
+	return pep508Array(l, f, root.get("dependencies"), "script.dependencies", "")
+}
+
+func lineStartAt(src []byte, i int) bool { return i == 0 || src[i-1] == '\n' }

@@ -1,0 +1,8 @@
+package deps
+
+// uv.lock: every [[package]] with its exact version. The project itself and
+// workspace members (source = { editable | virtual }) are skipped;
+// [package.metadata] requires-dist repeats the manifest and is not read.
+func readUVLock(l *loader, f *File) []*Requirement {
+	return lockPackages(l, f, "package", func(t *ttable) bool { return sourceIs(t, "editable", "virtual") })
+}
