@@ -111,6 +111,9 @@ func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
 		if strings.HasPrefix(attr, "send_") && isSession(m, obj) {
 			return true
 		}
+		if _, ok := ServerRequest(m, call); ok {
+			return true // a request to the client: its send starts with a checkpoint
+		}
 		for _, t := range m.TypesOf(obj) {
 			if ioMethods[t][attr] {
 				return true

@@ -46,6 +46,8 @@
 //   - session.send_*(...) where the object is named session, is an attribute
 //     .session (ctx.session, ctx.request_context.session) or is typed as an
 //     mcp.* *Session
+//   - a server-to-client request (ServerRequest: ctx.elicit, sample,
+//     list_roots, session.create_message, ...)
 //   - network and process I/O: asyncio.open_connection, open_unix_connection,
 //     create_subprocess_exec, create_subprocess_shell, anyio.connect_tcp,
 //     connect_unix, run_process, open_process, getaddrinfo, and the request

@@ -699,6 +699,13 @@ func (f *flow) blockCont(fn *pyast.Function, b *pyast.Node) cont {
 	return f.stmtCont(fn, stmtOf(p))
 }
 
+// Shielded reports whether n runs inside a shielded cancel scope (a with
+// statement of its own function, see ShieldedScope): a checkpoint there does
+// not observe cancellation.
+func Shielded(m *pyast.Module, n *pyast.Node) bool {
+	return (&flow{m: m}).shieldedAt(n)
+}
+
 // shieldedAt reports whether n runs inside a shielded cancel scope of its
 // function (checkpoints there do not observe cancellation).
 func (f *flow) shieldedAt(n *pyast.Node) bool {
