@@ -1,0 +1,2 @@
+class CancelledError(Exception):
+    """The project's own error, not asyncio's."""
