@@ -145,10 +145,20 @@ func prefectChosen(p *Pass, h *handlers.Handler) bool {
 		return h.Framework == handlers.PrefectFastMCP
 	}
 	if prefect[0] < official[0] {
-		return admits(p, "fastmcp", "", "") != deps.No
+		return fastmcpImportable(p)
 	}
 	officialImportable := admits(p, "mcp", "", "2.0.0").Or(admits(p, "fastmcp", "", "4.0.0"))
 	return officialImportable == deps.No
+}
+
+// fastmcpImportable reports whether PrefectHQ fastmcp can be installed: the
+// project's dependency files declare, lock or assume it, or there are none.
+func fastmcpImportable(p *Pass) bool {
+	if p.Project == nil || len(p.Project.Files) == 0 {
+		return true
+	}
+	r := p.Project.Resolution("fastmcp")
+	return r.Known && admits(p, "fastmcp", "", "") != deps.No
 }
 
 // admits asks the project whether pkg (mcp, fastmcp or anyio) admits a
@@ -409,6 +419,11 @@ func runInThreadFix(p *Pass, h *handlers.Handler) (Fix, bool) {
 		args := call.ChildByFieldName("arguments")
 		if args == nil || args.Kind() != "argument_list" {
 			return Fix{}, false
+		}
+		if kw := pyast.KeywordArg(sm, call, "run_in_thread"); kw != nil { // run_in_thread=True
+			v := kw.ChildByFieldName("value")
+			fix.Edits = []Edit{{Path: sm.Path, Start: int(v.StartByte()), End: int(v.EndByte()), New: "False"}}
+			return fix, true
 		}
 		named := pyast.NamedChildren(args)
 		var last *pyast.Node

@@ -1,0 +1,14 @@
+from fastmcp import FastMCP
+
+mcp = FastMCP("crlf")
+
+
+@mcp.tool
+def shout(text: str) -> str:  # want: MCP103
+    """Upper-case.
+
+    Keeps CRLF.
+    """
+    msg = """a
+multiline string"""
+    return text.upper() + msg
