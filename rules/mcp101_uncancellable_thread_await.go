@@ -86,7 +86,8 @@ func runMCP101(p *Pass) {
 			continue
 		}
 		for _, w := range checkpoint.Waits(r.Module, r.Func) {
-			if w.Offload.Cancellable || c.a.Covered(r.Module, r.Func, w.At) {
+			// In a shielded scope no keyword helps: MCP102 reports the shield.
+			if w.Offload.Cancellable || checkpoint.Shielded(r.Module, w.At) || c.a.Covered(r.Module, r.Func, w.At) {
 				continue
 			}
 			if !c.endsRequest(r.Func) {
@@ -251,6 +252,13 @@ func (c *mcp101Check) keywordFix(m *pyast.Module, info checkpoint.OffloadInfo) (
 	e := Edit{Path: m.Path, Start: int(args.StartByte()) + 1, New: kw + "=True"}
 	if last != nil {
 		e.Start, e.New = int(last.EndByte()), ", "+kw+"=True"
+		if comma := trailingComma(args, last); comma != nil {
+			// f(a, b,) and one argument a line: keep the layout.
+			e.Start, e.New = int(comma.EndByte()), " "+kw+"=True"
+			if indent, own := stmtIndent(m, last); own {
+				e.New = lineNewline(m.Src, srcLineEnd(m.Src, int(last.EndByte()))) + indent + kw + "=True,"
+			}
+		}
 	}
 	e.End = e.Start
 	return Fix{
@@ -258,6 +266,16 @@ func (c *mcp101Check) keywordFix(m *pyast.Module, info checkpoint.OffloadInfo) (
 		Applicability: Unsafe,
 		Edits:         []Edit{e},
 	}, true
+}
+
+// trailingComma returns the "," after the last argument, or nil.
+func trailingComma(args, last *pyast.Node) *pyast.Node {
+	for _, c := range pyast.Children(args) {
+		if c.StartByte() >= last.EndByte() && c.Kind() == "," {
+			return c
+		}
+	}
+	return nil
 }
 
 // checkpointFix inserts `await anyio.lowlevel.checkpoint_if_cancelled()` on a
