@@ -301,3 +301,8 @@ func (r *Requirement) FloorSpecifier(floor string) (string, bool) {
 	}
 	return text, true
 }
+
+// ResolveOpen is what an installer picks from s for pkg today: s itself if
+// it is bounded above, else the newest known release s admits and anything
+// newer.
+func ResolveOpen(pkg string, s Set) Set { return resolveOpen(s, knownReleases[NormalizeName(pkg)]) }
