@@ -158,7 +158,8 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 		return pr
 	}
 	for _, f := range files {
-		if f.Kind == workspace.Dependency {
+		// setup.py is Python and a dependency file (read statically by deps).
+		if f.Kind == workspace.Dependency || path.Base(f.Path) == "setup.py" {
 			pr := get(workspace.Dir(f.Path))
 			pr.depFiles = append(pr.depFiles, f.Path)
 		}
