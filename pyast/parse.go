@@ -58,7 +58,7 @@ func Parse(path, name string, src []byte) (*Module, error) {
 		// and keep offsets valid by parsing a copy with the BOM blanked out.
 		body = append([]byte("   "), src[3:]...)
 	}
-	tree := p.Parse(body, nil)
+	tree := p.ParseWithOptions(chunks(body), nil, nil)
 	if tree == nil {
 		return nil, fmt.Errorf("parse %s: %w", path, errNoParser)
 	}
@@ -66,6 +66,25 @@ func Parse(path, name string, src []byte) (*Module, error) {
 	m.Root = tree.RootNode()
 	m.index()
 	return m, nil
+}
+
+// readChunk bounds what the parser's read callback returns. The binding
+// copies each returned slice into a new C string, and tree-sitter calls the
+// callback again whenever its lexer moves, so returning the rest of the file
+// (as Parser.Parse does) makes parsing quadratic in the file size.
+var readChunk = 4096
+
+func chunks(text []byte) func(int, sitter.Point) []byte {
+	return func(i int, _ sitter.Point) []byte {
+		if i >= len(text) {
+			return nil
+		}
+		end := i + readChunk
+		if end > len(text) {
+			end = len(text)
+		}
+		return text[i:end]
+	}
 }
 
 // Close releases the syntax tree. The Module's nodes must not be used after.
