@@ -55,7 +55,20 @@ var mcp105 = Register(&Rule{
 })
 
 func mcp105Exposure(p *deps.Project) deps.Tri {
-	return p.MCPAdmits("", "1.27.0").Or(p.FastMCPAdmits("2.14.0", "4.0.0"))
+	return p.MCPAdmits("", "1.27.0").Or(fastmcpCloseExposure(p))
+}
+
+// fastmcpCloseExposure tells whether the project can run fastmcp 2.14 / 3.x.
+// A project whose files say which mcp it runs and never name fastmcp does
+// not use it (deps answers Unknown for an undeclared package).
+func fastmcpCloseExposure(p *deps.Project) deps.Tri {
+	if p == nil {
+		return deps.Unknown
+	}
+	if p.Resolution("mcp").Known && !p.Resolution("fastmcp").Known {
+		return deps.No
+	}
+	return p.FastMCPAdmits("2.14.0", "4.0.0")
 }
 
 // floorEditor is deps.Project's FloorEdit, asserted so this rule builds
