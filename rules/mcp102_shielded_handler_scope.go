@@ -5,7 +5,6 @@ import (
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
-	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -20,7 +19,8 @@ import (
 // and entered later). Coverage is checkpoint.Analyzer.Covered from the end of
 // the with statement; when the function is not a handler, every call site
 // that a handler reaches must be covered in turn (Callers), up to the
-// handler. A return inside the shielded body is never covered.
+// handler (the walk MCP101 uses). A return inside the shielded body is never
+// covered.
 //
 // Not reported: shields inside finally: or inside an except block that
 // re-raises (the cancellation is already propagating), and shielded scopes
@@ -66,14 +66,17 @@ func runMCP102(p *Pass) {
 	if p.Handlers != nil {
 		r = p.Handlers
 	}
-	a := checkpoint.New(r)
+	// MCP101's walk up the call sites to the handler decides whether the
+	// function's return can end a request unchecked.
+	c := &mcp101Check{p: p, a: checkpoint.New(r), ends: map[*pyast.Function]int{}}
 	for _, ref := range p.Handlers.ReachableFuncs() {
-		checkShields(p, a, ref.Module, ref.Func)
+		checkShields(c, ref.Module, ref.Func)
 	}
 }
 
 // checkShields reports the uncovered shielded scopes of function f.
-func checkShields(p *Pass, a *checkpoint.Analyzer, m *pyast.Module, f *pyast.Function) {
+func checkShields(c *mcp101Check, m *pyast.Module, f *pyast.Function) {
+	p, a := c.p, c.a
 	if f.Body == nil {
 		return
 	}
@@ -89,7 +92,7 @@ func checkShields(p *Pass, a *checkpoint.Analyzer, m *pyast.Module, f *pyast.Fun
 		if !returns && a.Covered(m, f, n) {
 			return true
 		}
-		if !returnsUnchecked(p, a, f, map[*pyast.Function]bool{}) {
+		if !c.endsRequest(f) {
 			return true
 		}
 		msg := fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler returns: the handler returns normally after a cancel and mcp 1.x responds twice and crashes", m.Text(item))
@@ -203,40 +206,6 @@ func returnsInside(body *pyast.Node) bool {
 		return !found
 	})
 	return found
-}
-
-// returnsUnchecked reports whether, once f returns, some path reaches the
-// end of a handler without a checkpoint: f is a handler (or nothing in the
-// project calls it), or a call site of f is not covered in a caller that
-// itself returns unchecked.
-func returnsUnchecked(p *Pass, a *checkpoint.Analyzer, f *pyast.Function, seen map[*pyast.Function]bool) bool {
-	if seen[f] {
-		return false
-	}
-	seen[f] = true
-	if isHandlerFunc(p.Handlers, f) {
-		return true
-	}
-	sites := p.Handlers.Callers(f)
-	if len(sites) == 0 {
-		return true
-	}
-	for _, cs := range sites {
-		if !a.Covered(cs.Caller.Module, cs.Caller.Func, cs.Call) && returnsUnchecked(p, a, cs.Caller.Func, seen) {
-			return true
-		}
-	}
-	return false
-}
-
-// isHandlerFunc reports whether f is registered as a handler itself.
-func isHandlerFunc(ix *handlers.Index, f *pyast.Function) bool {
-	for _, h := range ix.ReachedFrom(f) {
-		if h.Func == f {
-			return true
-		}
-	}
-	return false
 }
 
 // checkpointAfterFix inserts `await anyio.lowlevel.checkpoint_if_cancelled()`
