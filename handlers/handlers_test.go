@@ -120,6 +120,13 @@ def unrelated(server):
     async def t3(): pass
 `,
 		}, Config{}, []string{"pkg.cls.App.__init__.inner:tool:fastmcp", "pkg.reg.register.t2:tool:mcp FastMCP", "pkg.tools.t1:tool:mcp FastMCP"}},
+		{"server in a class body", map[string]string{"s.py": `
+from mcp.server.fastmcp import FastMCP
+class S:
+    server = FastMCP("x")
+    @server.tool()
+    async def m(self): pass
+`}, Config{}, []string{"s.S.m:tool:mcp FastMCP"}},
 		{"spelling alone is not a server", map[string]string{"s.py": `
 class FastMCP:
     def tool(self): return lambda f: f

@@ -69,14 +69,24 @@ func (m *Module) FuncByNode(n *Node) *Function {
 	return m.funcByStart[n.StartByte()]
 }
 
-// ScopeAt returns the scope code at n runs in.
+// ScopeAt returns the scope code at n runs in: the innermost function or
+// class body that contains it. A function's decorators, defaults and
+// annotations run in the scope around the def.
 func (m *Module) ScopeAt(n *Node) *Scope {
-	if f := m.FuncAt(n); f != nil {
-		// Decorators, defaults and annotations of f run in the enclosing scope.
-		if n.StartByte() < f.Body.StartByte() {
-			return f.Scope.Parent
+	start := n.StartByte()
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "function_definition":
+			if f := m.funcByStart[p.StartByte()]; f != nil && f.Body != nil && start >= f.Body.StartByte() {
+				return f.Scope
+			}
+		case "class_definition":
+			if c := m.classByStart[p.StartByte()]; c != nil {
+				if body := p.ChildByFieldName("body"); body != nil && start >= body.StartByte() {
+					return c.Scope
+				}
+			}
 		}
-		return f.Scope
 	}
 	return m.Scope
 }
@@ -84,6 +94,7 @@ func (m *Module) ScopeAt(n *Node) *Scope {
 // index builds scopes, functions, classes and bindings in one walk.
 func (m *Module) index() {
 	m.funcByStart = map[uint]*Function{}
+	m.classByStart = map[uint]*Class{}
 	m.Scope = newScope(nil, m.Name)
 	m.indexBlock(m.Root, m.Scope, nil, nil)
 }
@@ -282,6 +293,7 @@ func (m *Module) indexClass(n *Node, outer *Scope, fn *Function) {
 	}
 	c.Scope = newScope(outer, c.Qual)
 	m.Classes = append(m.Classes, c)
+	m.classByStart[n.StartByte()] = c
 	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{c.Qual}, Node: n})
 	if body := n.ChildByFieldName("body"); body != nil {
 		m.indexBlock(body, c.Scope, nil, c)

@@ -21,10 +21,10 @@ import (
 type Node = sitter.Node
 
 var (
-	language     = sitter.NewLanguage(python.Language())
-	parserPool   = sync.Pool{New: func() any { p := sitter.NewParser(); _ = p.SetLanguage(language); return p }}
-	utf8BOM      = []byte{0xEF, 0xBB, 0xBF}
-	errNoParser  = fmt.Errorf("tree-sitter returned no tree")
+	language    = sitter.NewLanguage(python.Language())
+	parserPool  = sync.Pool{New: func() any { p := sitter.NewParser(); _ = p.SetLanguage(language); return p }}
+	utf8BOM     = []byte{0xEF, 0xBB, 0xBF}
+	errNoParser = fmt.Errorf("tree-sitter returned no tree")
 )
 
 // Language returns the Python grammar, for callers that build queries.
@@ -44,7 +44,8 @@ type Module struct {
 	Funcs   []*Function // every def and async def, in source order, nested ones too
 	Classes []*Class
 
-	funcByStart map[uint]*Function
+	funcByStart  map[uint]*Function
+	classByStart map[uint]*Class
 }
 
 // Parse parses src as module name (dotted; "" when unknown), read from path. A syntax error is not an error here: the tree then holds

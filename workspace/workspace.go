@@ -103,8 +103,16 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
-				// A symlink to a file is read; one to a directory is not followed.
-				if st, err := os.Stat(p); err != nil || st.IsDir() {
+				// A symlink to a file is read; one to a directory is not
+				// followed; a dangling one is an error, never a silent skip.
+				st, err := os.Stat(p)
+				if err != nil {
+					if _, ok := Classify(sp); ok {
+						errs = append(errs, &PathError{Path: sp, Err: err})
+					}
+					return nil
+				}
+				if st.IsDir() {
 					return nil
 				}
 			}

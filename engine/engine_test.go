@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/rules"
+)
+
+// tree writes files (slash paths -> contents) under a new temporary folder.
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, src := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+const offloadServer = `from mcp.server.fastmcp import FastMCP
+import anyio
+from helpers import work
+mcp = FastMCP("x")
+
+@mcp.tool()
+async def t():
+    return await anyio.to_thread.run_sync(work)
+`
+
+// codes returns "relpath:line:CODE" for every finding.
+func codes(root string, res *Result) []string {
+	var out []string
+	for _, d := range res.Diagnostics {
+		p := strings.TrimPrefix(d.Path, filepath.ToSlash(root)+"/")
+		out = append(out, p+":"+strconv.Itoa(d.Start.Line)+":"+d.Code+":"+d.Severity.String())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func run(t *testing.T, roots []string, opts Options) *Result {
+	t.Helper()
+	res, err := Run(roots, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestProjectsAndSeverity(t *testing.T) {
+	root := tree(t, map[string]string{
+		"pyproject.toml":           "[project]\nname='top'\ndependencies=['mcp>=2']\n",
+		"server.py":                offloadServer,
+		"helpers.py":               "def work(): return 1\n",
+		"svc/requirements.txt":     "mcp==1.26.0\n",
+		"svc/server.py":            offloadServer,
+		"svc/helpers.py":           "def work(): return 1\n",
+		"unknown/sub/mcp_thing.py": "",
+	})
+	res := run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}})
+	got := codes(root, res)
+	want := []string{"svc/server.py:8:MCP101:error"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings %q, want %q (mcp>=2 project silent, mcp==1.26 project error)", got, want)
+	}
+	var dirs []string
+	for _, p := range res.Projects {
+		dirs = append(dirs, strings.TrimPrefix(strings.TrimPrefix(p.Dir, filepath.ToSlash(root)), "/"))
+	}
+	if strings.Join(dirs, ",") != ",svc" {
+		t.Errorf("projects %q", dirs)
+	}
+	// --show-safe turns the mcp>=2 finding into a note.
+	res = run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}, ShowSafe: true})
+	if got := codes(root, res); len(got) != 2 || got[0] != "server.py:8:MCP101:note" {
+		t.Errorf("with ShowSafe: %q", got)
+	}
+	// Unknown versions: a warning.
+	bare := tree(t, map[string]string{"server.py": offloadServer, "helpers.py": "def work(): return 1\n"})
+	if got := codes(bare, run(t, []string{bare}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}})); len(got) != 1 || !strings.HasSuffix(got[0], ":warning") {
+		t.Errorf("unknown versions: %q", got)
+	}
+	if got := codes(bare, run(t, []string{bare}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}, AssumeMCP: "1.26.0"})); len(got) != 1 || !strings.HasSuffix(got[0], ":error") {
+		t.Errorf("--assume-mcp 1.26.0: %q", got)
+	}
+}
+
+func TestPrefilterParsesOnlyWhatCanMatter(t *testing.T) {
+	root := tree(t, map[string]string{
+		"requirements.txt":      "mcp==1.26.0\n",
+		"app/__init__.py":       "",
+		"app/server.py":         "from mcp.server.fastmcp import FastMCP\nimport app.tools.deep\nfrom . import util\nmcp = FastMCP('x')\n",
+		"app/util.py":           "import app.more\n",
+		"app/more.py":           "X = 1\n",
+		"app/tools/__init__.py": "",
+		"app/tools/deep.py":     "Y = 2\n",
+		"app/unrelated.py":      "import os\n",
+		"scripts/other.py":      "print('x')\n",
+	})
+	res := run(t, []string{root}, Options{})
+	// server, util, more (through util), tools/__init__, tools/deep, app/__init__.
+	if res.Parsed != 6 {
+		t.Errorf("parsed %d files, want 6 (the MCP file and its import closure)", res.Parsed)
+	}
+	res = run(t, []string{root}, Options{ReportUnreachable: true})
+	if res.Parsed != 8 {
+		t.Errorf("with ReportUnreachable parsed %d, want every file (8)", res.Parsed)
+	}
+}
+
+func TestOuterProject(t *testing.T) {
+	root := tree(t, map[string]string{
+		"pyproject.toml":     "[project]\nname='x'\ndependencies=['mcp==1.26.0']\n",
+		"src/app/server.py":  offloadServer,
+		"src/app/helpers.py": "def work(): return 1\n",
+	})
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, []string{filepath.Join(root, "src")}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}})
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Severity != rules.SeverityError {
+		t.Fatalf("scanning src/ should use the pyproject.toml above it: %v", codes(root, res))
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	root := tree(t, map[string]string{
+		"requirements.txt": "mcp==1.26.0\n",
+		"syntax.py":        "from mcp.server.fastmcp import FastMCP\ndef f(:\n    pass\n",
+		"latin1.py":        "# mcp\nname = '\xe9t\xe9'\n",
+		"empty.py":         "",
+		"crlf.py":          "from mcp.server.fastmcp import FastMCP\r\nmcp = FastMCP('x')\r\n",
+	})
+	// A directory symlink loop and a dangling symlink.
+	if err := os.Symlink(root, filepath.Join(root, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "missing.py"), filepath.Join(root, "dangling.py")); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}})
+	got := codes(root, res)
+	want := []string{"dangling.py:1:MCP000:error", "latin1.py:2:MCP000:error", "syntax.py:2:MCP000:error"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+}
