@@ -1,6 +1,10 @@
 package pyast
 
-import "strings"
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
 
 // Function is a def or async def.
 type Function struct {
@@ -91,45 +95,46 @@ func (m *Module) ScopeAt(n *Node) *Scope {
 	return m.Scope
 }
 
-// index builds scopes, functions, classes and bindings in one walk.
+// indexQuery finds every node that binds a name. Running it in C is much
+// cheaper than visiting every node from Go; matches come in document order,
+// so a def or class is indexed before anything inside it.
+var indexQuery = mustQuery(`[
+  (function_definition) (class_definition) (import_statement)
+  (import_from_statement) (assignment) (with_item)
+] @n`)
+
+// index builds scopes, functions, classes and bindings.
 func (m *Module) index() {
 	m.funcByStart = map[uint]*Function{}
 	m.classByStart = map[uint]*Class{}
 	m.Scope = newScope(nil, m.Name)
-	m.indexBlock(m.Root, m.Scope, nil, nil)
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	matches := qc.Matches(indexQuery, m.Root, m.Src)
+	for match := matches.Next(); match != nil; match = matches.Next() {
+		for _, c := range match.Captures {
+			n := c.Node
+			m.indexNode(&n)
+		}
+	}
 }
 
-func (m *Module) indexBlock(n *Node, s *Scope, fn *Function, cls *Class) {
-	Walk(n, func(c *Node) bool {
-		if c.Id() == n.Id() {
-			return true
-		}
-		switch c.Kind() {
-		case "function_definition":
-			m.indexFunction(c, s, fn, cls)
-			return false
-		case "class_definition":
-			m.indexClass(c, s, fn)
-			return false
-		case "lambda":
-			return false
-		case "import_statement":
-			m.indexImport(c, s)
-			return false
-		case "import_from_statement":
-			m.indexFromImport(c, s)
-			return false
-		case "future_import_statement":
-			return false
-		case "assignment":
-			m.indexAssignment(c, s, fn, cls)
-			return true
-		case "with_item":
-			m.indexWithItem(c, s)
-			return true
-		}
-		return true
-	})
+func (m *Module) indexNode(n *Node) {
+	s := m.ScopeAt(n)
+	switch n.Kind() {
+	case "function_definition":
+		m.indexFunction(n, s, s.Func, s.Class)
+	case "class_definition":
+		m.indexClass(n, s)
+	case "import_statement":
+		m.indexImport(n, s)
+	case "import_from_statement":
+		m.indexFromImport(n, s)
+	case "assignment":
+		m.indexAssignment(n, s, s.Func, s.Class)
+	case "with_item":
+		m.indexWithItem(n, s)
+	}
 }
 
 func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Class) {
@@ -170,9 +175,6 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 		cls.Methods[name] = f
 	}
 	m.indexParams(f)
-	if f.Body != nil {
-		m.indexBlock(f.Body, f.Scope, f, cls)
-	}
 }
 
 func (m *Module) indexParams(f *Function) {
@@ -274,7 +276,7 @@ func (m *Module) annotationTypes(s *Scope, ann *Node) []string {
 	return out
 }
 
-func (m *Module) indexClass(n *Node, outer *Scope, fn *Function) {
+func (m *Module) indexClass(n *Node, outer *Scope) {
 	name := m.Text(n.ChildByFieldName("name"))
 	c := &Class{Name: name, Qual: outer.Qual + "." + name, Node: n, Methods: map[string]*Function{}, Attrs: map[string][]*Binding{}}
 	if p := n.Parent(); p != nil && p.Kind() == "decorated_definition" {
@@ -292,13 +294,10 @@ func (m *Module) indexClass(n *Node, outer *Scope, fn *Function) {
 		}
 	}
 	c.Scope = newScope(outer, c.Qual)
+	c.Scope.Class = c
 	m.Classes = append(m.Classes, c)
 	m.classByStart[n.StartByte()] = c
 	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{c.Qual}, Node: n})
-	if body := n.ChildByFieldName("body"); body != nil {
-		m.indexBlock(body, c.Scope, nil, c)
-	}
-	_ = fn
 }
 
 func (m *Module) indexImport(n *Node, s *Scope) {

@@ -27,6 +27,14 @@ var (
 	errNoParser = fmt.Errorf("tree-sitter returned no tree")
 )
 
+func mustQuery(src string) *sitter.Query {
+	q, err := sitter.NewQuery(language, src)
+	if err != nil {
+		panic(fmt.Sprintf("pyast: bad query: %v", err))
+	}
+	return q
+}
+
 // Language returns the Python grammar, for callers that build queries.
 func Language() *sitter.Language { return language }
 

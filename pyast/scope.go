@@ -29,6 +29,7 @@ type Scope struct {
 	Parent *Scope
 	Qual   string    // qualified name of the module / function / class
 	Func   *Function // nil for module and class scopes
+	Class  *Class    // set for class body scopes
 	names  map[string][]*Binding
 	Stars  []string // modules star-imported into this scope
 }
