@@ -69,6 +69,10 @@ type Project struct {
 	Dir   string  // slash path of the project root ("." for the scan root)
 	Files []*File // dependency files read (includes too), in reading order
 
+	// Notes says what was read but skipped (a setup.py value that is not a
+	// literal, an include from a URL), for verbose output.
+	Notes []string
+
 	reqs     []*Requirement
 	opts     Options
 	resolved map[string]*Resolution
@@ -180,6 +184,16 @@ func (l *loader) errorf(f *File, off int, format string, args ...any) {
 }
 
 func (l *loader) addErr(err error) { l.errs = append(l.errs, err) }
+
+// note records something read but skipped.
+func (l *loader) note(f *File, off int, format string, args ...any) {
+	pos := ""
+	if f.Lines != nil {
+		p := f.Lines.Position(off)
+		pos = fmt.Sprintf(":%d:%d", p.Line, p.Column)
+	}
+	l.proj.Notes = append(l.proj.Notes, f.Path+pos+": "+fmt.Sprintf(format, args...))
+}
 
 // file reads a file once.
 func (l *loader) file(p string) (*File, error) {

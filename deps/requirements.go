@@ -245,6 +245,13 @@ func (l *loader) requirementsOption(f *File, ll logicalLine, start int, body str
 			}
 		}
 		if l.reqDone[tkey] {
+			if isC { // read before as a requirements file: it only constrains
+				for _, r := range l.proj.reqs {
+					if path.Clean(r.Path) == tkey {
+						r.Constraint = true
+					}
+				}
+			}
 			return nil
 		}
 		tf, err := l.file(target)

@@ -199,6 +199,10 @@ func (p *Project) Describe(pkg string) string {
 	r := p.Resolution(pkg)
 	var parts []string
 	for _, l := range r.Locked {
+		if l.Version == "" {
+			parts = append(parts, fmt.Sprintf("locked without a version (%s)", path.Base(l.Path)))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("==%s (%s)", l.Version, path.Base(l.Path)))
 	}
 	var decl []string

@@ -48,8 +48,12 @@ func readSetupPy(l *loader, f *File) []*Requirement {
 			return true
 		}
 		_, kw := m.Args(n)
-		if v := value(kw["install_requires"]); v != nil {
-			reqs = append(reqs, pyStrings(l, f, m, v, "install_requires", "")...)
+		if n := kw["install_requires"]; n != nil {
+			if v := value(n); v != nil {
+				reqs = append(reqs, pyStrings(l, f, m, v, "install_requires", "")...)
+			} else {
+				l.note(f, int(n.StartByte()), "install_requires: %s is not a module-level literal: skipped", m.Text(n))
+			}
 		}
 		if v := value(kw["extras_require"]); v != nil && v.Kind() == "dictionary" {
 			for _, pair := range pyast.NamedChildren(v) {
@@ -87,12 +91,16 @@ func isSetupCall(m *pyast.Module, call *pyast.Node) bool {
 // pyStrings reads a list or tuple literal of requirement strings.
 func pyStrings(l *loader, f *File, m *pyast.Module, n *pyast.Node, section, group string) []*Requirement {
 	if n == nil || n.Kind() != "list" && n.Kind() != "tuple" {
+		if n != nil {
+			l.note(f, int(n.StartByte()), "%s: not a literal list: skipped", section)
+		}
 		return nil
 	}
 	var out []*Requirement
 	for _, e := range pyast.NamedChildren(n) {
 		s, ok := pyString(m, e)
 		if !ok {
+			l.note(f, int(e.StartByte()), "%s: %s is not a plain string literal: skipped", section, m.Text(e))
 			continue
 		}
 		start := contentStart(e)

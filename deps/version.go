@@ -3,6 +3,7 @@ package deps
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -18,6 +19,8 @@ type Version struct {
 	Dev     int64 // -1: none
 	Local   string
 }
+
+var localRE = regexp.MustCompile(`^[a-z0-9]+([-_.][a-z0-9]+)*$`)
 
 const (
 	negInf = math.MinInt64
@@ -48,14 +51,7 @@ func ParseVersion(s string) (Version, error) {
 		if v.Local == "" {
 			return bad("empty local label")
 		}
-		for _, seg := range strings.FieldsFunc(v.Local, func(r rune) bool { return r == '.' || r == '-' || r == '_' }) {
-			for _, c := range seg {
-				if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
-					return bad("bad local label")
-				}
-			}
-		}
-		if strings.ContainsAny(v.Local[:1], ".-_") || strings.ContainsAny(v.Local[len(v.Local)-1:], ".-_") {
+		if !localRE.MatchString(v.Local) {
 			return bad("bad local label")
 		}
 	}

@@ -1,0 +1,156 @@
+package deps
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/deps/*/want.golden")
+
+// loadDir loads every file of a fixture folder as one project.
+func loadDir(t *testing.T, dir string) (*Project, []error) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range ents {
+		if !e.IsDir() && e.Name() != "want.golden" {
+			files = append(files, path.Join(filepath.ToSlash(dir), e.Name()))
+		}
+	}
+	sort.Strings(files)
+	return Load(dir, files, Options{})
+}
+
+// dump describes what a project read: every requirement with its position,
+// the exact text of its span and of its version span, then the errors, then
+// the resolution of mcp, fastmcp and anyio.
+func dump(p *Project, errs []error) string {
+	var b strings.Builder
+	for _, r := range p.Requirements() {
+		f := p.File(r.Path)
+		pos, end := f.Lines.Position(r.Start), f.Lines.Position(r.End)
+		ver := "-"
+		if r.VersionStart >= 0 {
+			ver = fmt.Sprintf("%d-%d %q", r.VersionStart, r.VersionEnd, f.Src[r.VersionStart:r.VersionEnd])
+		}
+		fmt.Fprintf(&b, "%s:%d:%d-%d:%d [%d-%d] %s %q\n", path.Base(r.Path), pos.Line, pos.Column, end.Line, end.Column, r.Start, r.End, r.Name, f.Src[r.Start:r.End])
+		fmt.Fprintf(&b, "\tversion=%s spec=%q extras=%v marker=%q url=%q\n", ver, r.Specifier, r.Extras, r.Marker, r.URL)
+		fmt.Fprintf(&b, "\tlocked=%v version=%q group=%q section=%q constraint=%v editable=%v unknown=%v set=%s\n",
+			r.Locked, r.Version, r.Group, r.Section, r.Constraint, r.Editable, r.Unknown, r.Set)
+	}
+	for _, err := range errs {
+		fe, ok := err.(*FileError)
+		if !ok {
+			fmt.Fprintf(&b, "error (not a FileError): %v\n", err)
+			continue
+		}
+		fmt.Fprintf(&b, "error %s:%d:%d @%d: %s\n", path.Base(fe.Path), fe.Line, fe.Column, fe.Offset, fe.Msg)
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "note %s\n", path.Base(n))
+	}
+	for _, pkg := range []string{"mcp", "fastmcp", "anyio"} {
+		fmt.Fprintf(&b, "%s: %s\n", pkg, p.Describe(pkg))
+	}
+	fmt.Fprintf(&b, "MCP1=%s FastMCP3=%s anyio<4.1=%s\n", p.MCP1(), p.FastMCP3(), p.AnyioAdmits("", "4.1"))
+	return b.String()
+}
+
+// TestFormats checks each fixture folder of testdata/deps against its
+// want.golden (go test -update rewrites them; review the diff).
+func TestFormats(t *testing.T) {
+	dirs, _ := filepath.Glob("../testdata/deps/*")
+	more, _ := filepath.Glob("../testdata/deps/malformed/*")
+	dirs = append(dirs, more...)
+	n := 0
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || strings.HasSuffix(dir, "/malformed") || strings.HasSuffix(dir, "/script") {
+			continue
+		}
+		n++
+		t.Run(strings.TrimPrefix(filepath.ToSlash(dir), "../testdata/deps/"), func(t *testing.T) {
+			p, errs := loadDir(t, dir)
+			checkGolden(t, filepath.Join(dir, "want.golden"), dump(p, errs))
+		})
+	}
+	if n < 10 {
+		t.Fatalf("only %d fixture folders", n)
+	}
+}
+
+func TestScriptBlock(t *testing.T) {
+	file := "../testdata/deps/script/tool.py"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !HasScriptBlock(src) || HasScriptBlock([]byte("# /// pyproject\n# x = 1\n# ///\n")) || HasScriptBlock([]byte("import mcp\n")) {
+		t.Fatal("HasScriptBlock")
+	}
+	p, errs := LoadScript(file, src, Options{})
+	checkGolden(t, "../testdata/deps/script/want.golden", dump(p, errs))
+	two := append(append([]byte(nil), src...), src...)
+	if _, errs := LoadScript("x.py", two, Options{}); len(errs) != 1 {
+		t.Errorf("two script blocks: want one error, got %v", errs)
+	}
+}
+
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("missing %s (go test -update):\n%s", golden, got)
+	}
+	if !bytes.Equal(want, []byte(got)) {
+		t.Errorf("%s differs; got:\n%s", golden, got)
+	}
+}
+
+// Broken files give FileErrors at a position, and the other files are read.
+func TestMalformed(t *testing.T) {
+	for _, c := range []struct {
+		dir, file string
+		line      int
+		msg       string
+		reqs      int
+	}{
+		{"toml", "pyproject.toml", 3, "invalid TOML", 0},
+		{"line", "requirements.txt", 2, "invalid requirement", 1},
+		{"missing", "requirements.txt", 2, "cannot read the included file", 1},
+		{"cycle", "requirements.txt", 1, "include cycle", 2},
+		{"json", "Pipfile.lock", 1, "invalid JSON", 1},
+	} {
+		p, errs := loadDir(t, "../testdata/deps/malformed/"+c.dir)
+		if len(errs) == 0 {
+			t.Errorf("%s: no error", c.dir)
+			continue
+		}
+		fe, ok := errs[0].(*FileError)
+		if !ok || path.Base(fe.Path) != c.file || fe.Line != c.line || !strings.Contains(fe.Msg, c.msg) || fe.Column < 1 {
+			t.Errorf("%s: got %#v", c.dir, errs[0])
+		}
+		if len(p.Requirements()) != c.reqs {
+			t.Errorf("%s: %d requirements read, want %d", c.dir, len(p.Requirements()), c.reqs)
+		}
+	}
+	p, errs := Load(".", []string{"../testdata/deps/does-not-exist/requirements.txt"}, Options{})
+	if len(errs) != 1 || p == nil {
+		t.Errorf("unreadable file: %v", errs)
+	}
+}
