@@ -29,6 +29,9 @@ type Handler struct {
 	Framework Framework
 	Server    string      // qualified name of the server object, when known
 	Site      *pyast.Node // the decorator expression or registration call
+	// SiteModule is the module that holds Site (mcp.tool(fn) in server.py
+	// can register fn defined in tools.py).
+	SiteModule *pyast.Module
 	// Options are the keyword arguments of the registration (run_in_thread,
 	// timeout, name, ...).
 	Options map[string]*pyast.Node

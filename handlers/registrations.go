@@ -153,7 +153,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		if fw, kind, server, ok := b.registration(m, inner, true); ok && len(pos) > 0 {
 			if r, ws, ok := b.target(m, pos[0], 0); ok {
 				_, opts := m.Args(callee)
-				b.add(&Handler{Func: r.Func, Module: r.Module, Kind: kind, Framework: fw, Server: server, Site: call, Options: opts, Wrappers: ws})
+				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: kind, Framework: fw, Server: server, Site: call, Options: opts, Wrappers: ws})
 			}
 		}
 		return
@@ -162,7 +162,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	for _, q := range m.Resolve(callee) {
 		if fw, ok := fromFunction[q]; ok && len(pos) > 0 {
 			if r, ws, ok := b.target(m, pos[0], 0); ok {
-				b.add(&Handler{Func: r.Func, Module: r.Module, Kind: componentKind(q), Framework: fw, Site: call, Options: kw, Wrappers: ws})
+				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: componentKind(q), Framework: fw, Site: call, Options: kw, Wrappers: ws})
 			}
 			return
 		}
@@ -182,7 +182,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		fw, server := b.serverOf(m, obj)
 		if fw == PrefectFastMCP || fw == OfficialMCPServer {
 			if r, ws, ok := b.target(m, pos[0], 0); ok {
-				b.add(&Handler{Func: r.Func, Module: r.Module, Kind: attr, Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
+				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: attr, Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 			}
 		}
 	case addMethods[attr] != "" && len(pos) > 0:
@@ -191,7 +191,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 			return
 		}
 		if r, ws, ok := b.target(m, pos[0], 0); ok {
-			b.add(&Handler{Func: r.Func, Module: r.Module, Kind: addMethods[attr], Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
+			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: addMethods[attr], Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 		}
 	case attr == "add_request_handler" && len(pos) > 0:
 		fw, server := b.serverOf(m, obj)
@@ -199,7 +199,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 			return
 		}
 		if r, ws, ok := b.target(m, pos[len(pos)-1], 0); ok {
-			b.add(&Handler{Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
+			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 		}
 	}
 }
@@ -226,12 +226,12 @@ func (b *builder) constructorHandlers(m *pyast.Module, call *pyast.Node, fw Fram
 			}
 			for _, el := range pyast.NamedChildren(v) {
 				if r, ws, ok := b.target(m, el, 0); ok {
-					b.add(&Handler{Func: r.Func, Module: r.Module, Kind: name[:len(name)-1], Framework: fw, Site: el, Wrappers: ws})
+					b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: name[:len(name)-1], Framework: fw, Site: el, Wrappers: ws})
 				}
 			}
 		case len(name) > 3 && name[:3] == "on_":
 			if r, ws, ok := b.target(m, v, 0); ok {
-				b.add(&Handler{Func: r.Func, Module: r.Module, Kind: name[3:], Framework: fw, Site: v, Wrappers: ws})
+				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: name[3:], Framework: fw, Site: v, Wrappers: ws})
 			}
 		}
 	}
@@ -255,7 +255,7 @@ func (b *builder) registrationAssignment(m *pyast.Module, n *pyast.Node) {
 			return
 		}
 		if r, ws, ok := b.target(m, right, 0); ok {
-			b.add(&Handler{Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: n, Wrappers: ws})
+			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: n, Wrappers: ws})
 		}
 	case "attribute":
 		_, attr := lastAttr(m, left)
@@ -271,7 +271,7 @@ func (b *builder) registrationAssignment(m *pyast.Module, n *pyast.Node) {
 		if fw == FrameworkUnknown {
 			return
 		}
-		b.add(&Handler{Func: r.Func, Module: r.Module, Kind: "tool", Framework: fw, Site: n, Wrappers: ws})
+		b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: "tool", Framework: fw, Site: n, Wrappers: ws})
 	}
 }
 
