@@ -55,6 +55,7 @@ type Change struct {
 	New     []byte
 	Applied []int // indices of the diagnostics whose fix is in New
 	edits   []rules.Edit
+	picked  map[int]*rules.Fix // the fix applied for each index in Applied
 }
 
 // Skipped is a diagnostic whose fix was not applied, and why.
@@ -111,6 +112,10 @@ func Plan(diags []rules.Diagnostic, pick func(*rules.Diagnostic) *rules.Fix, rea
 			}
 			if len(c.Applied) == 0 || c.Applied[len(c.Applied)-1] != i {
 				c.Applied = append(c.Applied, i)
+				if c.picked == nil {
+					c.picked = map[int]*rules.Fix{}
+				}
+				c.picked[i] = f
 			}
 		}
 	}

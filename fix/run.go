@@ -184,10 +184,20 @@ func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
 		if d.Path != c.Path {
 			continue
 		}
+		partial := false
+		if f := c.picked[i]; f != nil {
+			partial = f.Partial
+		}
 		at := MapOffset(d.Start.Offset, c.edits)
 		for _, a := range after.Diagnostics {
-			if a.Path == d.Path && a.Code == d.Code && a.Start.Offset == at {
+			if a.Path != d.Path || a.Code != d.Code || a.Start.Offset != at {
+				continue
+			}
+			if !partial {
 				return fmt.Sprintf("the fix for %s at line %d did not remove the finding", d.Code, d.Start.Line)
+			}
+			if a.Message == d.Message {
+				return fmt.Sprintf("the partial fix for %s at line %d did not change the finding", d.Code, d.Start.Line)
 			}
 		}
 	}

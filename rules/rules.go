@@ -67,6 +67,10 @@ type Fix struct {
 	Message       string
 	Applicability Applicability
 	Edits         []Edit // may span several files; empty for advice
+	// Partial marks a fix that narrows the problem without removing it
+	// (MCP001's floor raise within 1.x leaves the cancel crash): the fixer
+	// then checks that the finding changed, not that it is gone.
+	Partial bool
 }
 
 // Location is a range in a file, byte offsets with line/column positions.

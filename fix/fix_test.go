@@ -1,0 +1,124 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/rules"
+)
+
+func diag(fixes ...rules.Fix) rules.Diagnostic { return rules.Diagnostic{Fixes: fixes} }
+
+func edit(p string, s, e int, n string) rules.Edit { return rules.Edit{Path: p, Start: s, End: e, New: n} }
+
+func TestChooseAndAlternative(t *testing.T) {
+	d := diag(
+		rules.Fix{Message: "advice", Applicability: rules.DisplayOnly},
+		rules.Fix{Message: "unsafe", Applicability: rules.Unsafe, Edits: []rules.Edit{edit("a", 0, 0, "x")}},
+		rules.Fix{Message: "safe", Applicability: rules.Safe, Edits: []rules.Edit{edit("a", 0, 0, "y")}},
+	)
+	if f := Choose(&d, false); f == nil || f.Message != "safe" {
+		t.Errorf("--fix chose %v, want the safe fix", f)
+	}
+	if f := Choose(&d, true); f == nil || f.Message != "unsafe" {
+		t.Errorf("--unsafe-fixes chose %v, want the first applicable (unsafe) fix", f)
+	}
+	if f := Alternative(&d, 2); f == nil || f.Message != "safe" {
+		t.Errorf("alternative 2 = %v, want safe (display-only fixes are not alternatives)", f)
+	}
+	if f := Alternative(&d, 3); f != nil {
+		t.Errorf("alternative 3 = %v, want none", f)
+	}
+}
+
+func TestPlanMergesAndRefusesOverlaps(t *testing.T) {
+	src := []byte("import os\nx = 1\ny = 2\n")
+	read := func(string) ([]byte, error) { return src, nil }
+	diags := []rules.Diagnostic{
+		diag(rules.Fix{Edits: []rules.Edit{edit("f.py", 10, 15, "x = 10"), edit("f.py", 0, 0, "import anyio\n")}}),
+		// Same import edit: applied once, no conflict.
+		diag(rules.Fix{Edits: []rules.Edit{edit("f.py", 16, 21, "y = 20"), edit("f.py", 0, 0, "import anyio\n")}}),
+		// Overlaps the first: skipped whole.
+		diag(rules.Fix{Edits: []rules.Edit{edit("f.py", 12, 13, "="), edit("f.py", 21, 21, "\n")}}),
+	}
+	pick := func(d *rules.Diagnostic) *rules.Fix { return &d.Fixes[0] }
+	changes, skipped, err := Plan(diags, pick, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 {
+		t.Fatalf("%d changes", len(changes))
+	}
+	if got, want := string(changes[0].New), "import anyio\nimport os\nx = 10\ny = 20\n"; got != want {
+		t.Errorf("merged result %q, want %q", got, want)
+	}
+	if len(skipped) != 1 || skipped[0].Index != 2 {
+		t.Errorf("skipped %v, want the overlapping third fix", skipped)
+	}
+	if got := changes[0].Applied; len(got) != 2 {
+		t.Errorf("applied %v", got)
+	}
+}
+
+func TestApplyKeepsCRLF(t *testing.T) {
+	src := []byte("a = 1\r\nb = 2\r\n")
+	got := Apply(src, []rules.Edit{edit("f", 7, 7, "x = 0\n")})
+	if string(got) != "a = 1\r\nx = 0\r\nb = 2\r\n" {
+		t.Errorf("got %q", got)
+	}
+	lf := Apply([]byte("a\nb\n"), []rules.Edit{edit("f", 2, 2, "x\n")})
+	if string(lf) != "a\nx\nb\n" {
+		t.Errorf("LF file got %q", lf)
+	}
+}
+
+func TestMapOffset(t *testing.T) {
+	edits := []rules.Edit{edit("f", 0, 0, "abc"), edit("f", 10, 12, "")}
+	cases := map[int]int{0: 0, 5: 8, 10: 13, 11: 13, 20: 21}
+	for in, want := range cases {
+		if got := MapOffset(in, edits); got != want {
+			t.Errorf("MapOffset(%d) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestWriteAtomicKeepsModeAndSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.py")
+	if err := os.WriteFile(real, []byte("old"), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.py")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteAtomic(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symlink was replaced by a file")
+	}
+	b, _ := os.ReadFile(real)
+	st, _ := os.Stat(real)
+	if string(b) != "new" || st.Mode().Perm() != 0o750 {
+		t.Errorf("content %q mode %v", b, st.Mode().Perm())
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*mcplint*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	d := UnifiedDiff("a.py", []byte("x\ny\n"), []byte("x\nz\n"))
+	for _, want := range []string{"--- a/a.py", "+++ b/a.py", "-y", "+z"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("diff lacks %q:\n%s", want, d)
+		}
+	}
+	if UnifiedDiff("a.py", []byte("x"), []byte("x")) != "" {
+		t.Error("diff of equal contents is not empty")
+	}
+}
