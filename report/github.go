@@ -1,0 +1,141 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// GitHub's limits on annotations from workflow commands: at most 10 of each
+// level (error, warning, notice) per step and 50 per job; the rest are
+// dropped silently by the runner.
+const (
+	GitHubMaxPerLevel = 10
+	GitHubMaxPerJob   = 50
+)
+
+// GitHubLimits bounds the annotations one run writes. The zero value means
+// GitHub's limits.
+type GitHubLimits struct {
+	PerLevel int // per level (error, warning, notice) in this step
+	PerJob   int // in total (what is left of the job's budget)
+}
+
+// GitHub writes findings as GitHub Actions workflow commands
+// (::error file=…,line=…::message) with the toolkit's escaping, at most
+// GitHub's limits (errors first, then warnings, then notes). Findings beyond
+// the limits are printed as plain log lines, and a final line tells how
+// many findings there are and where to see them all.
+func GitHub(w io.Writer, res *engine.Result, opts Options) error {
+	return GitHubWithLimits(w, res, opts, GitHubLimits{})
+}
+
+// GitHubWithLimits is GitHub with explicit limits (tests, or a job that
+// already used part of its annotation budget).
+func GitHubWithLimits(w io.Writer, res *engine.Result, opts Options, lim GitHubLimits) error {
+	if lim.PerLevel <= 0 {
+		lim.PerLevel = GitHubMaxPerLevel
+	}
+	if lim.PerJob <= 0 {
+		lim.PerJob = GitHubMaxPerJob
+	}
+	ds := Visible(res.Diagnostics)
+	annotate := make([]bool, len(ds))
+	total := 0
+	perLevel := map[string]int{}
+	for _, sev := range []rules.Severity{rules.SeverityError, rules.SeverityWarning, rules.SeverityNote} {
+		for i := range ds {
+			lvl := githubLevel(ds[i].Severity)
+			if lvl != githubLevel(sev) || total >= lim.PerJob || perLevel[lvl] >= lim.PerLevel {
+				continue
+			}
+			annotate[i] = true
+			perLevel[lvl]++
+			total++
+		}
+	}
+	var b strings.Builder
+	for i := range ds {
+		if annotate[i] {
+			writeCommand(&b, &ds[i], opts)
+		}
+	}
+	rest := len(ds) - total
+	if rest > 0 {
+		fmt.Fprintf(&b, "Findings not annotated (GitHub shows at most %d annotations per level in a step and %d in a job):\n", lim.PerLevel, lim.PerJob)
+		for i := range ds {
+			if !annotate[i] {
+				d := &ds[i]
+				fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", d.Path, d.Start.Line, d.Start.Column, d.Severity, d.Code, d.Message)
+			}
+		}
+	}
+	c := Count(ds, opts.Unsafe)
+	switch {
+	case c.Total == 0:
+		b.WriteString("mcplint: no findings.\n")
+	case rest == 0:
+		fmt.Fprintf(&b, "mcplint: %s (%s), all annotated.\n", plural(c.Total, "finding"), c.breakdown())
+	default:
+		fmt.Fprintf(&b, "mcplint: %s (%s); %d annotated, %d more listed above in this log: see them all in the step summary, the code scanning alerts (SARIF) or with `mcplint check` locally.\n",
+			plural(c.Total, "finding"), c.breakdown(), total, rest)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func githubLevel(s rules.Severity) string {
+	switch s {
+	case rules.SeverityError:
+		return "error"
+	case rules.SeverityWarning:
+		return "warning"
+	}
+	return "notice"
+}
+
+func writeCommand(b *strings.Builder, d *rules.Diagnostic, opts Options) {
+	props := []string{"file=" + escapeProperty(opts.repoPath(d.Path)), fmt.Sprintf("line=%d", d.Start.Line)}
+	endLine := max(d.End.Line, d.Start.Line)
+	props = append(props, fmt.Sprintf("endLine=%d", endLine))
+	// GitHub ignores columns on multi-line annotations: leave them out.
+	if endLine == d.Start.Line {
+		props = append(props, fmt.Sprintf("col=%d", max(d.Start.Column16, 1)), fmt.Sprintf("endColumn=%d", max(d.End.Column16, d.Start.Column16, 1)))
+	}
+	props = append(props, "title="+escapeProperty(d.Code+" "+d.Name))
+	msg := d.Message
+	for _, r := range d.Related {
+		msg += fmt.Sprintf("\n%s (%s:%d)", r.Message, opts.repoPath(r.Path), r.Start.Line)
+	}
+	if f := firstFix(d, opts.Unsafe); f != "" {
+		msg += "\n" + f
+	}
+	fmt.Fprintf(b, "::%s %s::%s\n", githubLevel(d.Severity), strings.Join(props, ","), escapeData(msg))
+}
+
+// firstFix describes the fix --fix would apply, or the hidden one.
+func firstFix(d *rules.Diagnostic, unsafe bool) string {
+	ok, hidden := Fixable(d, unsafe)
+	for _, f := range d.Fixes {
+		switch {
+		case ok && (f.Applicability == rules.Safe || unsafe && f.Applicability == rules.Unsafe) && len(f.Edits) > 0:
+			return "Fix: " + f.Message + " (mcplint --fix" + map[bool]string{true: " --unsafe-fixes", false: ""}[f.Applicability == rules.Unsafe] + ")"
+		case hidden && f.Applicability == rules.Unsafe && len(f.Edits) > 0:
+			return "Fix: " + f.Message + " (unsafe: mcplint --fix --unsafe-fixes)"
+		}
+	}
+	return ""
+}
+
+// escapeData escapes a workflow command's message as @actions/core does.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command property as @actions/core does.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

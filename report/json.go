@@ -1,0 +1,204 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// JSONSchemaVersion is the version of the JSON output's schema. It changes
+// only when a field is removed or changes meaning; new fields may appear in
+// any release (docs/json-output.md).
+const JSONSchemaVersion = 1
+
+// JSONReport is the top-level object of --format json.
+type JSONReport struct {
+	SchemaVersion int              `json:"schema_version"`
+	Tool          JSONTool         `json:"tool"`
+	Diagnostics   []JSONDiagnostic `json:"diagnostics"`
+	Projects      []JSONProject    `json:"projects"`
+	Summary       JSONSummary      `json:"summary"`
+}
+
+// JSONTool names the producer.
+type JSONTool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// JSONPosition is a point in a file: 1-based line, 1-based column in
+// characters (Unicode code points), the same column in UTF-16 code units
+// (for LSP-style consumers) and the 0-based byte offset.
+type JSONPosition struct {
+	Line        int `json:"line"`
+	Column      int `json:"column"`
+	ColumnUTF16 int `json:"column_utf16"`
+	Offset      int `json:"offset"`
+}
+
+// JSONDiagnostic is one finding.
+type JSONDiagnostic struct {
+	Code     string        `json:"code"`
+	Name     string        `json:"name"`
+	Severity string        `json:"severity"` // error, warning or note
+	Message  string        `json:"message"`
+	Path     string        `json:"path"`
+	Start    JSONPosition  `json:"start"`
+	End      JSONPosition  `json:"end"`
+	Anchor   string        `json:"anchor"`
+	Project  string        `json:"project"`
+	Exposure string        `json:"exposure"` // yes, no or unknown: can the project's versions crash
+	Fixable  bool          `json:"fixable"`  // --fix (or --unsafe-fixes when given) fixes it
+	Related  []JSONRelated `json:"related"`
+	Fixes    []JSONFix     `json:"fixes"`
+}
+
+// JSONRelated is a secondary location.
+type JSONRelated struct {
+	Path    string       `json:"path"`
+	Start   JSONPosition `json:"start"`
+	End     JSONPosition `json:"end"`
+	Message string       `json:"message"`
+}
+
+// JSONFix is one alternative fix; the first applicable one is what --fix
+// applies.
+type JSONFix struct {
+	Message       string     `json:"message"`
+	Applicability string     `json:"applicability"` // safe, unsafe or display-only
+	Edits         []JSONEdit `json:"edits"`
+}
+
+// JSONEdit replaces [start, end) of a file with content.
+type JSONEdit struct {
+	Path    string       `json:"path"`
+	Start   JSONPosition `json:"start"`
+	End     JSONPosition `json:"end"`
+	Content string       `json:"content"`
+}
+
+// JSONProject is one project (a directory with dependency files).
+type JSONProject struct {
+	Dir      string            `json:"dir"`
+	Versions map[string]string `json:"versions"` // mcp, fastmcp, anyio -> what the files say
+	Handlers []JSONHandler     `json:"handlers"`
+	Modules  int               `json:"modules"`
+	Verdict  string            `json:"verdict"` // crashes on cancel: yes, no or unknown
+}
+
+// JSONHandler is a registered request handler.
+type JSONHandler struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Framework string `json:"framework"`
+	Async     bool   `json:"async"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+}
+
+// JSONSummary counts what the run reported.
+type JSONSummary struct {
+	Findings int            `json:"findings"`
+	Errors   int            `json:"errors"`
+	Warnings int            `json:"warnings"`
+	Notes    int            `json:"notes"`
+	Fixable  int            `json:"fixable"`
+	// HiddenFixes counts findings only --unsafe-fixes would fix.
+	HiddenFixes int            `json:"hidden_fixes"`
+	ByCode      map[string]int `json:"by_code"`
+	Suppressed  map[string]int `json:"suppressed"` // per code
+	Dropped     map[string]int `json:"dropped"`    // per processor (baseline, new-from-rev)
+	Files       int            `json:"files"`
+	Parsed      int            `json:"parsed"`
+	// Fixed and FixedFiles are set when --fix ran.
+	Fixed      int    `json:"fixed"`
+	FixedFiles int    `json:"fixed_files"`
+	Verdict    string `json:"verdict"`
+}
+
+// JSON writes the result as one JSON object (JSONReport), indented, with a
+// final newline.
+func JSON(w io.Writer, res *engine.Result, opts Options) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(BuildJSON(res, opts))
+}
+
+// BuildJSON returns the JSON report of res.
+func BuildJSON(res *engine.Result, opts Options) *JSONReport {
+	ds := Visible(res.Diagnostics)
+	c := Count(ds, opts.Unsafe)
+	out := &JSONReport{
+		SchemaVersion: JSONSchemaVersion,
+		Tool:          JSONTool{Name: "mcplint", Version: opts.ToolVersion},
+		Diagnostics:   []JSONDiagnostic{},
+		Projects:      []JSONProject{},
+		Summary: JSONSummary{
+			Findings: c.Total, Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes,
+			Fixable: c.Fixable, HiddenFixes: c.Hidden, ByCode: c.ByCode,
+			Suppressed: nonNil(res.Suppressed), Dropped: nonNil(res.Dropped),
+			Files: res.Files, Parsed: res.Parsed, Verdict: Overall(res).String(),
+		},
+	}
+	if o := opts.Outcome; o != nil {
+		out.Summary.Fixed, out.Summary.FixedFiles = o.Fixed, len(o.Files)
+	}
+	lines := map[string]*pyast.LineIndex{}
+	for i := range ds {
+		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic(res, &ds[i], opts, lines))
+	}
+	for _, p := range res.Projects {
+		jp := JSONProject{Dir: p.Dir, Versions: map[string]string{}, Handlers: []JSONHandler{}, Modules: p.Modules, Verdict: ProjectVerdict(res, p).String()}
+		for _, pkg := range VersionPackages {
+			if s := Describe(p, pkg); s != "" {
+				jp.Versions[pkg] = s
+			}
+		}
+		for _, h := range p.Handlers {
+			jp.Handlers = append(jp.Handlers, JSONHandler{Name: h.Name, Kind: h.Kind, Framework: h.Framework.String(), Async: h.Async, Path: h.Path, Line: h.Line})
+		}
+		out.Projects = append(out.Projects, jp)
+	}
+	return out
+}
+
+func nonNil(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
+}
+
+func jsonPos(p pyast.Position) JSONPosition {
+	return JSONPosition{Line: p.Line, Column: p.Column, ColumnUTF16: p.Column16, Offset: p.Offset}
+}
+
+func jsonDiagnostic(res *engine.Result, d *rules.Diagnostic, opts Options, lines map[string]*pyast.LineIndex) JSONDiagnostic {
+	ok, _ := Fixable(d, opts.Unsafe)
+	jd := JSONDiagnostic{
+		Code: d.Code, Name: d.Name, Severity: d.Severity.String(), Message: d.Message,
+		Path: d.Path, Start: jsonPos(d.Start), End: jsonPos(d.End),
+		Anchor: d.Anchor, Project: d.Project, Exposure: d.Exposure.String(), Fixable: ok,
+		Related: []JSONRelated{}, Fixes: []JSONFix{},
+	}
+	for _, r := range d.Related {
+		jd.Related = append(jd.Related, JSONRelated{Path: r.Path, Start: jsonPos(r.Start), End: jsonPos(r.End), Message: r.Message})
+	}
+	for _, f := range d.Fixes {
+		jf := JSONFix{Message: f.Message, Applicability: f.Applicability.String(), Edits: []JSONEdit{}}
+		for _, e := range f.Edits {
+			je := JSONEdit{Path: e.Path, Content: e.New,
+				Start: JSONPosition{Offset: e.Start}, End: JSONPosition{Offset: e.End}}
+			if li := lineIndex(res, e.Path, lines); li != nil {
+				je.Start, je.End = jsonPos(li.Position(e.Start)), jsonPos(li.Position(e.End))
+			}
+			jf.Edits = append(jf.Edits, je)
+		}
+		jd.Fixes = append(jd.Fixes, jf)
+	}
+	return jd
+}

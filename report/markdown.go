@@ -1,0 +1,247 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// MaxMarkdownDetails bounds the findings the markdown report shows with an
+// excerpt and a diff; the others get one line each. GitHub truncates a step
+// summary over 1 MiB.
+var MaxMarkdownDetails = 100
+
+// Markdown writes a report for a person: the verdict, a table of the
+// projects, then per project the resolved mcp / fastmcp / anyio versions
+// and where they come from, the handlers found, and the findings per rule
+// with a code excerpt and the diff of the fix --fix (or --unsafe-fixes)
+// would apply. It suits $GITHUB_STEP_SUMMARY and audits.
+func Markdown(w io.Writer, res *engine.Result, opts Options) error {
+	var b strings.Builder
+	b.WriteString("# mcplint report\n\n")
+	WriteMarkdownBody(&b, res, opts, 2)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMarkdownBody writes the report without its title; headings start
+// at level (2 for a report of its own, 3 inside an audit).
+func WriteMarkdownBody(b *strings.Builder, res *engine.Result, opts Options, level int) {
+	h := func(extra int) string { return strings.Repeat("#", level+extra) + " " }
+	ds := Visible(res.Diagnostics)
+	c := Count(ds, opts.Unsafe)
+	overall := Overall(res)
+	fmt.Fprintf(b, "**Crashes on cancel: %s** · %s", overall, plural(c.Total, "finding"))
+	if c.Total > 0 {
+		fmt.Fprintf(b, " (%s)", c.breakdown())
+	}
+	fmt.Fprintf(b, " · %s · %s read, %d parsed\n\n", plural(len(res.Projects), "project"), plural(res.Files, "file"), res.Parsed)
+	if o := opts.Outcome; o != nil && o.Fixed > 0 {
+		fmt.Fprintf(b, "Fixed %s in %s.\n\n", plural(o.Fixed, "finding"), plural(len(o.Files), "file"))
+	}
+	if c.Fixable > 0 || c.Hidden > 0 {
+		fmt.Fprintf(b, "%d fixable with `mcplint --fix`", c.Fixable)
+		if c.Hidden > 0 {
+			fmt.Fprintf(b, ", %d more with `--unsafe-fixes`", c.Hidden)
+		}
+		b.WriteString(".\n\n")
+	}
+	if len(res.Projects) > 0 {
+		b.WriteString("| Project | mcp | fastmcp | anyio | Handlers | Findings | Crashes on cancel |\n|---|---|---|---|---|---|---|\n")
+		for _, p := range res.Projects {
+			fmt.Fprintf(b, "| `%s` |", cell(p.Dir))
+			for _, pkg := range VersionPackages {
+				fmt.Fprintf(b, " %s |", cell(strings.TrimPrefix(Describe(p, pkg), pkg+" ")))
+			}
+			fmt.Fprintf(b, " %d | %s | %s |\n", len(p.Handlers), cell(codeCounts(res, ds, p)), verdictCell(ProjectVerdict(res, p)))
+		}
+		b.WriteString("\n")
+	}
+	byProject := map[*engine.ProjectSummary][]*rules.Diagnostic{}
+	for i := range ds {
+		p := ProjectOf(res, &ds[i])
+		byProject[p] = append(byProject[p], &ds[i])
+	}
+	lines := map[string]*pyast.LineIndex{}
+	details := 0
+	for _, p := range res.Projects {
+		fmt.Fprintf(b, "%sProject `%s`\n\n", h(0), p.Dir)
+		fmt.Fprintf(b, "Crashes on cancel: **%s**", ProjectVerdict(res, p))
+		if len(p.Handlers) == 0 {
+			b.WriteString(" (no MCP request handler found)")
+		}
+		b.WriteString("\n\n")
+		var vs []string
+		for _, pkg := range VersionPackages {
+			if s := Describe(p, pkg); s != "" {
+				vs = append(vs, "- "+s)
+			}
+		}
+		if len(vs) > 0 {
+			b.WriteString("Versions:\n\n" + strings.Join(vs, "\n") + "\n\n")
+		}
+		if len(p.Handlers) > 0 {
+			fmt.Fprintf(b, "<details><summary>%s found</summary>\n\n| Handler | Kind | Framework | Where |\n|---|---|---|---|\n", plural(len(p.Handlers), "handler"))
+			for _, hd := range p.Handlers {
+				async := ""
+				if !hd.Async {
+					async = " (sync)"
+				}
+				fmt.Fprintf(b, "| `%s`%s | %s | %s | `%s:%d` |\n", cell(hd.Name), async, cell(hd.Kind), cell(hd.Framework.String()), cell(hd.Path), hd.Line)
+			}
+			b.WriteString("\n</details>\n\n")
+		}
+		writeFindings(b, res, byProject[p], opts, h(1), lines, &details)
+	}
+	if rest := byProject[nil]; len(rest) > 0 {
+		fmt.Fprintf(b, "%sOutside any project\n\n", h(0))
+		writeFindings(b, res, rest, opts, h(1), lines, &details)
+	}
+}
+
+func verdictCell(v Verdict) string {
+	if v == VerdictYes {
+		return "**yes**"
+	}
+	return v.String()
+}
+
+// codeCounts returns "MCP101 ×2, MCP104 ×1" for a project's findings.
+func codeCounts(res *engine.Result, ds []rules.Diagnostic, p *engine.ProjectSummary) string {
+	n := map[string]int{}
+	for i := range ds {
+		if ProjectOf(res, &ds[i]) == p {
+			n[ds[i].Code]++
+		}
+	}
+	var parts []string
+	for _, code := range sortedKeys(n) {
+		parts = append(parts, fmt.Sprintf("%s ×%d", code, n[code]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cell escapes text for a markdown table cell.
+func cell(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+func writeFindings(b *strings.Builder, res *engine.Result, ds []*rules.Diagnostic, opts Options, h string, lines map[string]*pyast.LineIndex, details *int) {
+	if len(ds) == 0 {
+		b.WriteString("No findings.\n\n")
+		return
+	}
+	byCode := map[string][]*rules.Diagnostic{}
+	for _, d := range ds {
+		byCode[d.Code] = append(byCode[d.Code], d)
+	}
+	codes := sortedKeys(byCode)
+	sort.Strings(codes)
+	for _, code := range codes {
+		list := byCode[code]
+		fmt.Fprintf(b, "%s%s %s (%d)\n\n", h, code, list[0].Name, len(list))
+		if r := rules.Lookup(code); r != nil && r.Doc.Summary != "" {
+			fmt.Fprintf(b, "%s. See `mcplint explain %s`.\n\n", strings.TrimSuffix(r.Doc.Summary, "."), code)
+		}
+		for _, d := range list {
+			if *details >= MaxMarkdownDetails {
+				fmt.Fprintf(b, "- `%s:%d:%d` %s: %s\n", d.Path, d.Start.Line, d.Start.Column, d.Severity, d.Message)
+				continue
+			}
+			*details++
+			writeFindingDetail(b, res, d, opts, lines)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnostic, opts Options, lines map[string]*pyast.LineIndex) {
+	fmt.Fprintf(b, "**`%s:%d:%d`** (%s): %s\n\n", d.Path, d.Start.Line, d.Start.Column, d.Severity, d.Message)
+	if li := lineIndex(res, d.Path, lines); li != nil {
+		first := max(1, d.Start.Line-1)
+		last := min(li.Lines(), max(d.End.Line, d.Start.Line)+1, first+maxFrameLines)
+		width := len(fmt.Sprint(last))
+		fmt.Fprintf(b, "```%s\n", fenceLanguage(d.Path))
+		for n := first; n <= last; n++ {
+			marker := " "
+			if n >= d.Start.Line && n <= max(d.End.Line, d.Start.Line) {
+				marker = ">"
+			}
+			fmt.Fprintf(b, "%s%*d | %s\n", marker, width, n, strings.ReplaceAll(li.LineText(n), "```", "`\u200b``"))
+		}
+		b.WriteString("```\n\n")
+	}
+	for _, r := range d.Related {
+		fmt.Fprintf(b, "- %s (`%s:%d`)\n", r.Message, r.Path, r.Start.Line)
+	}
+	if len(d.Related) > 0 {
+		b.WriteString("\n")
+	}
+	f := fix.Choose(d, opts.Unsafe)
+	if f == nil {
+		f = fix.Choose(d, true)
+	}
+	if f == nil {
+		for _, alt := range d.Fixes {
+			fmt.Fprintf(b, "Suggestion: %s\n\n", alt.Message)
+		}
+		return
+	}
+	diff := FixDiff(res, f)
+	fmt.Fprintf(b, "<details><summary>Fix (%s): %s</summary>\n\n```diff\n%s```\n\n</details>\n\n", f.Applicability, f.Message, diff)
+}
+
+// FixDiff returns the unified diff of one fix, file by file.
+func FixDiff(res *engine.Result, f *rules.Fix) string {
+	byPath := map[string][]rules.Edit{}
+	var order []string
+	for _, e := range f.Edits {
+		if _, ok := byPath[e.Path]; !ok {
+			order = append(order, e.Path)
+		}
+		byPath[e.Path] = append(byPath[e.Path], e)
+	}
+	var out strings.Builder
+	for _, p := range order {
+		src := source(res, p)
+		if src == nil {
+			fmt.Fprintf(&out, "# %s: file not available\n", p)
+			continue
+		}
+		edits := byPath[p]
+		valid := true
+		for _, e := range edits {
+			if e.Start < 0 || e.End < e.Start || e.End > len(src) {
+				valid = false
+			}
+		}
+		if !valid {
+			fmt.Fprintf(&out, "# %s: edit out of range\n", p)
+			continue
+		}
+		out.WriteString(fix.UnifiedDiff(p, src, fix.Apply(src, edits)))
+	}
+	return out.String()
+}
+
+func fenceLanguage(path string) string {
+	switch {
+	case strings.HasSuffix(path, ".py"):
+		return "python"
+	case strings.HasSuffix(path, ".toml") || strings.HasSuffix(path, ".lock"):
+		return "toml"
+	}
+	return "text"
+}

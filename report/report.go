@@ -1,0 +1,244 @@
+// Package report renders an engine.Result for people and programs: text
+// (ruff's full format), json (a documented, stable schema: docs/json-output.md),
+// github (workflow commands for annotations) and markdown (a report for an
+// audit or $GITHUB_STEP_SUMMARY). SARIF lives in package sarif.
+//
+// Renderers never analyse: they read the diagnostics, the project summaries
+// and the file contents the engine kept. Every renderer skips suppressed
+// diagnostics (Suppression != nil); only SARIF shows them.
+package report
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// Options control rendering.
+type Options struct {
+	// Color turns on ANSI colors in the text output.
+	Color bool
+	// Unsafe is --unsafe-fixes: unsafe fixes count as fixable and the text
+	// output shows no hint about hidden fixes.
+	Unsafe bool
+	// Statistics prints counts per rule instead of findings (text).
+	Statistics bool
+	// Quiet prints findings only: no summary (text).
+	Quiet bool
+	// Outcome is what --fix did, when it ran; the text summary reports it.
+	Outcome *fix.Outcome
+	// ToolVersion is mcplint's version (json).
+	ToolVersion string
+	// RepoPath maps a path as reported (relative to the working directory)
+	// to the path GitHub knows (relative to the repository root), for the
+	// github format; nil keeps paths as they are. See RepoRelative.
+	RepoPath func(path string) string
+}
+
+// repoPath applies o.RepoPath.
+func (o Options) repoPath(p string) string {
+	if o.RepoPath == nil {
+		return p
+	}
+	return o.RepoPath(p)
+}
+
+// RepoRelative returns a RepoPath function for the repository at root (an
+// absolute directory): paths inside it become slash paths relative to it;
+// others are returned as they are.
+func RepoRelative(root string) func(string) string {
+	return func(p string) string {
+		abs, err := filepath.Abs(filepath.FromSlash(p))
+		if err != nil {
+			return p
+		}
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return p
+		}
+		return filepath.ToSlash(rel)
+	}
+}
+
+// FindRepoRoot returns the nearest directory at or above dir that holds a
+// .git entry, or "" when there is none.
+func FindRepoRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// Format is one renderer.
+type Format func(w io.Writer, res *engine.Result, opts Options) error
+
+// Formats are the renderers of this package by --format name.
+var Formats = map[string]Format{
+	"text":     Text,
+	"json":     JSON,
+	"github":   GitHub,
+	"markdown": Markdown,
+}
+
+// Visible returns the diagnostics every output but SARIF shows: those no
+// suppression comment matched.
+func Visible(ds []rules.Diagnostic) []rules.Diagnostic {
+	out := make([]rules.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		if d.Suppression == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Fixable tells how a diagnostic can be fixed by the command line: safe is
+// true when --fix fixes it (or --unsafe-fixes, with unsafe set); hidden is
+// true when only --unsafe-fixes would.
+func Fixable(d *rules.Diagnostic, unsafe bool) (fixable, hidden bool) {
+	if fix.Choose(d, unsafe) != nil {
+		return true, false
+	}
+	return false, !unsafe && fix.Choose(d, true) != nil
+}
+
+// Counts summarises diagnostics.
+type Counts struct {
+	Total, Errors, Warnings, Notes int
+	Fixable, Hidden                int
+	ByCode                         map[string]int
+}
+
+// Count counts visible diagnostics.
+func Count(ds []rules.Diagnostic, unsafe bool) Counts {
+	c := Counts{ByCode: map[string]int{}}
+	for i := range ds {
+		d := &ds[i]
+		if d.Suppression != nil {
+			continue
+		}
+		c.Total++
+		c.ByCode[d.Code]++
+		switch d.Severity {
+		case rules.SeverityError:
+			c.Errors++
+		case rules.SeverityWarning:
+			c.Warnings++
+		default:
+			c.Notes++
+		}
+		ok, hidden := Fixable(d, unsafe)
+		if ok {
+			c.Fixable++
+		}
+		if hidden {
+			c.Hidden++
+		}
+	}
+	return c
+}
+
+// plural returns "1 error" / "2 errors".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// breakdown returns "2 errors, 1 warning" (non-zero parts only).
+func (c Counts) breakdown() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{c.Errors, "error"}, {c.Warnings, "warning"}, {c.Notes, "note"}} {
+		if p.n > 0 {
+			parts = append(parts, plural(p.n, p.word))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// lineIndex returns the line index of a file the run kept (nil if unknown).
+func lineIndex(res *engine.Result, path string, cache map[string]*pyast.LineIndex) *pyast.LineIndex {
+	if li, ok := cache[path]; ok {
+		return li
+	}
+	var li *pyast.LineIndex
+	if src := source(res, path); src != nil {
+		li = pyast.NewLineIndex(src)
+	}
+	cache[path] = li
+	return li
+}
+
+// source returns a file's contents as the run saw them, or nil.
+func source(res *engine.Result, path string) []byte {
+	if res == nil || path == "" {
+		return nil
+	}
+	if b, ok := res.Sources[path]; ok {
+		return b
+	}
+	if res.Sources == nil {
+		return nil
+	}
+	return readKept(res, path)
+}
+
+// readKept calls res.Read; a Result built by hand (tests) has no reader,
+// which Read does not guard against.
+func readKept(res *engine.Result, path string) (b []byte) {
+	defer func() {
+		if recover() != nil {
+			b = nil
+		}
+	}()
+	b, err := res.Read(path)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// describer is the report-facing method of deps.Project.
+type describer interface{ Describe(pkg string) string }
+
+// Describe returns what a project's dependency files say about pkg, or ""
+// when the project has no dependency information.
+func Describe(p *engine.ProjectSummary, pkg string) string {
+	if p == nil || p.Deps == nil {
+		return ""
+	}
+	if d, ok := any(p.Deps).(describer); ok {
+		return d.Describe(pkg)
+	}
+	return ""
+}

@@ -1,0 +1,258 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// contextLines is how many lines the code frame shows around a finding.
+const contextLines = 2
+
+// maxFrameLines bounds the lines of one code frame (long ranges are elided).
+const maxFrameLines = 8
+
+// ANSI styles of the text output.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiBlue   = "\x1b[34m"
+	ansiCyan   = "\x1b[36m"
+)
+
+type painter bool
+
+func (p painter) paint(style, s string) string {
+	if !p {
+		return s
+	}
+	return style + s + ansiReset
+}
+
+// Text writes findings in ruff's "full" format:
+//
+//	server.py:14:15: MCP101 [*] message
+//	   |
+//	13 |     data = prepare()
+//	14 |     await anyio.to_thread.run_sync(work)
+//	   |           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ MCP101 error
+//	   |
+//	   = note: reached from tool handler fetch (server.py:10:11)
+//	   = help: add a checkpoint after the call (safe fix)
+//
+// then a summary with counts, the fixes available and, when some fixes are
+// only unsafe, ruff's hint about --unsafe-fixes. With Statistics it writes
+// one line per rule instead; with Quiet only the findings.
+func Text(w io.Writer, res *engine.Result, opts Options) error {
+	p := painter(opts.Color)
+	ds := Visible(res.Diagnostics)
+	c := Count(ds, opts.Unsafe)
+	var b strings.Builder
+	if opts.Statistics {
+		writeStatistics(&b, ds, opts)
+	} else {
+		lines := map[string]*pyast.LineIndex{}
+		for i := range ds {
+			writeDiagnostic(&b, res, &ds[i], opts, p, lines)
+		}
+	}
+	if !opts.Quiet {
+		writeSummary(&b, c, opts, p)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeDiagnostic(b *strings.Builder, res *engine.Result, d *rules.Diagnostic, opts Options, p painter, lines map[string]*pyast.LineIndex) {
+	mark := ""
+	if ok, _ := Fixable(d, opts.Unsafe); ok {
+		mark = "[*] "
+	}
+	fmt.Fprintf(b, "%s:%d:%d: %s %s%s\n", p.paint(ansiBold, d.Path), d.Start.Line, d.Start.Column,
+		p.paint(ansiBold+severityColor(d.Severity), d.Code), p.paint(ansiCyan, mark), d.Message)
+	li := lineIndex(res, d.Path, lines)
+	if li != nil {
+		writeFrame(b, li, d, p)
+	}
+	for _, r := range d.Related {
+		fmt.Fprintf(b, "   = note: %s (%s:%d:%d)\n", r.Message, r.Path, r.Start.Line, r.Start.Column)
+	}
+	for _, f := range d.Fixes {
+		fmt.Fprintf(b, "   = %s: %s (%s fix)\n", p.paint(ansiBold+ansiCyan, "help"), f.Message, f.Applicability)
+	}
+	b.WriteString("\n")
+}
+
+func severityColor(s rules.Severity) string {
+	switch s {
+	case rules.SeverityError:
+		return ansiRed
+	case rules.SeverityWarning:
+		return ansiYellow
+	}
+	return ansiBlue
+}
+
+// writeFrame writes the lines of a finding with carets under its range (on
+// its first line) and a few lines of context.
+func writeFrame(b *strings.Builder, li *pyast.LineIndex, d *rules.Diagnostic, p painter) {
+	first := max(1, d.Start.Line-contextLines)
+	endLine := max(d.End.Line, d.Start.Line)
+	// A range that ends at column 1 ends on the line before.
+	if endLine > d.Start.Line && d.End.Column == 1 {
+		endLine--
+	}
+	last := min(li.Lines(), endLine+contextLines)
+	width := len(fmt.Sprint(last))
+	gutter := strings.Repeat(" ", width)
+	bar := p.paint(ansiBlue, "|")
+	fmt.Fprintf(b, "%s %s\n", gutter, bar)
+	for n := first; n <= last; n++ {
+		if endLine-d.Start.Line+1 > maxFrameLines && n > d.Start.Line+maxFrameLines/2 && n < endLine-1 {
+			if n == d.Start.Line+maxFrameLines/2+1 {
+				fmt.Fprintf(b, "%s %s\n", p.paint(ansiBlue, strings.Repeat(".", width)), bar)
+			}
+			continue
+		}
+		text := li.LineText(n)
+		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(expandTabs(text), " "))
+		if n != d.Start.Line {
+			continue
+		}
+		startCol := displayWidth(prefixRunes(text, d.Start.Column-1))
+		endCol := displayWidth(text)
+		if d.End.Line == d.Start.Line {
+			endCol = displayWidth(prefixRunes(text, d.End.Column-1))
+		}
+		carets := max(1, endCol-startCol)
+		label := d.Code + " " + d.Severity.String()
+		fmt.Fprintf(b, "%s %s %s%s %s\n", gutter, bar, strings.Repeat(" ", startCol),
+			p.paint(ansiBold+severityColor(d.Severity), strings.Repeat("^", carets)), p.paint(ansiBold+severityColor(d.Severity), label))
+	}
+	fmt.Fprintf(b, "%s %s\n", gutter, bar)
+}
+
+// prefixRunes returns the first n runes of s (all of s when shorter).
+func prefixRunes(s string, n int) string {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i]
+}
+
+// expandTabs replaces tabs by spaces up to the next multiple of 4, as ruff
+// does, so that carets line up.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := 4 - col%4
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
+// displayWidth is the width of s in columns, tabs expanded.
+func displayWidth(s string) int { return utf8.RuneCountInString(expandTabs(s)) }
+
+func writeStatistics(b *strings.Builder, ds []rules.Diagnostic, opts Options) {
+	type row struct {
+		code, name string
+		n, fixable int
+	}
+	rows := map[string]*row{}
+	for i := range ds {
+		d := &ds[i]
+		r := rows[d.Code]
+		if r == nil {
+			r = &row{code: d.Code, name: d.Name}
+			rows[d.Code] = r
+		}
+		r.n++
+		if ok, _ := Fixable(d, opts.Unsafe); ok {
+			r.fixable++
+		}
+	}
+	// Most frequent first, then by code (ruff's order).
+	keys := sortedKeys(rows)
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && rows[keys[j]].n > rows[keys[j-1]].n; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	width := 1
+	for _, k := range keys {
+		width = max(width, len(fmt.Sprint(rows[k].n)))
+	}
+	for _, k := range keys {
+		r := rows[k]
+		mark := "[ ]"
+		if r.fixable == r.n {
+			mark = "[*]"
+		} else if r.fixable > 0 {
+			mark = "[-]"
+		}
+		fmt.Fprintf(b, "%*d\t%s\t%s %s\n", width, r.n, r.code, mark, r.name)
+	}
+}
+
+func writeSummary(b *strings.Builder, c Counts, opts Options, p painter) {
+	o := opts.Outcome
+	fixed := 0
+	if o != nil {
+		fixed = o.Fixed
+	}
+	switch {
+	case c.Total == 0 && fixed == 0:
+		b.WriteString(p.paint(ansiBold, "All checks passed!") + "\n")
+	case o != nil:
+		fmt.Fprintf(b, "Found %s (%d fixed, %d remaining).\n", plural(c.Total+fixed, "finding"), fixed, c.Total)
+		if c.Total > 0 {
+			fmt.Fprintf(b, "Remaining: %s.\n", c.breakdown())
+		}
+	default:
+		fmt.Fprintf(b, "Found %s: %s.\n", plural(c.Total, "finding"), c.breakdown())
+	}
+	if o != nil {
+		if len(o.Files) > 0 {
+			fmt.Fprintf(b, "Fixed %s in %s.\n", plural(fixed, "finding"), plural(len(o.Files), "file"))
+		}
+		for _, f := range o.Failures {
+			fmt.Fprintf(b, "Fix not applied to %s: %s.\n", f.Path, strings.TrimSuffix(f.Reason, "."))
+		}
+	}
+	switch {
+	case c.Fixable > 0 && c.Hidden > 0:
+		fmt.Fprintf(b, "%s %d fixable with the `--fix` option (%s can be enabled with the `--unsafe-fixes` option).\n",
+			p.paint(ansiCyan, "[*]"), c.Fixable, hiddenFixes(c.Hidden))
+	case c.Fixable > 0:
+		fmt.Fprintf(b, "%s %d fixable with the `--fix` option.\n", p.paint(ansiCyan, "[*]"), c.Fixable)
+	case c.Hidden > 0:
+		fmt.Fprintf(b, "No fixes available (%s can be enabled with the `--unsafe-fixes` option).\n", hiddenFixes(c.Hidden))
+	}
+}
+
+func hiddenFixes(n int) string {
+	if n == 1 {
+		return "1 hidden fix"
+	}
+	return fmt.Sprintf("%d hidden fixes", n)
+}

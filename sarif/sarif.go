@@ -1,0 +1,591 @@
+// Package sarif writes an engine.Result as SARIF 2.1.0 for GitHub code
+// scanning and other SARIF consumers (VS Code's SARIF viewer, reviewdog,
+// Microsoft's SARIF Multitool), on github.com/owenrumney/go-sarif/v2.
+//
+// Consumers' quirks this writer follows (staticcheck keeps the same kind of
+// list; keep it current when a consumer changes):
+//
+//   - GitHub code scanning (upload-sarif): URIs must be relative to the
+//     repository root, or file:// URIs under the checkout. We write the path
+//     relative to the repository root (the nearest folder with .git above the
+//     working directory, or Options.RepoRoot), percent-escaped segment by
+//     segment, with uriBaseId %SRCROOT% as decoration only: no
+//     originalUriBaseIds entry, since reviewdog joins it with the URI and
+//     GitHub ignores it.
+//   - GitHub matches alerts across commits by partialFingerprints; when a
+//     result has none, upload-sarif computes primaryLocationLineHash from the
+//     checked-out file, which moves with surrounding code. We write our own
+//     primaryLocationLineHash ("<16 hex>:<n>", GitHub's shape) from the rule,
+//     the enclosing function and the text of the first line of the finding,
+//     with n counting identical hashes in one file, so it survives lines
+//     inserted or removed elsewhere; and our own "mcplint/v1" fingerprint of
+//     the rule, path, anchor and text of the whole range.
+//   - GitHub shows help.markdown (falling back to help.text) and the rule's
+//     shortDescription as the alert title, and renders only message.text
+//     (not message.markdown) for a result. It reads tags, precision and
+//     problem.severity (error, warning, recommendation) from rule properties,
+//     and keeps only the first 10 tags (we write fewer).
+//   - GitHub limits: 25,000 results per run (only the 5,000 most severe are
+//     shown), 10 MB gzip-compressed per upload, 20 runs per file, 1,000
+//     locations per result. Write keeps the most severe MaxResults results,
+//     records a toolExecutionNotification and returns a warning; it warns
+//     when the gzipped log exceeds MaxGzipBytes.
+//   - Message links: "[text](n)" in message.text refers to the related
+//     location with id n; literal brackets are escaped with a backslash.
+//   - Columns are UTF-16 code units (columnKind utf16CodeUnits, the SARIF
+//     default that GitHub and VS Code assume); endColumn is exclusive.
+//   - go-sarif v2: Suppression marshals its optional fields as null, which
+//     the schema rejects, so every suppression sets status, location,
+//     a GUID and a justification; rule descriptions and result messages
+//     must always be set.
+//   - reviewdog (-f=sarif) reads result.fixes[].artifactChanges[].replacements
+//     (deletedRegion by line and column, insertedContent.text) and keeps, per
+//     file, the replacements of the last fix it sees; it reads columns as if
+//     they were bytes. So each result carries one fix (the one `mcplint --fix`
+//     would apply, or else the first unsafe one), and its replacements are
+//     widened to whole lines (startColumn 1 to column 1 of the line after),
+//     which every consumer reads the same way whatever its column unit.
+//     Every replacement has insertedContent.text, "" for a deletion.
+//   - SARIF Multitool (validate --rule-kind "Gh;Sarif"): messages end with a
+//     period; rule names are Pascal case; the tool has a semantic version and
+//     an informationUri.
+package sarif
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// SchemaURI is the $schema of the log.
+const SchemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+// InformationURI is the tool's home page.
+const InformationURI = "https://github.com/mcplint/mcplint"
+
+// GitHub's upload limits.
+const (
+	MaxResults   = 25000
+	MaxGzipBytes = 10 << 20
+)
+
+// FingerprintKey is mcplint's own partial fingerprint.
+const FingerprintKey = "mcplint/v1"
+
+// Options control the log.
+type Options struct {
+	// ToolVersion is the driver's semanticVersion.
+	ToolVersion string
+	// Category is the code scanning category: the run's automationDetails.id
+	// is Category + "/". Default "mcplint".
+	Category string
+	// RepoRoot is the absolute directory URIs are relative to; "" means the
+	// paths as reported (relative to the working directory).
+	RepoRoot string
+	// Unsafe is --unsafe-fixes: the fix a result carries may be unsafe even
+	// when a safe one exists later in the list (it never is in practice).
+	Unsafe bool
+	// MaxResults and MaxGzipBytes override GitHub's limits (tests).
+	MaxResults, MaxGzipBytes int
+}
+
+// Write writes res as a SARIF log. Warnings tell about GitHub limits the log
+// exceeds; the log is written anyway.
+func Write(w io.Writer, res *engine.Result, opts Options) (warnings []string, err error) {
+	rep, warnings := Build(res, opts)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		return nil, fmt.Errorf("encode SARIF: %w", err)
+	}
+	limit := opts.MaxGzipBytes
+	if limit <= 0 {
+		limit = MaxGzipBytes
+	}
+	if n := gzipSize(buf.Bytes()); n > limit {
+		warnings = append(warnings, fmt.Sprintf("the SARIF log is %d bytes gzip-compressed, over GitHub's %d-byte upload limit: narrow the scan (paths, --select) or split it into categories", n, limit))
+	}
+	_, err = w.Write(buf.Bytes())
+	return warnings, err
+}
+
+func gzipSize(b []byte) int {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Len()
+}
+
+// Build returns the SARIF log of res and warnings about limits.
+func Build(res *engine.Result, opts Options) (*gosarif.Report, []string) {
+	var warnings []string
+	rep := &gosarif.Report{Version: string(gosarif.Version210), Schema: SchemaURI}
+	version := opts.ToolVersion
+	if version == "" {
+		version = "0.0.0"
+	}
+	driver := gosarif.NewDriver("mcplint").WithSemanticVersion(version).WithInformationURI(InformationURI)
+	driver.WithFullName("mcplint " + version)
+	index := map[string]int{}
+	for _, r := range rules.All() {
+		index[r.Code] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, ruleDescriptor(r))
+	}
+	for _, d := range res.Diagnostics {
+		if _, ok := index[d.Code]; !ok { // a code no rule documents: still describe it
+			index[d.Code] = len(driver.Rules)
+			driver.Rules = append(driver.Rules, gosarif.NewRule(d.Code).WithName(pascal(d.Name)).
+				WithShortDescription(gosarif.NewMultiformatMessageString(sentence(d.Name))))
+		}
+	}
+	run := gosarif.NewRun(*gosarif.NewTool(driver))
+	category := strings.Trim(opts.Category, "/")
+	if category == "" {
+		category = "mcplint"
+	}
+	run.WithAutomationDetails(gosarif.NewRunAutomationDetails().WithID(category + "/"))
+	run.WithColumnKind("utf16CodeUnits")
+
+	ds := orderBySeverity(res.Diagnostics)
+	max := opts.MaxResults
+	if max <= 0 {
+		max = MaxResults
+	}
+	inv := &gosarif.Invocation{ExecutionSuccessful: ptr(true)}
+	if len(ds) > max {
+		msg := fmt.Sprintf("%d results omitted: GitHub code scanning accepts at most %d results per run; the most severe are kept (see `mcplint check` for all)", len(ds)-max, max)
+		warnings = append(warnings, msg)
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, &gosarif.Notification{Level: "warning", Message: gosarif.NewTextMessage(msg + ".")})
+		ds = ds[:max]
+		engine.SortDiagnostics(ds)
+	}
+	run.Invocations = []*gosarif.Invocation{inv}
+	b := &builder{res: res, opts: opts, lines: map[string]*pyast.LineIndex{}, seen: map[string]int{}}
+	for i := range ds {
+		r := b.result(&ds[i])
+		r.RuleIndex = ptr(uint(index[ds[i].Code]))
+		run.Results = append(run.Results, r)
+	}
+	rep.AddRun(run)
+	return rep, warnings
+}
+
+// orderBySeverity returns the diagnostics, most severe first, each severity
+// in file order (the order kept when results must be dropped).
+func orderBySeverity(in []rules.Diagnostic) []rules.Diagnostic {
+	ds := append([]rules.Diagnostic(nil), in...)
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Severity > ds[j].Severity })
+	return ds
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func level(s rules.Severity) string {
+	switch s {
+	case rules.SeverityError:
+		return "error"
+	case rules.SeverityWarning:
+		return "warning"
+	}
+	return "note"
+}
+
+// problemSeverity is GitHub's problem.severity for a level.
+func problemSeverity(s rules.Severity) string {
+	switch s {
+	case rules.SeverityError:
+		return "error"
+	case rules.SeverityWarning:
+		return "warning"
+	}
+	return "recommendation"
+}
+
+func ruleDescriptor(r *rules.Rule) *gosarif.ReportingDescriptor {
+	d := gosarif.NewRule(r.Code).WithName(pascal(r.Name))
+	d.WithShortDescription(gosarif.NewMultiformatMessageString(sentence(r.Doc.Summary)))
+	full := unwrap(r.Doc.WhatItDoes)
+	if full == "" {
+		full = sentence(r.Doc.Summary)
+	}
+	d.WithFullDescription(gosarif.NewMultiformatMessageString(full))
+	d.WithHelp(gosarif.NewMultiformatMessageString(helpText(r)).WithMarkdown(unwrap(r.Markdown())))
+	d.WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(level(r.Severity)))
+	tags := append([]string(nil), r.Tags...)
+	if len(tags) > 10 {
+		tags = tags[:10]
+	}
+	if tags == nil {
+		tags = []string{}
+	}
+	precision := r.Precision
+	if precision == "" {
+		precision = "medium"
+	}
+	d.WithProperties(gosarif.Properties{
+		"tags":             tags,
+		"precision":        precision,
+		"problem.severity": problemSeverity(r.Severity),
+		"mcplint.name":     r.Name,
+	})
+	return d
+}
+
+// helpText is the rule's doc as plain text, paragraphs unwrapped.
+func helpText(r *rules.Rule) string {
+	var b strings.Builder
+	b.WriteString(sentence(r.Doc.Summary))
+	section := func(title, body string, code bool) {
+		body = strings.TrimSpace(body)
+		if body == "" {
+			return
+		}
+		if code {
+			body = "    " + strings.ReplaceAll(body, "\n", "\n    ")
+		} else {
+			body = unwrap(body)
+		}
+		fmt.Fprintf(&b, "\n\n%s:\n%s", title, body)
+	}
+	section("What it does", r.Doc.WhatItDoes, false)
+	section("Why is this bad?", r.Doc.WhyIsThisBad, false)
+	section("Example", r.Doc.Example, true)
+	section("Use instead", r.Doc.UseInstead, true)
+	section("Fix safety", r.Doc.FixSafety, false)
+	if len(r.Doc.References) > 0 {
+		section("References", "- "+strings.Join(r.Doc.References, "\n- "), true)
+	}
+	return b.String()
+}
+
+// unwrap joins the hard-wrapped lines of each paragraph of markdown text,
+// leaving code fences, lists, headings and tables alone.
+func unwrap(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	var out []string
+	fence := false
+	joinable := false // the previous output line is paragraph text
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "```"):
+			fence = !fence
+			out = append(out, l)
+			joinable = false
+		case fence || t == "":
+			out = append(out, l)
+			joinable = false
+		case joinable && !blockStart(t):
+			out[len(out)-1] += " " + t
+		default:
+			out = append(out, l)
+			joinable = !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "|")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func blockStart(t string) bool {
+	if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, ">") ||
+		strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") {
+		return true
+	}
+	i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) })
+	return i > 0 && (strings.HasPrefix(t[i:], ". ") || strings.HasPrefix(t[i:], ") "))
+}
+
+// sentence returns s with a capital first letter and a final period.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "No description."
+	}
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
+		s += "."
+	}
+	return s
+}
+
+// pascal turns "uncancellable-thread-await" into "UncancellableThreadAwait".
+func pascal(name string) string {
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == ' ' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+type builder struct {
+	res   *engine.Result
+	opts  Options
+	lines map[string]*pyast.LineIndex
+	seen  map[string]int // path + line hash -> occurrences so far
+}
+
+func (b *builder) lineIndex(path string) *pyast.LineIndex {
+	if li, ok := b.lines[path]; ok {
+		return li
+	}
+	var li *pyast.LineIndex
+	if src := b.source(path); src != nil {
+		li = pyast.NewLineIndex(src)
+	}
+	b.lines[path] = li
+	return li
+}
+
+func (b *builder) source(path string) (src []byte) {
+	if s, ok := b.res.Sources[path]; ok {
+		return s
+	}
+	if b.res.Sources == nil {
+		return nil
+	}
+	defer func() { // a Result built by hand has no reader
+		if recover() != nil {
+			src = nil
+		}
+	}()
+	s, err := b.res.Read(path)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// URI returns the URI of a reported path: relative to root when under it,
+// percent-escaped per segment; a file:// URI otherwise.
+func URI(path, root string) string {
+	p := filepath.ToSlash(path)
+	if root != "" {
+		abs, err := filepath.Abs(filepath.FromSlash(path))
+		if err == nil {
+			if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				p = filepath.ToSlash(rel)
+			} else {
+				u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+				return u.String()
+			}
+		}
+	}
+	p = strings.TrimPrefix(p, "./")
+	if strings.HasPrefix(p, "/") {
+		u := url.URL{Scheme: "file", Path: p}
+		return u.String()
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+func (b *builder) artifact(path string) *gosarif.ArtifactLocation {
+	uri := URI(path, b.opts.RepoRoot)
+	a := gosarif.NewSimpleArtifactLocation(uri)
+	if !strings.HasPrefix(uri, "file:") {
+		a.WithUriBaseId("%SRCROOT%")
+	}
+	return a
+}
+
+func region(start, end pyast.Position) *gosarif.Region {
+	sl, sc := max(start.Line, 1), max(start.Column16, 1)
+	el, ec := max(end.Line, sl), max(end.Column16, 1)
+	if el == sl && ec < sc {
+		ec = sc
+	}
+	return gosarif.NewRegion().WithStartLine(sl).WithStartColumn(sc).WithEndLine(el).WithEndColumn(ec)
+}
+
+// escapeMessage escapes the characters SARIF message strings reserve for
+// embedded links.
+func escapeMessage(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
+}
+
+func (b *builder) result(d *rules.Diagnostic) *gosarif.Result {
+	r := gosarif.NewRuleResult(d.Code).WithLevel(level(d.Severity))
+	msg := escapeMessage(sentence(d.Message))
+	var links []string
+	for i, rel := range d.Related {
+		id := i + 1
+		links = append(links, fmt.Sprintf("[%s](%d)", escapeMessage(strings.TrimSuffix(rel.Message, ".")), id))
+		loc := gosarif.NewLocationWithPhysicalLocation(gosarif.NewPhysicalLocation().
+			WithArtifactLocation(b.artifact(rel.Path)).WithRegion(region(rel.Start, rel.End))).
+			WithId(id).WithMessage(gosarif.NewTextMessage(sentence(rel.Message)))
+		r.RelatedLocations = append(r.RelatedLocations, loc)
+	}
+	if len(links) > 0 {
+		msg += " See " + strings.Join(links, ", ") + "."
+	}
+	r.WithMessage(gosarif.NewTextMessage(msg))
+	loc := gosarif.NewLocationWithPhysicalLocation(gosarif.NewPhysicalLocation().
+		WithArtifactLocation(b.artifact(d.Path)).WithRegion(region(d.Start, d.End)))
+	if d.Anchor != "" {
+		loc.WithLogicalLocations([]*gosarif.LogicalLocation{{FullyQualifiedName: ptr(d.Anchor)}})
+	}
+	r.AddLocation(loc)
+	b.fingerprints(r, d)
+	if f := fix.Choose(d, b.opts.Unsafe); f != nil {
+		r.AddFix(b.fix(f))
+	} else if f := fix.Choose(d, true); f != nil {
+		r.AddFix(b.fix(f))
+	}
+	if s := d.Suppression; s != nil {
+		sl := gosarif.NewLocationWithPhysicalLocation(gosarif.NewPhysicalLocation().
+			WithArtifactLocation(b.artifact(s.Path)).WithRegion(region(s.Start, s.End)))
+		r.AddSuppression(gosarif.NewSuppression("inSource").WithStatus("accepted").WithLocation(sl).
+			WithGuid(guid(r.PartialFingerprints[FingerprintKey].(string))).WithJustifcation(s.Justification))
+	}
+	return r
+}
+
+// normalize collapses whitespace so that re-indentation does not change a
+// fingerprint.
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func hash(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fingerprints sets primaryLocationLineHash and mcplint/v1: neither depends
+// on line numbers, so inserting lines above a finding keeps them.
+func (b *builder) fingerprints(r *gosarif.Result, d *rules.Diagnostic) {
+	line, text := "", ""
+	if li := b.lineIndex(d.Path); li != nil {
+		line = normalize(li.LineText(d.Start.Line))
+		if src := b.source(d.Path); d.Start.Offset <= d.End.Offset && d.End.Offset <= len(src) {
+			text = normalize(string(src[d.Start.Offset:d.End.Offset]))
+		}
+	} else {
+		text = d.Message
+	}
+	lh := hash(d.Code, d.Anchor, line)[:16]
+	key := d.Path + "\x00" + lh
+	b.seen[key]++
+	r.SetPartialFingerPrint("primaryLocationLineHash", fmt.Sprintf("%s:%d", lh, b.seen[key]))
+	own := hash(d.Code, URI(d.Path, b.opts.RepoRoot), d.Anchor, text, fmt.Sprint(b.seen[key]))
+	r.SetPartialFingerPrint(FingerprintKey, own[:32])
+}
+
+// guid turns a hex fingerprint into a GUID-shaped string (SARIF requires
+// the pattern of a GUID for suppression guids).
+func guid(hexs string) string {
+	h := hash(hexs)
+	return fmt.Sprintf("%s-%s-4%s-8%s-%s", h[0:8], h[8:12], h[13:16], h[17:20], h[20:32])
+}
+
+// fix converts a fix to SARIF with replacements widened to whole lines.
+func (b *builder) fix(f *rules.Fix) *gosarif.Fix {
+	out := gosarif.NewFix().WithDescription(gosarif.NewTextMessage(sentence(f.Message) + " (" + f.Applicability.String() + " fix)"))
+	byPath := map[string][]rules.Edit{}
+	var order []string
+	for _, e := range f.Edits {
+		if _, ok := byPath[e.Path]; !ok {
+			order = append(order, e.Path)
+		}
+		byPath[e.Path] = append(byPath[e.Path], e)
+	}
+	out.ArtifactChanges = []*gosarif.ArtifactChange{}
+	for _, p := range order {
+		ch := gosarif.NewArtifactChange(b.artifact(p))
+		ch.Replacements = []*gosarif.Replacement{}
+		src := b.source(p)
+		for _, rep := range lineReplacements(src, byPath[p]) {
+			ch.WithReplacement(rep)
+		}
+		out.AddArtifactChanges(ch)
+	}
+	return out
+}
+
+// lineReplacements turns byte edits of one file into replacements of whole
+// lines: each edit covers the lines it touches (an insertion covers the line
+// it is inserted before), overlapping spans are merged, a span runs from the
+// start of its first line to the start of the line after its last one, and
+// the inserted text is that span after the edits.
+func lineReplacements(src []byte, edits []rules.Edit) []*gosarif.Replacement {
+	edits = append([]rules.Edit(nil), edits...)
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+	li := pyast.NewLineIndex(src)
+	type span struct {
+		start, end int // byte range of whole lines
+		edits      []rules.Edit
+	}
+	var spans []*span
+	for _, e := range edits {
+		if e.Start < 0 || e.End < e.Start || e.End > len(src) {
+			continue
+		}
+		s := li.LineStart(li.Position(e.Start).Line)
+		end := spanEnd(src, li, e)
+		if n := len(spans); n > 0 && (s < spans[n-1].end || s == spans[n-1].start) {
+			last := spans[n-1]
+			last.end = max(last.end, end)
+			last.edits = append(last.edits, e)
+			continue
+		}
+		spans = append(spans, &span{start: s, end: end, edits: []rules.Edit{e}})
+	}
+	var out []*gosarif.Replacement
+	for _, sp := range spans {
+		shifted := make([]rules.Edit, len(sp.edits))
+		for i, e := range sp.edits {
+			e.Start -= sp.start
+			e.End -= sp.start
+			shifted[i] = e
+		}
+		text := string(fix.Apply(src[sp.start:sp.end], shifted))
+		reg := gosarif.NewRegion().WithStartLine(li.Position(sp.start).Line).WithStartColumn(1)
+		end := li.Position(sp.end)
+		if atLineStart(src, sp.end) {
+			reg.WithEndLine(end.Line).WithEndColumn(1)
+		} else { // the last line of a file with no final newline
+			reg.WithEndLine(end.Line).WithEndColumn(end.Column16)
+		}
+		out = append(out, gosarif.NewReplacement(reg).WithInsertedContent(gosarif.NewArtifactContent().WithText(text)))
+	}
+	return out
+}
+
+func atLineStart(src []byte, off int) bool { return off == 0 || src[off-1] == '\n' }
+
+// spanEnd returns where the whole-line span of an edit ends: the start of
+// the line after the last line the edit touches. A non-empty edit that ends
+// at a line start does not touch that line; an insertion covers the line it
+// is inserted before.
+func spanEnd(src []byte, li *pyast.LineIndex, e rules.Edit) int {
+	if e.End > e.Start && atLineStart(src, e.End) {
+		return e.End
+	}
+	p := li.Position(e.End)
+	if p.Line >= li.Lines() {
+		return len(src)
+	}
+	return li.LineStart(p.Line + 1)
+}
