@@ -101,11 +101,11 @@ type JSONHandler struct {
 
 // JSONSummary counts what the run reported.
 type JSONSummary struct {
-	Findings int            `json:"findings"`
-	Errors   int            `json:"errors"`
-	Warnings int            `json:"warnings"`
-	Notes    int            `json:"notes"`
-	Fixable  int            `json:"fixable"`
+	Findings int `json:"findings"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Notes    int `json:"notes"`
+	Fixable  int `json:"fixable"`
 	// HiddenFixes counts findings only --unsafe-fixes would fix.
 	HiddenFixes int            `json:"hidden_fixes"`
 	ByCode      map[string]int `json:"by_code"`
