@@ -311,8 +311,16 @@ func (p *Project) admits(pkg, lo, hi string) Tri {
 
 // MCP1 reports whether the project can run mcp 1.x, where a handler that
 // returns after a cancel crashes the server (or fastmcp < 4, which pulls it).
+// The mcp resolution already follows fastmcp (< 4 pulls mcp 1.x, >= 4 mcp
+// 2.x), so a project on mcp 2.x with no fastmcp is No, not Unknown.
 func (p *Project) MCP1() Tri {
-	return p.MCPAdmits("1.0.0", "2.0.0").Or(p.FastMCPAdmits("2.0.0", "4.0.0"))
+	if p == nil {
+		return Unknown
+	}
+	if p.Resolution("mcp").Known {
+		return p.MCPAdmits("1.0.0", "2.0.0")
+	}
+	return p.FastMCPAdmits("", "4.0.0")
 }
 
 // FastMCP3 reports whether the project can run PrefectHQ fastmcp 3.x.

@@ -1,0 +1,114 @@
+package deps
+
+import (
+	"strings"
+	"testing"
+)
+
+// loadMem loads in-memory files as one project.
+func loadMem(t *testing.T, opts Options, files map[string]string) *Project {
+	t.Helper()
+	opts.ReadFile = func(p string) ([]byte, error) {
+		if s, ok := files[p]; ok {
+			return []byte(s), nil
+		}
+		return nil, errNoIncludes
+	}
+	var names []string
+	for _, n := range []string{"pyproject.toml", "requirements.txt", "uv.lock", "poetry.lock", "Pipfile"} {
+		if _, ok := files[n]; ok {
+			names = append(names, n)
+		}
+	}
+	p, errs := Load(".", names, opts)
+	if len(errs) > 0 {
+		t.Fatalf("load: %v", errs)
+	}
+	return p
+}
+
+func TestResolution(t *testing.T) {
+	pyproject := "[project]\ndependencies = [\"mcp>=1.20\"]\n"
+	lock := "[[package]]\nname = \"mcp\"\nversion = \"1.26.0\"\n"
+	// An open range resolves to the newest release: mcp 2.x.
+	p := loadMem(t, Options{}, map[string]string{"pyproject.toml": pyproject})
+	if p.MCP1() != No || p.MCPAdmits("2.0.0", "") != Yes {
+		t.Errorf("open range: MCP1=%s", p.MCP1())
+	}
+	// A lock's exact version beats the declared range.
+	p = loadMem(t, Options{}, map[string]string{"pyproject.toml": pyproject, "uv.lock": lock})
+	if p.MCP1() != Yes || p.MCPAdmits("", "1.27.0") != Yes || p.MCPAdmits("2.0.0", "") != No {
+		t.Errorf("locked: MCP1=%s", p.MCP1())
+	}
+	if got, want := p.Describe("mcp"), "mcp ==1.26.0 (uv.lock), declared >=1.20 in pyproject.toml"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+	// A stale lock is recorded.
+	p = loadMem(t, Options{}, map[string]string{"pyproject.toml": "[project]\ndependencies = [\"mcp>=2\"]\n", "uv.lock": lock})
+	if r := p.Resolution("mcp"); len(r.Stale) != 1 || !strings.Contains(p.Describe("mcp"), "stale lock: uv.lock locks mcp 1.26.0 but pyproject.toml declares >=2") {
+		t.Errorf("stale: %v / %s", r.Stale, p.Describe("mcp"))
+	}
+	// fastmcp < 4 pulls mcp 1.x; >= 4 mcp 2.x; and it narrows an open mcp.
+	p = loadMem(t, Options{}, map[string]string{"requirements.txt": "fastmcp>=3,<4\n"})
+	if p.MCPAdmits("1.0.0", "2.0.0") != Yes || p.FastMCP3() != Yes {
+		t.Errorf("fastmcp 3 implies mcp 1.x: %s", p.Describe("mcp"))
+	}
+	p = loadMem(t, Options{}, map[string]string{"requirements.txt": "fastmcp>=4\n"})
+	if p.MCP1() != No {
+		t.Errorf("fastmcp 4: MCP1=%s", p.MCP1())
+	}
+	p = loadMem(t, Options{}, map[string]string{"requirements.txt": "fastmcp==3.4.7\nmcp>=1.20\n"})
+	if p.MCPAdmits("1.20", "2.0") != Yes {
+		t.Errorf("fastmcp 3 keeps an open mcp on 1.x: %s", p.Resolution("mcp").Set)
+	}
+	// Nothing declared: unknown, unless assumed.
+	p = loadMem(t, Options{}, map[string]string{"requirements.txt": "httpx\n"})
+	if p.MCP1() != Unknown || p.AnyioAdmits("", "4.1") != Unknown {
+		t.Errorf("undeclared: MCP1=%s", p.MCP1())
+	}
+	p = loadMem(t, Options{AssumeMCP: "1.25.0"}, map[string]string{"requirements.txt": "httpx\n"})
+	if p.MCP1() != Yes || !strings.Contains(p.Describe("mcp"), "assumed 1.25.0") {
+		t.Errorf("assumed: MCP1=%s %s", p.MCP1(), p.Describe("mcp"))
+	}
+	p = loadMem(t, Options{AssumeMCP: ">=2"}, map[string]string{"requirements.txt": "httpx\n"})
+	if p.MCP1() != No {
+		t.Errorf("assumed >=2: MCP1=%s", p.MCP1())
+	}
+	// Constraints limit, they do not require.
+	p = loadMem(t, Options{}, map[string]string{"requirements.txt": "-c c.txt\nanyio\n", "c.txt": "anyio<4.1\nmcp<2\n"})
+	if p.AnyioAdmits("", "4.1") != Yes || p.MCP1() != Unknown {
+		t.Errorf("constraints: anyio<4.1=%s MCP1=%s", p.AnyioAdmits("", "4.1"), p.MCP1())
+	}
+}
+
+func TestFloorSpecifier(t *testing.T) {
+	for _, c := range []struct{ req, want string }{
+		{"mcp>=1.20,<2", ">=1.27.0,<2"},
+		{"mcp>=1.20,<1.29", ">=1.27.0,<1.29"},
+		{"mcp~=1.26.0", ">=1.27.0,<2"},
+		{"mcp==1.25.0", ">=1.27.0,<2"},
+		{"mcp>=1.2,!=1.28.0,<2", ">=1.27.0,!=1.28.0,<2"},
+		{"mcp<1.27", ">=1.27.0,<2"},
+		{"mcp>=1.27.0,<2", ""},
+		{"mcp>=2", ""},
+	} {
+		r, err := newRequirement("f", c.req, func(i int) int { return i })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := r.FloorSpecifier("1.27.0")
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("%s: got %q %v, want %q", c.req, got, ok, c.want)
+		}
+	}
+	p := loadMem(t, Options{}, map[string]string{"pyproject.toml": "[tool.poetry.dependencies]\nmcp = \"^1.23\"\n"})
+	path, start, end, text, ok := p.FloorEdit("mcp", "1.27.0")
+	src := string(p.File("pyproject.toml").Src)
+	if !ok || path != "pyproject.toml" || src[start:end] != "^1.23" || text != ">=1.27.0,<2" {
+		t.Errorf("poetry FloorEdit = %s %d %d %q %v", path, start, end, text, ok)
+	}
+	p = loadMem(t, Options{}, map[string]string{"uv.lock": "[[package]]\nname = \"mcp\"\nversion = \"1.20.0\"\n"})
+	if _, _, _, _, ok := p.FloorEdit("mcp", "1.27.0"); ok {
+		t.Error("a lock entry is never edited")
+	}
+}

@@ -1,0 +1,104 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/deps"
+)
+
+// runDepRule loads files (name -> contents) as one project in a temporary
+// folder and runs rule r on it directly.
+func runDepRule(t *testing.T, r *Rule, files map[string]string) ([]Diagnostic, *deps.Project) {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, filepath.ToSlash(p))
+	}
+	proj, errs := deps.Load(filepath.ToSlash(dir), paths, deps.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("load: %v", errs)
+	}
+	var got []Diagnostic
+	r.Run(NewPass(r, dir, proj, nil, nil, func(d Diagnostic) { got = append(got, d) }))
+	return got, proj
+}
+
+// Pipfile.lock is JSON (no comments for # want): checked here.
+func TestMCP001PipfileLock(t *testing.T) {
+	lock := `{
+    "_meta": {"hash": {"sha256": "x"}},
+    "default": {
+        "mcp": {"hashes": [], "version": "==1.26.0"},
+        "anyio": {"version": "==4.9.0"}
+    }
+}`
+	got, _ := runDepRule(t, mcp001, map[string]string{"Pipfile.lock": lock, "Pipfile": "[packages]\nmcp = \">=2\"\n"})
+	if len(got) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(got), got)
+	}
+	d := got[0]
+	if d.Start.Line != 4 || lock[d.Start.Offset:d.End.Offset] != `"==1.26.0"` || d.Anchor != "mcp" {
+		t.Errorf("location %+v anchor %q", d.Location, d.Anchor)
+	}
+	for _, want := range []string{"mcp 1.26.0 locked in Pipfile.lock", "below 1.27.0", "re-lock", "stale", "declares >=2"} {
+		if !strings.Contains(d.Message, want) {
+			t.Errorf("message lacks %q: %s", want, d.Message)
+		}
+	}
+	if len(d.Fixes) != 1 || d.Fixes[0].Applicability != DisplayOnly || len(d.Fixes[0].Edits) != 0 {
+		t.Errorf("a lock finding gets advice only: %+v", d.Fixes)
+	}
+	if d.AnchorStart != strings.Index(lock, `        "mcp"`) || lock[d.AnchorEnd] != '\n' {
+		t.Errorf("anchor range %d-%d", d.AnchorStart, d.AnchorEnd)
+	}
+}
+
+func TestMCP001Direct(t *testing.T) {
+	src := "mcp>=1.20,<2  # x\nmcp>=1.20\nmcp==1.27.1\nmcp<1.3\n"
+	got, proj := runDepRule(t, mcp001, map[string]string{"requirements.txt": src})
+	if len(got) != 3 {
+		t.Fatalf("got %d findings, want 3: %+v", len(got), got)
+	}
+	first := got[0]
+	if first.Start.Line != 1 || src[first.Start.Offset:first.End.Offset] != "mcp>=1.20,<2" {
+		t.Errorf("location %+v", first.Location)
+	}
+	if len(first.Fixes) != 2 || first.Fixes[0].Applicability != Unsafe || first.Fixes[0].Edits[0].New != ">=2,<3" ||
+		!strings.Contains(first.Fixes[0].Message, "breaking migration") || !strings.Contains(first.Fixes[1].Message, "mcp>=1.27.0,<2") {
+		t.Errorf("fixes %+v", first.Fixes)
+	}
+	// 1.27.1 is past the transport-close fix: no floor advice, and the
+	// message does not name that crash.
+	if len(got[1].Fixes) != 1 || strings.Contains(got[1].Message, "1.27.0") {
+		t.Errorf("==1.27.1: %s %+v", got[1].Message, got[1].Fixes)
+	}
+	if !strings.Contains(got[2].Message, "not supported") || strings.Contains(got[2].Message, "below 1.12.3") {
+		t.Errorf("<1.3: %s", got[2].Message)
+	}
+	path, start, end, text, ok := proj.FloorEdit("mcp", "1.27.0")
+	if !ok || !strings.HasSuffix(path, "requirements.txt") || src[start:end] != ">=1.20,<2" || text != ">=1.27.0,<2" {
+		t.Errorf("FloorEdit = %s %d %d %q %v", path, start, end, text, ok)
+	}
+}
+
+func TestMCP002Direct(t *testing.T) {
+	src := "[project]\ndependencies = [\"fastmcp>=2.14,<3\", \"fastmcp-slim==3.4.7\", \"fastmcp>=3\"]\n"
+	got, _ := runDepRule(t, mcp002, map[string]string{"pyproject.toml": src})
+	if len(got) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(got), got)
+	}
+	if strings.Contains(got[0].Message, "worker thread") || !strings.Contains(got[0].Message, "Server.run()") {
+		t.Errorf("fastmcp 2.14: %s", got[0].Message)
+	}
+	if !strings.Contains(got[1].Message, "worker thread") || got[1].Fixes[0].Edits[0].New != ">=4,<5" || got[1].Fixes[0].Applicability != Unsafe {
+		t.Errorf("fastmcp-slim 3.4.7: %s %+v", got[1].Message, got[1].Fixes)
+	}
+}
