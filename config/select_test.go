@@ -1,0 +1,79 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func items(where string, vals ...string) []Item {
+	var out []Item
+	for _, v := range vals {
+		out = append(out, Item{Value: v, Where: where})
+	}
+	return out
+}
+
+func TestSelection(t *testing.T) {
+	file := func(sel []string, selSet bool, extend, ignore []string) Layer {
+		return Layer{Select: items("mcplint.toml:1:1", sel...), SelectSet: selSet, ExtendSelect: items("mcplint.toml:2:1", extend...), Ignore: items("mcplint.toml:3:1", ignore...)}
+	}
+	flags := func(sel []string, extend, ignore []string) Layer {
+		return Layer{Select: items("--select", sel...), SelectSet: sel != nil, ExtendSelect: items("--extend-select", extend...), Ignore: items("--ignore", ignore...)}
+	}
+	cases := []struct {
+		name   string
+		layers []Layer
+		on     map[string]bool
+		why    map[string]string
+	}{
+		{"defaults", nil,
+			map[string]bool{"MCP000": true, "MCP001": true, "MCP101": true, "MCP900": false, "MCP901": true},
+			map[string]string{"MCP101": "on by default", "MCP900": "off by default"}},
+		{"file select", []Layer{file([]string{"MCP1"}, true, nil, nil)},
+			map[string]bool{"MCP000": true, "MCP001": false, "MCP101": true, "MCP901": false},
+			map[string]string{"MCP001": "not in select (mcplint.toml:1)", "MCP101": `selected by "MCP1" (mcplint.toml:1:1)`}},
+		{"file extend-select turns on a default-off rule", []Layer{file(nil, false, []string{"MCP900"}, nil)},
+			map[string]bool{"MCP900": true, "MCP101": true}, nil},
+		{"ALL leaves default-off rules off", []Layer{file([]string{"ALL"}, true, nil, nil)},
+			map[string]bool{"MCP900": false, "MCP101": true}, nil},
+		{"specific select beats a prefix ignore", []Layer{file([]string{"MCP101"}, true, nil, []string{"MCP1"})},
+			map[string]bool{"MCP101": true, "MCP102": false}, nil},
+		{"specific ignore beats a prefix select", []Layer{file([]string{"MCP1"}, true, nil, []string{"MCP101"})},
+			map[string]bool{"MCP101": false, "MCP102": true},
+			map[string]string{"MCP101": `ignored by "MCP101" (mcplint.toml:3:1)`}},
+		{"names select", []Layer{file([]string{"uncancellable-thread-await"}, true, nil, nil)},
+			map[string]bool{"MCP101": true, "MCP102": false}, nil},
+		{"flag select overrides file select", []Layer{file([]string{"MCP1"}, true, nil, nil), flags([]string{"MCP001"}, nil, nil)},
+			map[string]bool{"MCP001": true, "MCP101": false},
+			map[string]string{"MCP001": `selected by "MCP001" (--select)`, "MCP101": "not in select (--select)"}},
+		{"flag ignore over file select", []Layer{file([]string{"MCP1"}, true, nil, nil), flags(nil, nil, []string{"MCP101"})},
+			map[string]bool{"MCP101": false, "MCP102": true, "MCP001": false}, nil},
+		{"flag extend-select over file ignore", []Layer{file(nil, false, nil, []string{"MCP101"}), flags(nil, []string{"MCP101"}, nil)},
+			map[string]bool{"MCP101": true}, nil},
+		{"file ignore kept without flags", []Layer{file(nil, false, nil, []string{"MCP101"}), flags(nil, nil, nil)},
+			map[string]bool{"MCP101": false, "MCP102": true}, nil},
+		{"MCP000 cannot be ignored", []Layer{flags(nil, nil, []string{"ALL"})},
+			map[string]bool{"MCP000": true, "MCP101": false}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Selection(c.layers...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for code, want := range c.on {
+				if got[code].On != want {
+					t.Errorf("%s on = %v, want %v (%s)", code, got[code].On, want, got[code].Why)
+				}
+			}
+			for code, want := range c.why {
+				if !strings.HasPrefix(got[code].Why, want) {
+					t.Errorf("%s why = %q, want %q", code, got[code].Why, want)
+				}
+			}
+		})
+	}
+	if _, err := Selection(flags([]string{"NOPE"}, nil, nil)); err == nil || !strings.Contains(err.Error(), `--select: unknown rule selector "NOPE"`) {
+		t.Errorf("unknown selector: %v", err)
+	}
+}
