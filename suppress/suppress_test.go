@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -246,4 +247,29 @@ func TestWithoutReason(t *testing.T) {
 	on := &Processor{Enabled: func(c string) bool { r := rules.Lookup(c); return r != nil && (!r.DefaultOff || c == "MCP900") }}
 	_, got = run(t, dir, on)
 	equal(t, got, []string{"requirements.txt:1 MCP900", "server.py:18 MCP900"})
+}
+
+func TestPerFileIgnores(t *testing.T) {
+	dir := project(t, map[string]string{
+		"requirements.txt":     "mcp==1.20.0\n",
+		"server.py":            sprintf(server, "", ""),
+		"tests/test_server.py": sprintf(server, "", ""),
+	})
+	pf := NewPerFileIgnores(dir, []config.PerFileIgnore{
+		{Pattern: config.Item{Value: "tests/**"}, Codes: []config.Item{{Value: "MCP1"}}},
+		{Pattern: config.Item{Value: "requirements.txt"}, Codes: []config.Item{{Value: "mcp-v1-pin"}}},
+	})
+	res, err := engine.Run([]string{dir}, engine.Options{Processors: []engine.Processor{&Processor{}, pf}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range res.Diagnostics {
+		rel, _ := filepath.Rel(dir, d.Path)
+		got = append(got, filepath.ToSlash(rel)+":"+strconv.Itoa(d.Start.Line)+" "+d.Code)
+	}
+	equal(t, got, []string{"server.py:16 MCP104", "server.py:18 MCP101"})
+	if res.Dropped["per-file-ignores"] != 3 {
+		t.Errorf("Dropped = %v", res.Dropped)
+	}
 }
