@@ -110,6 +110,9 @@ func writeFrame(b *strings.Builder, li *pyast.LineIndex, d *rules.Diagnostic, p 
 		endLine--
 	}
 	last := min(li.Lines(), endLine+contextLines)
+	if last > endLine && last == li.Lines() && li.LineText(last) == "" {
+		last-- // the empty "line" after a final newline
+	}
 	width := len(fmt.Sprint(last))
 	gutter := strings.Repeat(" ", width)
 	bar := p.paint(ansiBlue, "|")

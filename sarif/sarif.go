@@ -488,9 +488,12 @@ func (b *builder) fingerprints(r *gosarif.Result, d *rules.Diagnostic) {
 	lh := hash(d.Code, d.Anchor, line)[:16]
 	key := d.Path + "\x00" + lh
 	b.seen[key]++
-	r.SetPartialFingerPrint("primaryLocationLineHash", fmt.Sprintf("%s:%d", lh, b.seen[key]))
 	own := hash(d.Code, URI(d.Path, b.opts.RepoRoot), d.Anchor, text, fmt.Sprint(b.seen[key]))
-	r.SetPartialFingerPrint(FingerprintKey, own[:32])
+	// (go-sarif's SetPartialFingerPrint panics on a fresh Result.)
+	r.PartialFingerprints = map[string]any{
+		"primaryLocationLineHash": fmt.Sprintf("%s:%d", lh, b.seen[key]),
+		FingerprintKey:            own[:32],
+	}
 }
 
 // guid turns a hex fingerprint into a GUID-shaped string (SARIF requires
@@ -502,7 +505,7 @@ func guid(hexs string) string {
 
 // fix converts a fix to SARIF with replacements widened to whole lines.
 func (b *builder) fix(f *rules.Fix) *gosarif.Fix {
-	out := gosarif.NewFix().WithDescription(gosarif.NewTextMessage(sentence(f.Message) + " (" + f.Applicability.String() + " fix)"))
+	out := gosarif.NewFix().WithDescription(gosarif.NewTextMessage(strings.TrimSuffix(strings.TrimSpace(f.Message), ".") + " (" + f.Applicability.String() + " fix)."))
 	byPath := map[string][]rules.Edit{}
 	var order []string
 	for _, e := range f.Edits {

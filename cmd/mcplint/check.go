@@ -55,6 +55,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.newFromPatch, "new-from-patch", "", "report only findings in code changed by this unified diff")
 	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "include suppressed findings in SARIF as suppressions")
 	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
+	registerOutputFlags(fl)
 }
 
 // runCheck is `mcplint check`.
@@ -64,6 +65,9 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	}
 	opts, err := buildOptions(cmd, args, f)
 	if err != nil {
+		return err
+	}
+	if err := checkOutputFlags(f); err != nil {
 		return err
 	}
 	var res *engine.Result

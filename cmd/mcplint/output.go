@@ -1,29 +1,169 @@
 package main
 
+// Output flags follow golangci-lint's model of several outputs in one run:
+//
+//	--format F      repeatable: text (default), json, sarif, github, markdown
+//	--output FILE   repeatable: the k-th --output receives the k-th --format;
+//	                a --format with no --output at its position, or with
+//	                --output -, writes to stdout
+//
+// So `mcplint --format sarif --output mcplint.sarif --format github` writes
+// SARIF to a file and annotations to stdout. At most one format may go to
+// stdout, no file may receive two formats, and there may not be more
+// --output than --format (except one --output with no --format: text to the
+// file). Mistakes are usage errors (exit 2) reported before any analysis.
+// --sarif-category sets the SARIF run's automationDetails.id.
+
 import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/report"
+	"github.com/mcplint/mcplint/sarif"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// writeOutputs renders the result in every requested format.
-// (Placeholder text output; the report package replaces it.)
-func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome *fix.Outcome) error {
-	var w io.Writer = cmd.OutOrStdout()
-	if len(f.outputs) > 0 {
-		file, err := os.Create(f.outputs[0])
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		w = file
+// formatNames are the values --format accepts.
+var formatNames = []string{"text", "json", "sarif", "github", "markdown"}
+
+// outputSpec is one rendering: a format and where it goes ("" = stdout).
+type outputSpec struct {
+	format string
+	path   string
+}
+
+// registerOutputFlags adds the output flags that check.go does not declare.
+func registerOutputFlags(fl *pflag.FlagSet) {
+	fl.String("sarif-category", "mcplint", "code scanning category of the SARIF run (automationDetails.id)")
+}
+
+// outputSpecs pairs --format and --output (see the top of this file).
+func outputSpecs(formats, outputs []string) ([]outputSpec, error) {
+	if len(formats) == 0 {
+		formats = []string{"text"}
 	}
-	for _, d := range res.Diagnostics {
-		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", d.Path, d.Start.Line, d.Start.Column, d.Code, d.Message)
+	if len(outputs) > len(formats) {
+		return nil, fmt.Errorf("%d --output for %d --format: give one --format before each --output", len(outputs), len(formats))
+	}
+	var specs []outputSpec
+	stdout := ""
+	files := map[string]string{}
+	for i, f := range formats {
+		f = strings.ToLower(strings.TrimSpace(f))
+		if !slices.Contains(formatNames, f) {
+			return nil, fmt.Errorf("unknown --format %q (one of %s)", f, strings.Join(formatNames, ", "))
+		}
+		s := outputSpec{format: f}
+		if i < len(outputs) && outputs[i] != "-" {
+			s.path = outputs[i]
+		}
+		if s.path == "" {
+			if stdout != "" {
+				return nil, fmt.Errorf("--format %s and --format %s both write to stdout: give --output FILE after one of them", stdout, f)
+			}
+			stdout = f
+		} else {
+			key := filepath.Clean(s.path)
+			if prev, ok := files[key]; ok {
+				return nil, fmt.Errorf("--format %s and --format %s both write to %s", prev, f, s.path)
+			}
+			files[key] = f
+		}
+		specs = append(specs, s)
+	}
+	return specs, nil
+}
+
+// checkOutputFlags validates the output flags before the analysis runs.
+func checkOutputFlags(f *checkFlags) error {
+	if _, err := outputSpecs(f.formats, f.outputs); err != nil {
+		return usageError{err}
 	}
 	return nil
+}
+
+// writeOutputs renders the result in every requested format.
+func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome *fix.Outcome) error {
+	specs, err := outputSpecs(f.formats, f.outputs)
+	if err != nil {
+		return usageError{err}
+	}
+	root := repoRoot()
+	category := "mcplint"
+	if fl := cmd.Flags().Lookup("sarif-category"); fl != nil {
+		category = fl.Value.String()
+	}
+	for _, s := range specs {
+		var w io.Writer = cmd.OutOrStdout()
+		var file *os.File
+		if s.path != "" {
+			if file, err = os.Create(s.path); err != nil {
+				return fmt.Errorf("--output: %w", err)
+			}
+			w = file
+		}
+		opts := report.Options{
+			Color:       s.path == "" && useColor(cmd.OutOrStdout(), f.noColor),
+			Unsafe:      f.unsafeFixes,
+			Statistics:  f.statistics,
+			Quiet:       f.quiet,
+			Outcome:     outcome,
+			ToolVersion: version(),
+		}
+		if root != "" {
+			opts.RepoPath = report.RepoRelative(root)
+		}
+		switch s.format {
+		case "sarif":
+			var warnings []string
+			warnings, err = sarif.Write(w, res, sarif.Options{ToolVersion: version(), Category: category, RepoRoot: root, Unsafe: f.unsafeFixes})
+			for _, msg := range warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: warning: %s\n", msg)
+			}
+		default:
+			err = report.Formats[s.format](w, res, opts)
+		}
+		if file != nil {
+			if cerr := file.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("write %s output: %w", s.format, err)
+		}
+	}
+	return nil
+}
+
+// repoRoot is the directory SARIF URIs and annotation paths are relative
+// to: $GITHUB_WORKSPACE in GitHub Actions, else the enclosing git
+// repository, else none (paths as reported).
+func repoRoot() string {
+	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" {
+		if abs, err := filepath.Abs(ws); err == nil {
+			return abs
+		}
+	}
+	return report.FindRepoRoot(".")
+}
+
+// useColor tells whether the text output to w gets ANSI colors: never with
+// --no-color or a non-empty NO_COLOR (no-color.org), only on a terminal.
+func useColor(w io.Writer, noColor bool) bool {
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/report"
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of `mcplint audit`, by the worst verdict over the repositories.
+const (
+	auditNo      = 0 // no repository crashes on cancel
+	auditYes     = 1 // at least one repository crashes on cancel
+	auditUnknown = 3 // none is known to crash, but at least one is unknown
+)
+
+func init() { extraCommands = append(extraCommands, newAuditCmd) }
+
+func newAuditCmd() *cobra.Command {
+	f := &checkFlags{}
+	var format, output string
+	var children bool
+	c := &cobra.Command{
+		Use:   "audit PATH...",
+		Short: "Audit one or many repositories: a report with versions, handlers, findings and a verdict",
+		Long: `Audit scans each PATH as a repository of its own and writes one report: a
+table across repositories (resolved mcp / fastmcp / anyio versions, handlers,
+findings per rule, verdict), then each repository's findings with excerpts and
+fix diffs. With --children, each subdirectory of each PATH is a repository.
+
+Exit code by the worst verdict: 0 no repository crashes on cancel, 1 at least
+one does, 3 none is known to but some are unknown (unpinned versions, files
+that could not be analysed, no handler found), 2 usage or internal error.`,
+		Args:          cobra.MinimumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAudit(cmd, args, f, format, output, children)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&format, "format", "markdown", "report format: markdown or json")
+	fl.StringVarP(&output, "output", "o", "", "write the report to FILE instead of stdout")
+	fl.BoolVar(&children, "children", false, "audit each subdirectory of each PATH as a repository")
+	fl.StringSliceVar(&f.selectCodes, "select", nil, "rules to run (codes, names or prefixes such as MCP1)")
+	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "rules not to run")
+	fl.StringSliceVar(&f.extendSelect, "extend-select", nil, "rules to run in addition to the selection")
+	fl.StringVar(&f.assumeMCP, "assume-mcp", "", "mcp version to assume where no dependency file says")
+	fl.StringVar(&f.assumeFastMCP, "assume-fastmcp", "", "fastmcp version to assume where no dependency file says")
+	fl.BoolVar(&f.showSafe, "show-safe", false, "show findings that cannot crash the project's versions as notes")
+	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "files parsed in parallel (default: the CPU count)")
+	return c
+}
+
+// auditRepos lists the repositories to audit.
+func auditRepos(paths []string, children bool) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		if !info.IsDir() {
+			return nil, usageError{fmt.Errorf("%s is not a directory", p)}
+		}
+		if !children {
+			out = append(out, filepath.ToSlash(p))
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, err
+		}
+		var dirs []string
+		for _, e := range entries {
+			if e.IsDir() && e.Name()[0] != '.' {
+				dirs = append(dirs, filepath.ToSlash(filepath.Join(p, e.Name())))
+			}
+		}
+		sort.Strings(dirs)
+		out = append(out, dirs...)
+	}
+	return out, nil
+}
+
+func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output string, children bool) error {
+	if format != "markdown" && format != "json" {
+		return usageError{fmt.Errorf("unknown --format %q for audit (markdown or json)", format)}
+	}
+	repos, err := auditRepos(paths, children)
+	if err != nil {
+		return err
+	}
+	var audited []report.Audited
+	for _, repo := range repos {
+		opts, err := buildOptions(cmd, []string{repo}, f)
+		if err != nil {
+			return err
+		}
+		res, err := engine.Run([]string{repo}, opts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", repo, err)
+		}
+		audited = append(audited, report.Audited{Path: repo, Result: res})
+	}
+	var w io.Writer = cmd.OutOrStdout()
+	if output != "" {
+		file, err := os.Create(output)
+		if err != nil {
+			return fmt.Errorf("--output: %w", err)
+		}
+		defer file.Close()
+		w = file
+	}
+	ropts := report.Options{ToolVersion: version()}
+	if format == "json" {
+		err = report.AuditJSON(w, audited, ropts)
+	} else {
+		err = report.AuditMarkdown(w, audited, ropts)
+	}
+	if err != nil {
+		return err
+	}
+	switch report.Worst(audited) {
+	case report.VerdictYes:
+		return exitCode{auditYes}
+	case report.VerdictUnknown:
+		return exitCode{auditUnknown}
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/rules"
+	"github.com/spf13/cobra"
+)
+
+func init() { extraCommands = append(extraCommands, newHookCmd) }
+
+// newHookCmd is `mcplint hook [flags] FILE...`, what .pre-commit-hooks.yaml
+// runs. pre-commit passes the changed files; the dependency rules and the
+// handler reachability need whole projects, so the hook finds the project
+// root of each file (the nearest folder above it with a dependency file,
+// not above the repository top), analyses those projects, and reports only
+// the findings in the files it was given. With --fix it exits 1 when it
+// changed a file, as ruff's fix hook does, so the commit stops for review.
+func newHookCmd() *cobra.Command {
+	f := &checkFlags{}
+	c := &cobra.Command{
+		Use:           "hook [--fix] FILE...",
+		Short:         "Run as a pre-commit hook on the files given (finds their project roots)",
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runHook(cmd, args, f)
+		},
+	}
+	f.register(c)
+	return c
+}
+
+func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
+	if len(files) == 0 {
+		return nil
+	}
+	if err := checkOutputFlags(f); err != nil {
+		return err
+	}
+	roots := projectRoots(files)
+	opts, err := buildOptions(cmd, roots, f)
+	if err != nil {
+		return err
+	}
+	opts.Processors = append(opts.Processors, onlyFiles(files))
+	var res *engine.Result
+	var outcome *fix.Outcome
+	if f.fix {
+		if outcome, err = fix.Run(roots, opts, fix.Mode{Unsafe: f.unsafeFixes}); err != nil {
+			return err
+		}
+		if err := fix.Write(outcome); err != nil {
+			return err
+		}
+		res = outcome.Result
+	} else if res, err = engine.Run(roots, opts); err != nil {
+		return err
+	}
+	if err := writeOutputs(cmd, f, res, outcome); err != nil {
+		return err
+	}
+	if outcome != nil && len(outcome.Files) > 0 || reported(res) && !f.exitZero {
+		return exitCode{exitFindings}
+	}
+	return nil
+}
+
+// projectRoots returns the project root of each file, without duplicates
+// and without roots inside other roots: the nearest folder at or above the
+// file's folder that holds a dependency file, searching no higher than the
+// repository top (a folder with .git) or the working directory's top when
+// the file is under it. A file with none belongs to the working directory
+// (pre-commit runs at the repository top) or, outside it, to its own folder.
+func projectRoots(files []string) []string {
+	seen := map[string]bool{}
+	for _, file := range files {
+		seen[projectRoot(file)] = true
+	}
+	var roots []string
+	for r := range seen {
+		roots = append(roots, r)
+	}
+	sort.Strings(roots)
+	var out []string
+	for _, r := range roots {
+		nested := false
+		for _, o := range out {
+			if o == "." && !strings.HasPrefix(r, "../") || strings.HasPrefix(r, o+"/") {
+				nested = true
+			}
+		}
+		if !nested {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func projectRoot(file string) string {
+	file = path.Clean(filepath.ToSlash(file))
+	inside := !strings.HasPrefix(file, "../") && !path.IsAbs(file)
+	for dir := path.Dir(file); ; dir = path.Dir(dir) {
+		if hasDependencyFile(dir) {
+			return dir
+		}
+		if _, err := os.Stat(filepath.Join(filepath.FromSlash(dir), ".git")); err == nil {
+			return dir
+		}
+		if dir == "." || dir == "/" || path.Dir(dir) == dir || strings.HasSuffix(dir, "..") {
+			break
+		}
+	}
+	if inside {
+		return "."
+	}
+	return path.Dir(file)
+}
+
+func hasDependencyFile(dir string) bool {
+	entries, err := os.ReadDir(filepath.FromSlash(dir))
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !e.IsDir() && deps.IsDependencyFile(e.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyFiles is a processor that keeps the findings in the given files.
+type onlyFiles []string
+
+func (onlyFiles) Name() string { return "hook-files" }
+
+func (o onlyFiles) Process(res *engine.Result, ds []rules.Diagnostic) ([]rules.Diagnostic, error) {
+	keep := map[string]bool{}
+	for _, f := range o {
+		keep[path.Clean(filepath.ToSlash(f))] = true
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if keep[path.Clean(d.Path)] {
+			out = append(out, d)
+		} else {
+			res.Dropped["hook-files"]++
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcplint/mcplint/engine"
+)
+
+// Audited is one repository of an audit and the result of its scan.
+type Audited struct {
+	Path   string
+	Result *engine.Result
+}
+
+// Verdict is the repository's overall verdict.
+func (a Audited) Verdict() Verdict { return Overall(a.Result) }
+
+// Worst returns the worst verdict of an audit.
+func Worst(repos []Audited) Verdict {
+	v := VerdictNo
+	for _, r := range repos {
+		v = max(v, r.Verdict())
+	}
+	return v
+}
+
+// AuditMarkdown writes an audit: a table across repositories (versions,
+// handlers, findings per rule, verdict), then each repository's report.
+func AuditMarkdown(w io.Writer, repos []Audited, opts Options) error {
+	var b strings.Builder
+	b.WriteString("# mcplint audit\n\n")
+	counts := map[Verdict]int{}
+	for _, r := range repos {
+		counts[r.Verdict()]++
+	}
+	fmt.Fprintf(&b, "**Worst verdict: crashes on cancel: %s** · %s: %d yes, %d unknown, %d no\n\n",
+		Worst(repos), plural(len(repos), "repository"), counts[VerdictYes], counts[VerdictUnknown], counts[VerdictNo])
+	b.WriteString("| Repository | mcp | fastmcp | anyio | Handlers | Findings | Crashes on cancel |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range repos {
+		res := r.Result
+		fmt.Fprintf(&b, "| `%s` |", cell(r.Path))
+		for _, pkg := range VersionPackages {
+			var vs []string
+			for _, p := range res.Projects {
+				if s := strings.TrimPrefix(Describe(p, pkg), pkg+" "); s != "" {
+					if len(res.Projects) > 1 {
+						s = "`" + p.Dir + "`: " + s
+					}
+					vs = append(vs, cell(s))
+				}
+			}
+			fmt.Fprintf(&b, " %s |", orDash(strings.Join(vs, "<br>")))
+		}
+		handlers := 0
+		for _, p := range res.Projects {
+			handlers += len(p.Handlers)
+		}
+		fmt.Fprintf(&b, " %d | %s | %s |\n", handlers, cell(allCodeCounts(res)), verdictCell(r.Verdict()))
+	}
+	b.WriteString("\n")
+	for _, r := range repos {
+		fmt.Fprintf(&b, "## `%s`\n\n", r.Path)
+		WriteMarkdownBody(&b, r.Result, opts, 3)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func allCodeCounts(res *engine.Result) string {
+	c := Count(res.Diagnostics, false)
+	var parts []string
+	for _, code := range sortedKeys(c.ByCode) {
+		parts = append(parts, fmt.Sprintf("%s ×%d", code, c.ByCode[code]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// AuditJSONReport is the JSON of `mcplint audit --format json`.
+type AuditJSONReport struct {
+	SchemaVersion int              `json:"schema_version"`
+	Tool          JSONTool         `json:"tool"`
+	Repositories  []AuditJSONRepo  `json:"repositories"`
+	Summary       AuditJSONSummary `json:"summary"`
+}
+
+// AuditJSONRepo is one repository: its verdict and its full JSON report.
+type AuditJSONRepo struct {
+	Path    string      `json:"path"`
+	Verdict string      `json:"verdict"`
+	Report  *JSONReport `json:"report"`
+}
+
+// AuditJSONSummary counts verdicts.
+type AuditJSONSummary struct {
+	Repositories int            `json:"repositories"`
+	Verdicts     map[string]int `json:"verdicts"` // yes, unknown, no -> repositories
+	Worst        string         `json:"worst"`
+}
+
+// AuditJSON writes an audit as JSON.
+func AuditJSON(w io.Writer, repos []Audited, opts Options) error {
+	out := AuditJSONReport{
+		SchemaVersion: JSONSchemaVersion,
+		Tool:          JSONTool{Name: "mcplint", Version: opts.ToolVersion},
+		Repositories:  []AuditJSONRepo{},
+		Summary:       AuditJSONSummary{Repositories: len(repos), Verdicts: map[string]int{"yes": 0, "unknown": 0, "no": 0}, Worst: Worst(repos).String()},
+	}
+	for _, r := range repos {
+		v := r.Verdict()
+		out.Summary.Verdicts[v.String()]++
+		out.Repositories = append(out.Repositories, AuditJSONRepo{Path: r.Path, Verdict: v.String(), Report: BuildJSON(r.Result, opts)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
