@@ -42,7 +42,7 @@ func Run(roots []string, opts Options) (*Result, error) {
 		opts.Jobs = runtime.NumCPU()
 	}
 	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}}}
-	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden})
+	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore})
 	for _, err := range walkErrs {
 		p := err.Error()
 		if pe, ok := err.(*workspace.PathError); ok {

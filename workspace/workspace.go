@@ -1,8 +1,9 @@
 // Package workspace finds the files mcplint reads under the scan roots:
 // Python sources and Python dependency files. It skips what a user never
 // wants scanned (VCS folders, virtual environments, caches, node_modules,
-// hidden folders) and never follows directory symlinks, so a symlink loop
-// cannot trap it.
+// hidden folders), what .gitignore files ignore (unless told not to) and
+// what the caller excludes, and never follows directory symlinks, so a
+// symlink loop cannot trap it. A root given explicitly is always visited.
 package workspace
 
 import (
@@ -39,6 +40,8 @@ type Options struct {
 	Exclude func(path string, isDir bool) bool
 	// IncludeHidden visits hidden directories other than VCS folders.
 	IncludeHidden bool
+	// NoGitignore turns off .gitignore handling (see gitignore.go).
+	NoGitignore bool
 }
 
 // PathError is an error about one path (unreadable folder, missing root).
@@ -84,6 +87,24 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 			}
 			continue
 		}
+		absRoot, err := filepath.Abs(filepath.FromSlash(root))
+		if err != nil {
+			errs = append(errs, &PathError{Path: root, Err: err})
+			continue
+		}
+		absRoot = filepath.ToSlash(absRoot)
+		var ig *ignorer
+		if !opts.NoGitignore {
+			ig = newIgnorer(absRoot)
+			ig.load(absRoot)
+		}
+		abs := func(p string) string {
+			rel, err := filepath.Rel(filepath.FromSlash(root), p)
+			if err != nil || rel == "." {
+				return absRoot
+			}
+			return absRoot + "/" + filepath.ToSlash(rel)
+		}
 		err = filepath.WalkDir(filepath.FromSlash(root), func(p string, d fs.DirEntry, err error) error {
 			sp := filepath.ToSlash(p)
 			if err != nil {
@@ -99,6 +120,13 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 				}
 				if sp != root && opts.Exclude != nil && opts.Exclude(sp, true) {
 					return fs.SkipDir
+				}
+				if ig != nil && sp != root {
+					a := abs(p)
+					if ig.ignored(a, true) {
+						return fs.SkipDir
+					}
+					ig.load(a)
 				}
 				return nil
 			}
@@ -117,7 +145,7 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 				}
 			}
 			k, ok := Classify(sp)
-			if !ok || (opts.Exclude != nil && opts.Exclude(sp, false)) {
+			if !ok || (opts.Exclude != nil && opts.Exclude(sp, false)) || ig != nil && ig.ignored(abs(p), false) {
 				return nil
 			}
 			add(sp, k)
