@@ -73,13 +73,15 @@ func runMCP001(p *Pass) {
 				Applicability: Unsafe,
 				Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: ">=2,<3"}},
 			})
-			// The floor raise stays on 1.x, so it cannot remove this finding,
-			// and the fixer rejects a fix that leaves its finding: it is
-			// advice here (MCP105 applies the same edit as its safe fix).
+			// The floor raise stays on 1.x: it removes the crashes below
+			// 1.27.0 but not the cancel crash, so the finding stays with a
+			// narrower message (a partial fix).
 			if text, ok := r.FloorSpecifier("1.27.0"); ok {
 				fixes = append(fixes, Fix{
-					Message:       fmt.Sprintf("or, staying on 1.x, raise the floor: %s%s (fixes the transport-close crashes below 1.27.0, not the cancel race)", r.RawName, text),
-					Applicability: DisplayOnly,
+					Message:       fmt.Sprintf("stay on 1.x and raise the floor: %s%s (fixes the crashes below 1.27.0, not the cancel crash)", r.RawName, text),
+					Applicability: Safe,
+					Partial:       true,
+					Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: text}},
 				})
 			}
 		}
