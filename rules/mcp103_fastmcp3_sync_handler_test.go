@@ -1,53 +1,9 @@
 package rules
 
 import (
-	"sort"
 	"strings"
 	"testing"
-
-	"github.com/mcplint/mcplint/handlers"
-	"github.com/mcplint/mcplint/pyast"
 )
-
-// projectRun parses files (slash path -> source) as one project, builds its
-// handler index and runs rule r on it with no dependency information. The
-// fixture tests under testdata/rules cover dependency files.
-func projectRun(t *testing.T, r *Rule, files map[string]string) []Diagnostic {
-	t.Helper()
-	var mods []*pyast.Module
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, path := range paths {
-		name := strings.TrimSuffix(strings.TrimSuffix(path, ".py"), "/__init__")
-		m, err := pyast.Parse(path, strings.ReplaceAll(name, "/", "."), []byte(files[path]))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(m.Close)
-		mods = append(mods, m)
-	}
-	var out []Diagnostic
-	p := NewPass(r, ".", nil, mods, handlers.Build(mods, handlers.Config{}), func(d Diagnostic) { out = append(out, d) })
-	r.Run(p)
-	return out
-}
-
-// checkProjectWants compares findings with the want comments of every file.
-func checkProjectWants(t *testing.T, code string, files map[string]string, diags []Diagnostic) {
-	t.Helper()
-	for path, src := range files {
-		var mine []Diagnostic
-		for _, d := range diags {
-			if d.Path == path {
-				mine = append(mine, d)
-			}
-		}
-		t.Run(path, func(t *testing.T) { checkWants(t, src, code, mine) })
-	}
-}
 
 func TestMCP103Detection(t *testing.T) {
 	files := map[string]string{
