@@ -129,7 +129,7 @@ func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
 // mcp.server.fastmcp.
 func prefectChosen(p *Pass, h *handlers.Handler) bool {
 	var prefect, official []int
-	sm := moduleOfNode(append([]*pyast.Module{h.Module}, p.Modules...), h.Site)
+	sm := siteModule(h)
 	if sm == nil {
 		return h.Framework == handlers.PrefectFastMCP
 	}
@@ -147,7 +147,7 @@ func prefectChosen(p *Pass, h *handlers.Handler) bool {
 	if prefect[0] < official[0] {
 		return fastmcpImportable(p)
 	}
-	officialImportable := admits(p, "mcp", "", "2.0.0").Or(admits(p, "fastmcp", "", "4.0.0"))
+	officialImportable := p.Project.MCPAdmits("", "2.0.0").Or(p.Project.FastMCPAdmits("", "4.0.0"))
 	return officialImportable == deps.No
 }
 
@@ -158,24 +158,16 @@ func fastmcpImportable(p *Pass) bool {
 		return true
 	}
 	r := p.Project.Resolution("fastmcp")
-	return r.Known && admits(p, "fastmcp", "", "") != deps.No
+	return r.Known && p.Project.FastMCPAdmits("", "") != deps.No
 }
 
-// admits asks the project whether pkg (mcp, fastmcp or anyio) admits a
-// version in [lo, hi); Unknown without a project.
-func admits(p *Pass, pkg, lo, hi string) deps.Tri {
-	if p.Project == nil {
-		return deps.Unknown
+// siteModule returns the module that holds h's registration site. A
+// decorator sits in the handler's own module.
+func siteModule(h *handlers.Handler) *pyast.Module {
+	if h.SiteModule != nil {
+		return h.SiteModule
 	}
-	switch pkg {
-	case "mcp":
-		return p.Project.MCPAdmits(lo, hi)
-	case "fastmcp":
-		return p.Project.FastMCPAdmits(lo, hi)
-	case "anyio":
-		return p.Project.AnyioAdmits(lo, hi)
-	}
-	return deps.Unknown
+	return h.Module
 }
 
 // serverTypesAt returns the constructor names of the server object a
@@ -392,11 +384,10 @@ func firstCode(stmts []*pyast.Node) int {
 // runInThreadFix adds run_in_thread=False to a decorator or call
 // registration, for fastmcp >= 3.3 and without timeout=.
 func runInThreadFix(p *Pass, h *handlers.Handler) (Fix, bool) {
-	if h.Options["timeout"] != nil || admits(p, "fastmcp", "3.0.0", "3.3.0") == deps.Yes {
+	if h.Options["timeout"] != nil || p.Project.FastMCPAdmits("3.0.0", "3.3.0") == deps.Yes {
 		return Fix{}, false
 	}
-	site := pyast.Unparen(h.Site)
-	sm := moduleOfNode(append([]*pyast.Module{h.Module}, p.Modules...), site)
+	site, sm := pyast.Unparen(h.Site), siteModule(h)
 	if site == nil || sm == nil {
 		return Fix{}, false
 	}
@@ -467,27 +458,4 @@ func registrationName(m *pyast.Module, n *pyast.Node) bool {
 		}
 	}
 	return false
-}
-
-// moduleOfNode returns the module among mods whose tree holds n. (A
-// registration call can sit in another module than the handler it
-// registers.)
-func moduleOfNode(mods []*pyast.Module, n *pyast.Node) *pyast.Module {
-	if n == nil {
-		return nil
-	}
-	for _, m := range mods {
-		if m == nil || n.EndByte() > uint(len(m.Src)) {
-			continue
-		}
-		for d := m.Root.DescendantForByteRange(n.StartByte(), n.EndByte()); d != nil; d = d.Parent() {
-			if d.Id() == n.Id() {
-				return m
-			}
-			if d.StartByte() != n.StartByte() || d.EndByte() != n.EndByte() {
-				break
-			}
-		}
-	}
-	return nil
 }

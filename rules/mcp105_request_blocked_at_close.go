@@ -71,12 +71,6 @@ func fastmcpCloseExposure(p *deps.Project) deps.Tri {
 	return p.FastMCPAdmits("2.14.0", "4.0.0")
 }
 
-// floorEditor is deps.Project's FloorEdit, asserted so this rule builds
-// against a deps package without it.
-type floorEditor interface {
-	FloorEdit(pkg, floor string) (path string, start, end int, newText string, ok bool)
-}
-
 func runMCP105(p *Pass) {
 	fixes := mcp105Fixes(p)
 	for _, ref := range p.Handlers.ReachableFuncs() {
@@ -102,9 +96,9 @@ func runMCP105(p *Pass) {
 // mcp105Cause names what makes the project exposed.
 func mcp105Cause(p *Pass) string {
 	switch {
-	case admits(p, "fastmcp", "2.14.0", "4.0.0") == deps.Yes:
+	case p.Project.FastMCPAdmits("2.14.0", "4.0.0") == deps.Yes:
 		return "fastmcp 2.14/3.x's Server.run() does not cancel in-flight handlers and the server crashes"
-	case admits(p, "mcp", "", "1.27.0") == deps.Yes:
+	case p.Project.MCPAdmits("", "1.27.0") == deps.Yes:
 		return "mcp < 1.27.0 crashes (\"dictionary changed size during iteration\")"
 	}
 	return "mcp < 1.27.0 and fastmcp 2.14/3.x crash (\"dictionary changed size during iteration\")"
@@ -113,23 +107,21 @@ func mcp105Cause(p *Pass) string {
 // mcp105Fixes: raise the mcp floor where the mcp pin is the cause; advice
 // where fastmcp 2.14/3.x is.
 func mcp105Fixes(p *Pass) []Fix {
-	if admits(p, "fastmcp", "2.14.0", "4.0.0") == deps.Yes {
+	if p.Project.FastMCPAdmits("2.14.0", "4.0.0") == deps.Yes {
 		return []Fix{{
 			Message:       "fastmcp 2.14/3.x lacks the 1.27.0 transport-close fix whatever mcp it pulls: upgrade to fastmcp>=4,<5 (mcp 2.x; a breaking migration)",
 			Applicability: DisplayOnly,
 		}}
 	}
-	if admits(p, "mcp", "", "1.27.0") != deps.Yes {
-		return nil
+	if p.Project.MCPAdmits("", "1.27.0") != deps.Yes {
+		return nil // also without a project
 	}
-	if fe, ok := any(p.Project).(floorEditor); ok {
-		if path, start, end, text, ok := fe.FloorEdit("mcp", "1.27.0"); ok {
-			return []Fix{{
-				Message:       fmt.Sprintf("raise the mcp floor: mcp%s (then re-lock)", text),
-				Applicability: Safe,
-				Edits:         []Edit{{Path: path, Start: start, End: end, New: text}},
-			}}
-		}
+	if path, start, end, text, ok := p.Project.FloorEdit("mcp", "1.27.0"); ok {
+		return []Fix{{
+			Message:       fmt.Sprintf("raise the mcp floor: mcp%s (then re-lock)", text),
+			Applicability: Safe,
+			Edits:         []Edit{{Path: path, Start: start, End: end, New: text}},
+		}}
 	}
 	return []Fix{{Message: "raise the mcp requirement to >=1.27.0 (within 1.x) and re-lock", Applicability: DisplayOnly}}
 }
