@@ -2,12 +2,11 @@ package rules
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
-	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -16,13 +15,13 @@ import (
 // end of the handler, by a real checkpoint.
 //
 // An offload at the end of a helper is followed up through its call sites
-// (handlers.Index.Callers): it is reported when some chain of awaited call
-// sites, none followed by a checkpoint, reaches a handler, a wrapper applied
-// to a handler (or a closure defined in one), or a function reached from no
-// call site that is a handler's own. Not recognised: offloads scheduled as
-// tasks (tg.start_soon, create_task), wrapped in asyncio.wait_for or gather, a
-// coroutine object passed around before it is awaited in another function,
-// and helpers reached only as callbacks.
+// (requestEnds, over handlers.Index.Callers): it is reported when some chain
+// of awaited call sites, none followed by a checkpoint, reaches a handler, a
+// wrapper applied to a handler (or a closure defined in one), or a function
+// reached from no call site that is a handler's own. Not recognised:
+// offloads scheduled as tasks (tg.start_soon, create_task), wrapped in
+// asyncio.wait_for or gather, a coroutine object passed around before it is
+// awaited in another function, and helpers reached only as callbacks.
 var mcp101 = Register(&Rule{
 	Code:      "MCP101",
 	Name:      "uncancellable-thread-await",
@@ -76,120 +75,26 @@ var mcp101 = Register(&Rule{
 })
 
 func runMCP101(p *Pass) {
-	var res checkpoint.Resolver
-	if p.Handlers != nil {
-		res = p.Handlers
-	}
-	c := &mcp101Check{p: p, a: checkpoint.New(res), ends: map[*pyast.Function]int{}}
+	ends := newRequestEnds(p)
 	for _, r := range p.Handlers.ReachableFuncs() {
 		if !r.Func.Async {
 			continue
 		}
 		for _, w := range checkpoint.Waits(r.Module, r.Func) {
 			// In a shielded scope no keyword helps: MCP102 reports the shield.
-			if w.Offload.Cancellable || checkpoint.Shielded(r.Module, w.At) || c.a.Covered(r.Module, r.Func, w.At) {
+			if w.Offload.Cancellable || checkpoint.Shielded(r.Module, w.At) || ends.checkpoints.Covered(r.Module, r.Func, w.At) {
 				continue
 			}
-			if !c.endsRequest(r.Func) {
+			if !ends.endsRequest(r.Func) {
 				continue
 			}
-			c.report(r.Module, r.Func, w)
+			reportWait(p, r.Module, r.Func, w)
 		}
 	}
 }
 
-type mcp101Check struct {
-	p    *Pass
-	a    *checkpoint.Analyzer
-	ends map[*pyast.Function]int // 1 visiting, 2 yes, 3 no
-}
-
-// endsRequest reports whether returning from f can end a request with no
-// checkpoint in between: f is a handler (or runs as one: a wrapper applied to
-// a handler, or a function defined inside such a wrapper, when nothing
-// calls it), or some awaited call site of f is not followed by a checkpoint
-// in a caller that itself ends a request.
-func (c *mcp101Check) endsRequest(f *pyast.Function) bool {
-	switch c.ends[f] {
-	case 1, 3:
-		return false
-	case 2:
-		return true
-	}
-	c.ends[f] = 1
-	v := c.endsRequestUncached(f)
-	c.ends[f] = 3
-	if v {
-		c.ends[f] = 2
-	}
-	return v
-}
-
-func (c *mcp101Check) endsRequestUncached(f *pyast.Function) bool {
-	hx := c.p.Handlers
-	if hx.Unreached(f.Qual) {
-		return true // reported as a note on request: treat it as its own handler
-	}
-	callers := hx.Callers(f)
-	for _, h := range hx.ReachedFrom(f) {
-		if h.Func == f {
-			return true
-		}
-		if len(callers) == 0 && runsAsWrapper(f, h) {
-			return true
-		}
-	}
-	for _, cs := range callers {
-		if !awaitedCall(cs.Call) {
-			continue
-		}
-		if c.a.Covered(cs.Caller.Module, cs.Caller.Func, cs.Call) {
-			continue
-		}
-		if c.endsRequest(cs.Caller.Func) {
-			return true
-		}
-	}
-	return false
-}
-
-// runsAsWrapper: f is a wrapper applied to h, or defined inside one (the
-// closure a decorator returns).
-func runsAsWrapper(f *pyast.Function, h *handlers.Handler) bool {
-	for g := f; g != nil; g = g.Parent {
-		for _, w := range h.Wrappers {
-			if w == g {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// awaitedCall: the call is awaited, directly or as an argument of an awaited
-// call (asyncio.wait_for(helper(), 5)).
-func awaitedCall(call *pyast.Node) bool {
-	n := call
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		switch p.Kind() {
-		case "parenthesized_expression", "argument_list", "keyword_argument":
-			n = p
-			continue
-		case "call":
-			if n.Kind() == "argument_list" {
-				n = p
-				continue
-			}
-			return false
-		case "await":
-			return true
-		}
-		return false
-	}
-	return false
-}
-
-func (c *mcp101Check) report(m *pyast.Module, f *pyast.Function, w checkpoint.Wait) {
+// reportWait reports the unchecked wait w of function f.
+func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait) {
 	info := w.Offload
 	what := "`" + shortOffloadName(info.Func) + "`"
 	why := "waits for its worker even after the request is cancelled"
@@ -201,13 +106,13 @@ func (c *mcp101Check) report(m *pyast.Module, f *pyast.Function, w checkpoint.Wa
 	}
 	msg := fmt.Sprintf("%s %s, and no checkpoint follows before the handler returns: on mcp 1.x the late result is a second response that crashes the server", what, why)
 	var fixes []Fix
-	if fx, ok := c.keywordFix(m, info); ok {
+	if fx, ok := keywordFix(p, m, info); ok {
 		fixes = append(fixes, fx)
 	}
 	if fx, ok := checkpointFix(m, f, w); ok {
 		fixes = append(fixes, fx)
 	}
-	c.p.ReportNode(m, info.Call, msg, c.p.HandlerRelated(f), fixes...)
+	p.ReportNode(m, info.Call, msg, p.HandlerRelated(f), fixes...)
 }
 
 func shortOffloadName(q string) string {
@@ -222,7 +127,7 @@ func shortOffloadName(q string) string {
 
 // keywordFix passes abandon_on_cancel=True (or cancellable=True), or turns a
 // written False into True.
-func (c *mcp101Check) keywordFix(m *pyast.Module, info checkpoint.OffloadInfo) (Fix, bool) {
+func keywordFix(p *Pass, m *pyast.Module, info checkpoint.OffloadInfo) (Fix, bool) {
 	if info.Keyword == "" {
 		return Fix{}, false
 	}
@@ -236,31 +141,22 @@ func (c *mcp101Check) keywordFix(m *pyast.Module, info checkpoint.OffloadInfo) (
 		}, true
 	}
 	kw := info.Keyword
-	if info.Func == "anyio.to_thread.run_sync" && c.p.Project != nil && c.p.Project.AnyioAdmits("0", "4.1.0") == deps.Yes {
+	if info.Func == "anyio.to_thread.run_sync" && p.Project != nil && p.Project.AnyioAdmits("0", "4.1.0") == deps.Yes {
 		kw = "cancellable" // the only name anyio < 4.1 accepts; 4.x still takes it
 	}
 	args := info.KeywordCall.ChildByFieldName("arguments")
 	if args == nil || args.Kind() != "argument_list" {
 		return Fix{}, false
 	}
-	var last *pyast.Node
-	for _, a := range pyast.NamedChildren(args) {
-		if a.Kind() != "comment" {
-			last = a
+	e, last := appendArg(m, args, kw+"=True")
+	if comma := trailingComma(args, last); comma != nil {
+		// f(a, b,) and one argument a line: keep the layout.
+		e.Start, e.New = int(comma.EndByte()), " "+kw+"=True"
+		if indent, own := stmtIndent(m, last); own {
+			e.New = lineNewline(m.Src, srcLineEnd(m.Src, int(last.EndByte()))) + indent + kw + "=True,"
 		}
+		e.End = e.Start
 	}
-	e := Edit{Path: m.Path, Start: int(args.StartByte()) + 1, New: kw + "=True"}
-	if last != nil {
-		e.Start, e.New = int(last.EndByte()), ", "+kw+"=True"
-		if comma := trailingComma(args, last); comma != nil {
-			// f(a, b,) and one argument a line: keep the layout.
-			e.Start, e.New = int(comma.EndByte()), " "+kw+"=True"
-			if indent, own := stmtIndent(m, last); own {
-				e.New = lineNewline(m.Src, srcLineEnd(m.Src, int(last.EndByte()))) + indent + kw + "=True,"
-			}
-		}
-	}
-	e.End = e.Start
 	return Fix{
 		Message:       fmt.Sprintf("pass %s=True (the worker keeps running after a cancel)", kw),
 		Applicability: Unsafe,
@@ -268,8 +164,12 @@ func (c *mcp101Check) keywordFix(m *pyast.Module, info checkpoint.OffloadInfo) (
 	}, true
 }
 
-// trailingComma returns the "," after the last argument, or nil.
+// trailingComma returns the "," after the last argument, or nil (also when
+// there is no argument).
 func trailingComma(args, last *pyast.Node) *pyast.Node {
+	if last == nil {
+		return nil
+	}
 	for _, c := range pyast.Children(args) {
 		if c.StartByte() >= last.EndByte() && c.Kind() == "," {
 			return c
@@ -305,39 +205,23 @@ func checkpointFix(m *pyast.Module, f *pyast.Function, w checkpoint.Wait) (Fix, 
 	default:
 		return Fix{}, false
 	}
-	indent, first := stmtIndent(m, s)
-	if !first {
-		return Fix{}, false
+	var then []string
+	var name string
+	if ret != nil {
+		name = freeName(m, f, "result")
+		then = []string{"return " + name}
 	}
-	end := int(s.EndByte())
-	eol := srcLineEnd(m.Src, end)
-	if rest := strings.TrimSpace(string(m.Src[end:eol])); rest != "" && !strings.HasPrefix(rest, "#") {
-		return Fix{}, false // "x = await f(); y()" or a trailing backslash
-	}
-	nl := lineNewline(m.Src, eol)
-	anyio, imp, ok := anyioName(m, s)
+	edits, anyio, ok := checkpointAfter(m, s, then...)
 	if !ok {
 		return Fix{}, false
 	}
-	at := eol + len(nl)
-	lead := ""
-	if eol == len(m.Src) {
-		at, lead = eol, srcNewline(m.Src)
-		nl = lead
-	}
-	text := lead + indent + "await " + anyio + ".lowlevel.checkpoint_if_cancelled()" + nl
-	var edits []Edit
-	if imp != nil {
-		edits = append(edits, *imp)
-	}
 	msg := "insert `await " + anyio + ".lowlevel.checkpoint_if_cancelled()` after the statement"
 	if ret != nil {
-		name := freeName(m, f, "result")
-		edits = append(edits, Edit{Path: m.Path, Start: int(s.StartByte()), End: int(ret.StartByte()), New: name + " = "})
-		text += indent + "return " + name + nl
+		// return X -> result = X, before the checkpoint line.
+		assign := Edit{Path: m.Path, Start: int(s.StartByte()), End: int(ret.StartByte()), New: name + " = "}
+		edits = slices.Insert(edits, len(edits)-1, assign)
 		msg = "assign the result, " + msg + ", then return it"
 	}
-	edits = append(edits, Edit{Path: m.Path, Start: at, End: at, New: text})
 	return Fix{Message: msg, Applicability: Safe, Edits: edits}, true
 }
 
@@ -370,51 +254,4 @@ func leavesEarly(s *pyast.Node) bool {
 	}
 	visit(s.ChildByFieldName("body"))
 	return found
-}
-
-// lineNewline returns the line ending at eol (as found by srcLineEnd).
-func lineNewline(src []byte, eol int) string {
-	switch {
-	case eol < len(src) && src[eol] == '\r':
-		return "\r\n"
-	case eol < len(src):
-		return "\n"
-	}
-	return ""
-}
-
-// anyioName returns the name that refers to the anyio module where s runs:
-// anyio, or an alias (import anyio as aio), adding `import anyio` when none
-// does (imp). ok is false when the name anyio is bound to something else.
-func anyioName(m *pyast.Module, s *pyast.Node) (name string, imp *Edit, ok bool) {
-	sc := m.ScopeAt(s)
-	isAnyio := func(n string) bool {
-		bs := sc.Lookup(n)
-		for _, b := range bs {
-			if b.Kind != pyast.BindImport || len(b.Targets) != 1 || b.Targets[0] != "anyio" {
-				return false
-			}
-		}
-		return len(bs) > 0
-	}
-	if isAnyio("anyio") {
-		return "anyio", nil, true
-	}
-	for x := sc; x != nil; x = x.Parent {
-		names := x.Names()
-		sort.Strings(names)
-		for _, n := range names {
-			if n != "anyio" && isAnyio(n) {
-				return n, nil, true
-			}
-		}
-	}
-	e, need, ok := anyioImport(m, sc)
-	if !ok {
-		return "", nil, false
-	}
-	if need {
-		return "anyio", &e, true
-	}
-	return "anyio", nil, true
 }

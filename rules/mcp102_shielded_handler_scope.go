@@ -19,8 +19,8 @@ import (
 // and entered later). Coverage is checkpoint.Analyzer.Covered from the end of
 // the with statement; when the function is not a handler, every call site
 // that a handler reaches must be covered in turn (Callers), up to the
-// handler (the walk MCP101 uses). A return inside the shielded body is never
-// covered.
+// handler (requestEnds, shared with MCP101). A return inside the shielded
+// body is never covered.
 //
 // Not reported: shields inside finally: or inside an except block that
 // re-raises (the cancellation is already propagating), and shielded scopes
@@ -62,21 +62,15 @@ var mcp102 = Register(&Rule{
 })
 
 func runMCP102(p *Pass) {
-	var r checkpoint.Resolver
-	if p.Handlers != nil {
-		r = p.Handlers
-	}
-	// MCP101's walk up the call sites to the handler decides whether the
-	// function's return can end a request unchecked.
-	c := &mcp101Check{p: p, a: checkpoint.New(r), ends: map[*pyast.Function]int{}}
+	ends := newRequestEnds(p)
 	for _, ref := range p.Handlers.ReachableFuncs() {
-		checkShields(c, ref.Module, ref.Func)
+		checkShields(ends, ref.Module, ref.Func)
 	}
 }
 
-// checkShields reports the uncovered shielded scopes of function f.
-func checkShields(c *mcp101Check, m *pyast.Module, f *pyast.Function) {
-	p, a := c.p, c.a
+// checkShields reports the uncovered shielded scopes of function f; ends
+// decides whether f's return can end a request unchecked.
+func checkShields(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 	if f.Body == nil {
 		return
 	}
@@ -89,10 +83,10 @@ func checkShields(c *mcp101Check, m *pyast.Module, f *pyast.Function) {
 			return true
 		}
 		returns := returnsInside(n.ChildByFieldName("body"))
-		if !returns && a.Covered(m, f, n) {
+		if !returns && ends.checkpoints.Covered(m, f, n) {
 			return true
 		}
-		if !c.endsRequest(f) {
+		if !ends.endsRequest(f) {
 			return true
 		}
 		msg := fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler returns: the handler returns normally after a cancel and mcp 1.x responds twice and crashes", m.Text(item))
@@ -103,7 +97,7 @@ func checkShields(c *mcp101Check, m *pyast.Module, f *pyast.Function) {
 		} else if fx, ok := checkpointAfterFix(m, f, n); ok {
 			fixes = append(fixes, fx)
 		}
-		reportSpan(p, m, f, NodeLocation(m, item), msg, fixes...)
+		reportIn(ends.pass, f, NodeLocation(m, item), msg, fixes...)
 		return true
 	})
 }
@@ -111,31 +105,15 @@ func checkShields(c *mcp101Check, m *pyast.Module, f *pyast.Function) {
 // shieldItem returns the with item of with statement w that is a shielded
 // cancel scope, or nil.
 func shieldItem(m *pyast.Module, f *pyast.Function, w *pyast.Node) *pyast.Node {
-	for _, c := range pyast.NamedChildren(w) {
-		if c.Kind() != "with_clause" {
-			continue
-		}
-		for _, it := range pyast.NamedChildren(c) {
-			v := it.ChildByFieldName("value")
-			if v == nil {
-				continue
-			}
-			expr, alias := v, ""
-			if v.Kind() == "as_pattern" {
-				expr = v.NamedChild(0)
-				if al := v.ChildByFieldName("alias"); al != nil {
-					alias = m.Text(al)
-				}
-			}
-			expr = pyast.Unparen(expr)
-			switch {
-			case checkpoint.ShieldedScope(m, expr):
-				return expr
-			case alias != "" && checkpoint.ScopeFactory(m, expr) && setsShield(m, w.ChildByFieldName("body"), alias):
-				return expr // with CancelScope() as s: s.shield = True
-			case expr.Kind() == "identifier" && assignedScope(m, expr) && setsShield(m, f.Body, m.Text(expr)):
-				return expr // s = CancelScope(); s.shield = True; with s:
-			}
+	for _, it := range withItems(w) {
+		expr := pyast.Unparen(it.expr)
+		switch {
+		case checkpoint.ShieldedScope(m, expr):
+			return expr
+		case it.alias != nil && checkpoint.ScopeFactory(m, expr) && setsShield(m, w.ChildByFieldName("body"), m.Text(it.alias)):
+			return expr // with CancelScope() as s: s.shield = True
+		case expr.Kind() == "identifier" && assignedScope(m, expr) && setsShield(m, f.Body, m.Text(expr)):
+			return expr // s = CancelScope(); s.shield = True; with s:
 		}
 	}
 	return nil
@@ -209,26 +187,18 @@ func returnsInside(body *pyast.Node) bool {
 }
 
 // checkpointAfterFix inserts `await anyio.lowlevel.checkpoint_if_cancelled()`
-// on a new line after with statement w, adding `import anyio` where needed.
+// on a new line after with statement w (checkpointAfter), adding
+// `import anyio` where needed.
 func checkpointAfterFix(m *pyast.Module, f *pyast.Function, w *pyast.Node) (Fix, bool) {
 	if !f.Async {
 		return Fix{}, false
 	}
-	indent, ok := stmtIndent(m, w)
+	edits, anyio, ok := checkpointAfter(m, w)
 	if !ok {
 		return Fix{}, false
-	}
-	imp, need, ok := anyioImport(m, f.Scope)
-	if !ok {
-		return Fix{}, false
-	}
-	at := srcLineEnd(m.Src, int(w.EndByte()))
-	edits := []Edit{{Path: m.Path, Start: at, End: at, New: srcNewline(m.Src) + indent + "await anyio.lowlevel.checkpoint_if_cancelled()"}}
-	if need {
-		edits = append([]Edit{imp}, edits...)
 	}
 	return Fix{
-		Message:       "add `await anyio.lowlevel.checkpoint_if_cancelled()` after the shielded block",
+		Message:       "add `await " + anyio + ".lowlevel.checkpoint_if_cancelled()` after the shielded block",
 		Applicability: Safe,
 		Edits:         edits,
 	}, true

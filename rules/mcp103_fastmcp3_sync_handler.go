@@ -90,7 +90,7 @@ func runMCP103(p *Pass) {
 		}
 		name := f.Node.ChildByFieldName("name")
 		loc := SpanLocation(m.Path, m.Lines, int(f.Node.StartByte()), int(name.EndByte()))
-		reportSpan(p, m, f, loc, msg, fixes...)
+		reportIn(p, f, loc, msg, fixes...)
 	}
 }
 
@@ -287,16 +287,6 @@ func hasYield(body *pyast.Node) bool {
 	return found
 }
 
-// freeName returns name, or name with a number, unbound where f's body runs.
-func freeName(m *pyast.Module, f *pyast.Function, name string) string {
-	for i := 2; ; i++ {
-		if len(f.Scope.Lookup(name)) == 0 && !strings.Contains(m.Text(f.Body), name) {
-			return name
-		}
-		name = fmt.Sprintf("%s%d", strings.TrimRight(name, "0123456789"), i)
-	}
-}
-
 // indentLines returns src[start:end] with unit added at the start of every
 // non-blank line that does not begin inside a string literal.
 func indentLines(m *pyast.Module, start, end int, unit string) string {
@@ -337,50 +327,6 @@ func indentLines(m *pyast.Module, start, end int, unit string) string {
 	return b.String()
 }
 
-// anyioImport returns the edit that adds `import anyio` to m when the name
-// anyio is unbound where code of scope s runs (need), and ok=false when anyio
-// is bound to something else.
-func anyioImport(m *pyast.Module, s *pyast.Scope) (e Edit, need, ok bool) {
-	if bs := s.Lookup("anyio"); len(bs) > 0 {
-		for _, b := range bs {
-			if b.Kind != pyast.BindImport || len(b.Targets) != 1 || b.Targets[0] != "anyio" {
-				return Edit{}, false, false
-			}
-		}
-		return Edit{}, false, true
-	}
-	at := len(m.Src)
-	stmts := pyast.NamedChildren(m.Root)
-	for i, st := range stmts {
-		switch {
-		case st.Kind() == "comment":
-			continue
-		case i == firstCode(stmts) && st.Kind() == "expression_statement" && st.NamedChildCount() == 1 && st.NamedChild(0).Kind() == "string":
-			continue // module docstring
-		case st.Kind() == "future_import_statement":
-			continue
-		}
-		at = srcLineStart(m.Src, int(st.StartByte()))
-		break
-	}
-	nl := srcNewline(m.Src)
-	text := "import anyio" + nl
-	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' {
-		text = nl + "import anyio" + nl
-	}
-	return Edit{Path: m.Path, Start: at, End: at, New: text}, true, true
-}
-
-// firstCode returns the index of the first non-comment statement.
-func firstCode(stmts []*pyast.Node) int {
-	for i, s := range stmts {
-		if s.Kind() != "comment" {
-			return i
-		}
-	}
-	return -1
-}
-
 // runInThreadFix adds run_in_thread=False to a decorator or call
 // registration, for fastmcp >= 3.3 and without timeout=.
 func runInThreadFix(p *Pass, h *handlers.Handler) (Fix, bool) {
@@ -416,20 +362,8 @@ func runInThreadFix(p *Pass, h *handlers.Handler) (Fix, bool) {
 			fix.Edits = []Edit{{Path: sm.Path, Start: int(v.StartByte()), End: int(v.EndByte()), New: "False"}}
 			return fix, true
 		}
-		named := pyast.NamedChildren(args)
-		var last *pyast.Node
-		for _, a := range named {
-			if a.Kind() != "comment" {
-				last = a
-			}
-		}
-		if last == nil {
-			at := int(args.StartByte()) + 1
-			fix.Edits = []Edit{{Path: sm.Path, Start: at, End: at, New: "run_in_thread=False"}}
-		} else {
-			at := int(last.EndByte())
-			fix.Edits = []Edit{{Path: sm.Path, Start: at, End: at, New: ", run_in_thread=False"}}
-		}
+		e, _ := appendArg(sm, args, "run_in_thread=False")
+		fix.Edits = []Edit{e}
 		return fix, true
 	}
 	return Fix{}, false

@@ -116,23 +116,15 @@ func swallowInTry(p *Pass, m *pyast.Module, f *pyast.Function, try *pyast.Node) 
 			}
 			if v := c.ChildByFieldName("value"); v != nil {
 				loc := SpanLocation(m.Path, m.Lines, int(c.StartByte()), int(v.EndByte()))
-				reportSpan(p, m, f, loc, msg, reraiseFix(m, blk))
+				reportIn(p, f, loc, msg, reraiseFix(m, blk))
 				continue
 			}
 			loc := SpanLocation(m.Path, m.Lines, int(c.StartByte()), int(c.StartByte())+len("except"))
-			reportSpan(p, m, f, loc, msg, reraiseFix(m, blk))
+			reportIn(p, f, loc, msg, reraiseFix(m, blk))
 		case "finally_clause":
 			swallowInFinally(p, m, f, c)
 		}
 	}
-}
-
-// reportSpan reports a finding at loc inside function f of module m.
-func reportSpan(p *Pass, m *pyast.Module, f *pyast.Function, loc Location, msg string, fixes ...Fix) {
-	d := Diagnostic{Location: loc, Message: msg, Related: p.HandlerRelated(f), Fixes: fixes}
-	d.Anchor = f.Qual
-	d.AnchorStart, d.AnchorEnd = int(f.Stmt.StartByte()), int(f.Stmt.EndByte())
-	p.Report(d)
 }
 
 // swallowInFinally reports jumps out of a finally: block, which discard a
@@ -151,7 +143,7 @@ func swallowInFinally(p *Pass, m *pyast.Module, f *pyast.Function, fin *pyast.No
 		word := strings.TrimSuffix(n.Kind(), "_statement")
 		msg := fmt.Sprintf("%s in finally: discards a propagating cancellation: the handler returns normally after a client's cancel and mcp 1.x responds twice and crashes", word)
 		advice := Fix{Message: fmt.Sprintf("move the %s out of the finally: block (after the try statement) so a cancellation propagates", word), Applicability: DisplayOnly}
-		reportSpan(p, m, f, NodeLocation(m, n), msg, advice)
+		reportIn(p, f, NodeLocation(m, n), msg, advice)
 		return false
 	})
 }
@@ -172,8 +164,8 @@ func swallowInSuppress(p *Pass, m *pyast.Module, f *pyast.Function, with *pyast.
 	if !suspends(body) || inFinallyOf(with, f) {
 		return
 	}
-	for _, item := range withItemExprs(with) {
-		call := pyast.Unparen(item)
+	for _, item := range withItems(with) {
+		call := pyast.Unparen(item.expr)
 		if call.Kind() != "call" || !nameIs(m, pyast.Callee(call), "contextlib.suppress") {
 			continue
 		}
@@ -182,34 +174,11 @@ func swallowInSuppress(p *Pass, m *pyast.Module, f *pyast.Function, with *pyast.
 			if what, ok := cancellationType(m, a); ok {
 				msg := fmt.Sprintf("contextlib.suppress(%s) swallows the handler's cancellation: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
 				advice := Fix{Message: "suppress only what you mean to ignore (Exception or narrower), or use try/except with a bare raise for the cancellation", Applicability: DisplayOnly}
-				reportSpan(p, m, f, NodeLocation(m, call), msg, advice)
+				reportIn(p, f, NodeLocation(m, call), msg, advice)
 				break
 			}
 		}
 	}
-}
-
-// withItemExprs returns the context-manager expressions of a with statement.
-func withItemExprs(with *pyast.Node) []*pyast.Node {
-	var out []*pyast.Node
-	for _, c := range pyast.NamedChildren(with) {
-		if c.Kind() != "with_clause" {
-			continue
-		}
-		for _, it := range pyast.NamedChildren(c) {
-			if it.Kind() != "with_item" {
-				continue
-			}
-			v := it.ChildByFieldName("value")
-			if v != nil && v.Kind() == "as_pattern" {
-				v = v.NamedChild(0)
-			}
-			if v != nil {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
 }
 
 // suspends reports whether code under n (not in nested functions) suspends:
@@ -243,33 +212,6 @@ func inFinallyOf(n *pyast.Node, f *pyast.Function) bool {
 	return false
 }
 
-// exceptBody returns the body block of an except clause.
-func exceptBody(c *pyast.Node) *pyast.Node {
-	for _, k := range pyast.NamedChildren(c) {
-		if k.Kind() == "block" {
-			return k
-		}
-	}
-	return nil
-}
-
-// exceptTarget splits an except clause's value into the type expression and
-// the bound name ("" when none). A bare except has neither.
-func exceptTarget(m *pyast.Module, c *pyast.Node) (typ *pyast.Node, name string) {
-	v := c.ChildByFieldName("value")
-	if v == nil {
-		return nil, ""
-	}
-	if v.Kind() == "as_pattern" {
-		if a := v.ChildByFieldName("alias"); a != nil {
-			name = strings.TrimSpace(m.Text(a))
-		}
-		v = v.NamedChild(0)
-	}
-	// "except E, name" (Python 2 form) parses as a tuple: keep it as a tuple.
-	return pyast.Unparen(v), name
-}
-
 // catchesCancellation reports whether an except clause can catch the
 // cancellation, and describes the clause.
 func catchesCancellation(m *pyast.Module, c *pyast.Node) (string, bool) {
@@ -289,99 +231,6 @@ func catchesCancellation(m *pyast.Module, c *pyast.Node) (string, bool) {
 		kw = "except*"
 	}
 	return kw + " " + what, true
-}
-
-// cancelClasses are the exception classes a cancelled task raises, or a base
-// of them, by qualified name.
-var cancelClasses = map[string]bool{
-	"asyncio.CancelledError":            true,
-	"asyncio.exceptions.CancelledError": true,
-	"trio.Cancelled":                    true,
-	"BaseException":                     true,
-	"builtins.BaseException":            true,
-}
-
-// cancellationType reports whether the exception type expression e can match
-// the cancellation, and names the matching part.
-func cancellationType(m *pyast.Module, e *pyast.Node) (string, bool) {
-	e = pyast.Unparen(e)
-	if e == nil {
-		return "", false
-	}
-	switch e.Kind() {
-	case "tuple", "list":
-		for _, el := range pyast.NamedChildren(e) {
-			if what, ok := cancellationType(m, el); ok {
-				return what, true
-			}
-		}
-		return "", false
-	case "call":
-		if nameIs(m, pyast.Callee(e), "anyio.get_cancelled_exc_class") {
-			return m.Text(e), true
-		}
-		return "", false
-	case "identifier", "attribute":
-		for _, q := range m.Resolve(e) {
-			if cancelClasses[q] {
-				return m.Text(e), true
-			}
-		}
-		if e.Kind() == "identifier" {
-			// exc = anyio.get_cancelled_exc_class(); except exc: ...
-			for _, b := range m.ScopeAt(e).Lookup(m.Text(e)) {
-				if v := pyast.Unparen(b.Value); v != nil && v.Kind() == "call" && v.Id() != e.Id() {
-					if what, ok := cancellationType(m, v); ok {
-						return m.Text(e) + " (" + what + ")", true
-					}
-				}
-			}
-		}
-	}
-	return "", false
-}
-
-// nameIs reports whether name expression n can refer to qualified name q.
-func nameIs(m *pyast.Module, n *pyast.Node, q string) bool {
-	if n == nil {
-		return false
-	}
-	for _, r := range m.Resolve(n) {
-		if r == q {
-			return true
-		}
-	}
-	return false
-}
-
-// reraisesCancel reports whether an except body re-raises what it caught: a
-// bare raise, a raise of the bound name, or a raise of a cancellation class
-// other than BaseException itself.
-func reraisesCancel(m *pyast.Module, clause, blk *pyast.Node) bool {
-	_, name := exceptTarget(m, clause)
-	found := false
-	pyast.WalkCode(blk, func(n *pyast.Node) bool {
-		if found || n.Kind() != "raise_statement" {
-			return !found
-		}
-		if n.NamedChildCount() == 0 || n.NamedChild(0).Kind() == "comment" {
-			found = true
-			return false
-		}
-		e := pyast.Unparen(n.NamedChild(0))
-		if name != "" && e.Kind() == "identifier" && m.Text(e) == name {
-			found = true
-			return false
-		}
-		if e.Kind() == "call" && !nameIs(m, pyast.Callee(e), "anyio.get_cancelled_exc_class") {
-			e = pyast.Callee(e)
-		}
-		if _, ok := cancellationType(m, e); ok {
-			found = !nameIs(m, e, "BaseException") && !nameIs(m, e, "builtins.BaseException")
-		}
-		return false
-	})
-	return found
 }
 
 // otherRaise returns the exception an except body raises instead, or "".
@@ -502,59 +351,4 @@ func reraiseFix(m *pyast.Module, blk *pyast.Node) Fix {
 	at := srcLineEnd(m.Src, int(last.EndByte()))
 	fix.Edits = []Edit{{Path: m.Path, Start: at, End: at, New: srcNewline(m.Src) + indent + "raise"}}
 	return fix
-}
-
-// blockStmts returns the statements of a block, comments left out.
-func blockStmts(blk *pyast.Node) []*pyast.Node {
-	var out []*pyast.Node
-	for _, s := range pyast.NamedChildren(blk) {
-		if s.Kind() != "comment" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// stmtIndent returns the whitespace before n on its line, and whether n is the
-// first thing on its line.
-func stmtIndent(m *pyast.Module, n *pyast.Node) (string, bool) {
-	start := int(n.StartByte())
-	ls := srcLineStart(m.Src, start)
-	pre := string(m.Src[ls:start])
-	if strings.TrimLeft(pre, " \t") != "" {
-		return "", false
-	}
-	return pre, true
-}
-
-func srcLineStart(src []byte, off int) int {
-	for off > 0 && src[off-1] != '\n' {
-		off--
-	}
-	return off
-}
-
-// srcLineEnd returns the offset of the line break that ends the line holding
-// off (the \r of a \r\n), or len(src).
-func srcLineEnd(src []byte, off int) int {
-	for off < len(src) && src[off] != '\n' {
-		off++
-	}
-	if off < len(src) && off > 0 && src[off-1] == '\r' {
-		off--
-	}
-	return off
-}
-
-// srcNewline returns the file's line ending: "\r\n" when its first line ends so.
-func srcNewline(src []byte) string {
-	for i, b := range src {
-		if b == '\n' {
-			if i > 0 && src[i-1] == '\r' {
-				return "\r\n"
-			}
-			return "\n"
-		}
-	}
-	return "\n"
 }

@@ -87,7 +87,7 @@ func runMCP105(p *Pass) {
 				return true
 			}
 			msg := fmt.Sprintf("%s waits for the client's answer; if the transport closes meanwhile (stdin EOF), %s", what, mcp105Cause(p))
-			reportSpan(p, m, f, NodeLocation(m, n), msg, fixes...)
+			reportIn(p, f, NodeLocation(m, n), msg, fixes...)
 			return true
 		})
 	}

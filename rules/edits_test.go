@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// parseModule parses src as module app.py.
+func parseModule(t *testing.T, src string) *pyast.Module {
+	t.Helper()
+	m, err := pyast.Parse("app.py", "app", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// stmtAt returns the statement that starts with the first occurrence of
+// marker in m's source.
+func stmtAt(t *testing.T, m *pyast.Module, marker string) *pyast.Node {
+	t.Helper()
+	off := strings.Index(string(m.Src), marker)
+	if off < 0 {
+		t.Fatalf("no %q in source", marker)
+	}
+	s := pyast.Statement(m.Root.DescendantForByteRange(uint(off), uint(off)))
+	if s == nil || int(s.StartByte()) != off {
+		t.Fatalf("no statement starts at %q", marker)
+	}
+	return s
+}
+
+func TestCheckpointAfter(t *testing.T) {
+	cases := []struct {
+		name, src, stmt string
+		then            []string
+		want            string // "" when no edit is possible
+	}{
+		{"statement", "import anyio\n\nasync def h():\n    await f()\n    return 1\n", "await f()", nil,
+			"import anyio\n\nasync def h():\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n    return 1\n"},
+		{"then lines", "import anyio\n\nasync def h():\n    r = await f()\n", "r = await f()", []string{"return r"},
+			"import anyio\n\nasync def h():\n    r = await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n    return r\n"},
+		{"adds the import after docstring and future", "\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nimport os\n\nasync def h():\n    await f()\n",
+			"await f()", nil,
+			"\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nimport anyio\nimport os\n\nasync def h():\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
+		{"alias", "import anyio as aio\n\nasync def h():\n    await f()\n", "await f()", nil,
+			"import anyio as aio\n\nasync def h():\n    await f()\n    await aio.lowlevel.checkpoint_if_cancelled()\n"},
+		{"no newline at the end", "import anyio\n\nasync def h():\n    await f()", "await f()", nil,
+			"import anyio\n\nasync def h():\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
+		{"crlf block ending in a comment", "import anyio\r\n\r\nasync def h():\r\n    with s:\r\n        await f()  # note\r\n    return 1\r\n", "with s:", nil,
+			"import anyio\r\n\r\nasync def h():\r\n    with s:\r\n        await f()  # note\r\n    await anyio.lowlevel.checkpoint_if_cancelled()\r\n    return 1\r\n"},
+		{"trailing comment", "import anyio\n\nasync def h():\n    await f()  # why\n", "await f()", nil,
+			"import anyio\n\nasync def h():\n    await f()  # why\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
+		{"code after it on the line", "import anyio\n\nasync def h():\n    await f(); g()\n", "await f()", nil, ""},
+		{"not first on its line", "import anyio\n\nasync def h():\n    g(); await f()\n", "await f()", nil, ""},
+		{"anyio is something else", "anyio = object()\n\nasync def h():\n    await f()\n", "await f()", nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := parseModule(t, c.src)
+			edits, _, ok := checkpointAfter(m, stmtAt(t, m, c.stmt), c.then...)
+			switch {
+			case !ok && c.want != "":
+				t.Fatal("no edits")
+			case ok && c.want == "":
+				t.Fatalf("unexpected edits %+v", edits)
+			case ok:
+				if got := applyFix(t, c.src, Fix{Edits: edits}); got != c.want {
+					t.Errorf("got\n%q\nwant\n%q", got, c.want)
+				}
+			}
+		})
+	}
+}
+
+func TestAppendArg(t *testing.T) {
+	cases := map[string]string{
+		"f()\n":                   "f(k=1)\n",
+		"f(a)\n":                  "f(a, k=1)\n",
+		"f(a, b=2)\n":             "f(a, b=2, k=1)\n",
+		"f(a  # note\n)\n":        "f(a, k=1  # note\n)\n",
+		"f(  # note\n    a,\n)\n": "f(  # note\n    a, k=1,\n)\n",
+	}
+	for src, want := range cases {
+		m := parseModule(t, src)
+		call := pyast.Unparen(stmtAt(t, m, "f(").NamedChild(0))
+		e, _ := appendArg(m, call.ChildByFieldName("arguments"), "k=1")
+		if got := applyFix(t, src, Fix{Edits: []Edit{e}}); got != want {
+			t.Errorf("%q: got %q, want %q", src, got, want)
+		}
+	}
+}
+
+func TestLines(t *testing.T) {
+	src := []byte("a\r\nbb\nc")
+	for _, c := range []struct{ off, start, end int }{{0, 0, 1}, {1, 0, 1}, {3, 3, 5}, {6, 6, 7}, {7, 6, 7}} {
+		if s, e := srcLineStart(src, c.off), srcLineEnd(src, c.off); s != c.start || e != c.end {
+			t.Errorf("line of %d: [%d, %d), want [%d, %d)", c.off, s, e, c.start, c.end)
+		}
+	}
+	for eol, want := range map[int]string{1: "\r\n", 5: "\n", 7: ""} {
+		if got := lineNewline(src, eol); got != want {
+			t.Errorf("lineNewline(%d) = %q, want %q", eol, got, want)
+		}
+	}
+	for s, want := range map[string]string{"a\r\nb\n": "\r\n", "a\nb\r\n": "\n", "a": "\n"} {
+		if got := srcNewline([]byte(s)); got != want {
+			t.Errorf("srcNewline(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package rules
+
+// How handler-reachable code relates to the end of a request: the walk up
+// awaited call sites to the handler, and reporting a finding in a reachable
+// function with the handlers that reach it.
+
+import (
+	"github.com/mcplint/mcplint/checkpoint"
+	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// requestEnds answers whether returning from a function can end a request
+// with no checkpoint in between. It walks up the call sites of the project
+// (handlers.Index.Callers) and memoises the answer per function; MCP101 and
+// MCP102 use it for what follows an offload or a shielded scope.
+type requestEnds struct {
+	pass *Pass
+	// checkpoints decides whether a checkpoint follows a node on every path
+	// to the end of its function.
+	checkpoints *checkpoint.Analyzer
+	state       map[*pyast.Function]int // 1 visiting, 2 yes, 3 no
+}
+
+func newRequestEnds(p *Pass) *requestEnds {
+	var r checkpoint.Resolver
+	if p.Handlers != nil {
+		r = p.Handlers // not a typed nil in the interface
+	}
+	return &requestEnds{pass: p, checkpoints: checkpoint.New(r), state: map[*pyast.Function]int{}}
+}
+
+// endsRequest reports whether returning from f can end a request with no
+// checkpoint in between: f is a handler (or runs as one: a wrapper applied to
+// a handler, or a function defined inside such a wrapper, when nothing
+// calls it), or some awaited call site of f is not followed by a checkpoint
+// in a caller that itself ends a request. A function reported as unreached
+// counts as its own handler. Recursion counts as not ending a request.
+func (e *requestEnds) endsRequest(f *pyast.Function) bool {
+	switch e.state[f] {
+	case 1, 3:
+		return false
+	case 2:
+		return true
+	}
+	e.state[f] = 1
+	v := e.walk(f)
+	e.state[f] = 3
+	if v {
+		e.state[f] = 2
+	}
+	return v
+}
+
+func (e *requestEnds) walk(f *pyast.Function) bool {
+	hx := e.pass.Handlers
+	if hx.Unreached(f.Qual) {
+		return true // reported as a note on request: treat it as its own handler
+	}
+	callers := hx.Callers(f)
+	for _, h := range hx.ReachedFrom(f) {
+		if h.Func == f {
+			return true
+		}
+		if len(callers) == 0 && runsAsWrapper(f, h) {
+			return true
+		}
+	}
+	for _, cs := range callers {
+		if !awaitedCall(cs.Call) {
+			continue
+		}
+		if e.checkpoints.Covered(cs.Caller.Module, cs.Caller.Func, cs.Call) {
+			continue
+		}
+		if e.endsRequest(cs.Caller.Func) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsAsWrapper reports whether f is a wrapper applied to h, or is defined
+// inside one (the closure a decorator returns).
+func runsAsWrapper(f *pyast.Function, h *handlers.Handler) bool {
+	for g := f; g != nil; g = g.Parent {
+		for _, w := range h.Wrappers {
+			if w == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// awaitedCall reports whether call is awaited, directly or as an argument of
+// an awaited call (asyncio.wait_for(helper(), 5)).
+func awaitedCall(call *pyast.Node) bool {
+	n := call
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "parenthesized_expression", "argument_list", "keyword_argument":
+			n = p
+			continue
+		case "call":
+			if n.Kind() == "argument_list" {
+				n = p
+				continue
+			}
+			return false
+		case "await":
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// reportIn reports a finding at loc inside handler-reachable function f:
+// anchored to f, with the handlers that reach f as related locations.
+func reportIn(p *Pass, f *pyast.Function, loc Location, msg string, fixes ...Fix) {
+	d := Diagnostic{Location: loc, Message: msg, Related: p.HandlerRelated(f), Fixes: fixes}
+	d.Anchor = f.Qual
+	d.AnchorStart, d.AnchorEnd = int(f.Stmt.StartByte()), int(f.Stmt.EndByte())
+	p.Report(d)
+}
