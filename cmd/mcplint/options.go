@@ -1,18 +1,116 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 
+	"github.com/mcplint/mcplint/baseline"
+	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/newfromrev"
 	"github.com/mcplint/mcplint/rules"
+	"github.com/mcplint/mcplint/suppress"
 	"github.com/spf13/cobra"
 )
 
-// buildOptions turns flags (and, later, configuration files) into engine
-// options: the rule selection, assumed versions, walk filters and the
-// result processors.
+// Precedence: a flag the user set beats the configuration file, which beats
+// the default. The file is --config, or the nearest mcplint.toml,
+// .mcplint.toml or pyproject.toml with [tool.mcplint] at or above the first
+// scan root. List settings given as flags replace the file's (except the rule
+// selection, which is layered: see config.Selection).
+
+// loadConfig finds and reads the configuration for a run on paths. With no
+// file, it returns an empty configuration (globs relative to the working
+// directory).
+func loadConfig(cmd *cobra.Command, paths []string, f *checkFlags) (*config.Config, error) {
+	p := ""
+	if cmd.Flags().Changed("config") || f.config != "" {
+		p = f.config
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
+	} else {
+		start := "."
+		if len(paths) > 0 {
+			start = paths[0]
+		}
+		found, err := config.Find(start)
+		if err != nil {
+			return nil, err
+		}
+		p = found
+	}
+	if p == "" {
+		return &config.Config{Dir: "."}, nil
+	}
+	cfg, err := config.Load(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.Path = displayPath(p)
+	return cfg, nil
+}
+
+// displayPath shows p relative to the working directory when under it.
+func displayPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+				return filepath.ToSlash(rel)
+			}
+		}
+	}
+	return filepath.ToSlash(p)
+}
+
+// flagLayer is the command line's rule selection.
+func flagLayer(cmd *cobra.Command, f *checkFlags) config.Layer {
+	items := func(flag string, vals []string) []config.Item {
+		var out []config.Item
+		for _, v := range vals {
+			for _, s := range strings.Split(v, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					out = append(out, config.Item{Value: s, Where: "--" + flag})
+				}
+			}
+		}
+		return out
+	}
+	return config.Layer{
+		Select:       items("select", f.selectCodes),
+		SelectSet:    cmd.Flags().Changed("select"),
+		ExtendSelect: items("extend-select", f.extendSelect),
+		Ignore:       items("ignore", f.ignoreCodes),
+	}
+}
+
+// selection computes which rules run, and why, from the configuration and
+// the flags.
+func selection(cmd *cobra.Command, cfg *config.Config, f *checkFlags) (map[string]config.Decision, error) {
+	sel, err := config.Selection(cfg.Layer(), flagLayer(cmd, f))
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return sel, nil
+}
+
+// baselines remembers the baseline processor of each run, for afterRun's
+// stale-entry message.
+var baselines sync.Map // *checkFlags -> *baseline.Filter
+
+// buildOptions turns flags and the configuration file into engine options:
+// the rule selection, assumed versions, walk filters and the result
+// processors (suppressions, per-file ignores, baseline, new-from-rev).
 func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Options, error) {
+	changed := cmd.Flags().Changed
 	opts := engine.Options{
 		Jobs:              f.jobs,
 		AssumeMCP:         f.assumeMCP,
@@ -21,70 +119,155 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 		ReportUnreachable: f.reportUnreachable,
 		HandlerDecorators: f.handlerDecorators,
 	}
-	sel, err := selectRules(f.selectCodes, f.extendSelect, f.ignoreCodes)
+	cfg, err := loadConfig(cmd, paths, f)
 	if err != nil {
-		return opts, usageError{err}
+		return opts, err
 	}
-	opts.Rules = sel
+	if !changed("assume-mcp") && cfg.AssumeMCP != nil {
+		opts.AssumeMCP = cfg.AssumeMCP.Value
+	}
+	if !changed("assume-fastmcp") && cfg.AssumeFastMCP != nil {
+		opts.AssumeFastMCP = cfg.AssumeFastMCP.Value
+	}
+	if !changed("report-unreachable") && cfg.ReportUnreachable != nil {
+		opts.ReportUnreachable = *cfg.ReportUnreachable
+	}
+	if !changed("handler-decorator") && cfg.HandlerDecorators != nil {
+		opts.HandlerDecorators = values(cfg.HandlerDecorators)
+	}
+	if !changed("unsafe-fixes") && cfg.UnsafeFixes != nil {
+		f.unsafeFixes = *cfg.UnsafeFixes
+	}
+	opts.Walk.NoGitignore = f.noGitignore
+	if !changed("no-gitignore") && cfg.RespectGitignore != nil {
+		opts.Walk.NoGitignore = !*cfg.RespectGitignore
+	}
+	if globs := config.NewGlobs(cfg.Dir, append(values(cfg.Exclude), values(cfg.ExtendExclude)...)); !globs.Empty() {
+		opts.Walk.Exclude = func(p string, isDir bool) bool { return globs.Match(p) }
+	}
+
+	sel, err := selection(cmd, cfg, f)
+	if err != nil {
+		return opts, err
+	}
+	opts.Rules = []*rules.Rule{}
+	for _, r := range rules.All() {
+		if sel[r.Code].On {
+			opts.Rules = append(opts.Rules, r)
+		}
+	}
+
+	// Suppressions first (so that a comment matching a finding that a later
+	// stage drops still counts as used), then per-file ignores, then the
+	// adoption filters.
+	opts.Processors = append(opts.Processors, &suppress.Processor{
+		Enabled: func(code string) bool { return sel[code].On },
+		Keep:    f.showSuppressed,
+	})
+	if len(cfg.PerFileIgnores) > 0 {
+		opts.Processors = append(opts.Processors, suppress.NewPerFileIgnores(cfg.Dir, cfg.PerFileIgnores))
+	}
+	if f.baseline != "" && f.writeBaseline == "" {
+		bf, err := baseline.NewFilter(f.baseline)
+		if err != nil {
+			return opts, err
+		}
+		baselines.Store(f, bf)
+		opts.Processors = append(opts.Processors, bf)
+	}
+	if f.newFromRev != "" && f.newFromPatch != "" {
+		return opts, usageError{errors.New("--new-from-rev and --new-from-patch cannot be used together")}
+	}
+	if f.newFromRev != "" {
+		changes, err := newfromrev.FromRev(repoDir(paths), f.newFromRev)
+		if err != nil {
+			return opts, err
+		}
+		opts.Processors = append(opts.Processors, newfromrev.NewFilter("new-from-rev", changes))
+	}
+	if f.newFromPatch != "" {
+		changes, err := readPatch(f.newFromPatch, repoDir(paths))
+		if err != nil {
+			return opts, err
+		}
+		opts.Processors = append(opts.Processors, newfromrev.NewFilter("new-from-patch", changes))
+	}
 	return opts, nil
 }
 
-// selectRules applies --select / --extend-select / --ignore. Selectors are
-// codes, code prefixes (MCP1) or names; "ALL" selects everything.
-func selectRules(selectors, extend, ignore []string) ([]*rules.Rule, error) {
-	match := func(sel string, r *rules.Rule) bool {
-		s := strings.ToUpper(strings.TrimSpace(sel))
-		return s == "ALL" || strings.HasPrefix(r.Code, s) || strings.EqualFold(sel, r.Name)
+func values(items []config.Item) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Value)
 	}
-	check := func(list []string) error {
-		for _, s := range list {
-			found := false
-			for _, r := range rules.All() {
-				if match(s, r) {
-					found = true
-				}
-			}
-			if !found {
-				return fmt.Errorf("unknown rule selector %q (see `mcplint rules`)", s)
-			}
-		}
-		return nil
-	}
-	for _, l := range [][]string{selectors, extend, ignore} {
-		if err := check(l); err != nil {
-			return nil, err
-		}
-	}
-	var out []*rules.Rule
-	for _, r := range rules.All() {
-		on := !r.DefaultOff
-		if len(selectors) > 0 {
-			on = false
-			for _, s := range selectors {
-				if match(s, r) && (!r.DefaultOff || !strings.EqualFold(s, "ALL")) || match(s, r) && strings.EqualFold(s, r.Code) {
-					on = true
-				}
-			}
-		}
-		for _, s := range extend {
-			if match(s, r) {
-				on = true
-			}
-		}
-		for _, s := range ignore {
-			if match(s, r) {
-				on = false
-			}
-		}
-		if r.Kind == rules.MetaRule && r.Code == rules.FileErrorCode {
-			on = true // unreadable files are always reported
-		}
-		if on {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return out
 }
 
-// afterRun runs the steps that follow the analysis (writing a baseline).
-func afterRun(f *checkFlags, res *engine.Result) error { return nil }
+// repoDir is the folder git runs in: the first scan root's (its folder when
+// it is a file).
+func repoDir(paths []string) string {
+	if len(paths) == 0 {
+		return "."
+	}
+	if st, err := os.Stat(paths[0]); err == nil && !st.IsDir() {
+		return filepath.Dir(paths[0])
+	}
+	return paths[0]
+}
+
+// readPatch reads a unified diff from a file ("-" for standard input).
+// Its paths are relative to the repository's top when dir is in one (as
+// git diff writes them), else to the working directory.
+func readPatch(name, dir string) (*newfromrev.Changes, error) {
+	r := os.Stdin
+	if name != "-" {
+		file, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("--new-from-patch: %w", err)
+		}
+		defer file.Close()
+		r = file
+	}
+	base, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output(); err == nil {
+		base = strings.TrimSpace(string(out))
+	}
+	c, err := newfromrev.ParsePatch(r, base)
+	if err != nil {
+		return nil, fmt.Errorf("--new-from-patch %s: %w", name, err)
+	}
+	return c, nil
+}
+
+// afterRun runs the steps that follow the analysis: writing a baseline
+// (which ends the run with exit 0: the findings are now recorded), and
+// saying how many baseline entries no longer match.
+func afterRun(f *checkFlags, res *engine.Result) error {
+	if f.writeBaseline != "" {
+		n, err := baseline.Write(f.writeBaseline, res)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "mcplint: recorded %d finding%s in %s\n", n, plural(n), f.writeBaseline)
+		return exitCode{exitClean}
+	}
+	if v, ok := baselines.LoadAndDelete(f); ok {
+		bf := v.(*baseline.Filter)
+		if bf.Stale > 0 && !f.quiet {
+			fmt.Fprintf(os.Stderr, "mcplint: %d entr%s of %s no longer match%s a finding: refresh it with --write-baseline %s\n",
+				bf.Stale, map[bool]string{true: "y", false: "ies"}[bf.Stale == 1], f.baseline,
+				map[bool]string{true: "es", false: ""}[bf.Stale == 1], f.baseline)
+		}
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

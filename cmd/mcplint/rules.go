@@ -4,43 +4,96 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/spf13/cobra"
 )
 
+// selectionFlags registers the flags that change which rules are enabled,
+// for `rules` and `explain` (the same names and meaning as on check).
+func selectionFlags(c *cobra.Command, f *checkFlags) {
+	fl := c.Flags()
+	fl.StringVar(&f.config, "config", "", "configuration file (default: found from PATH upward)")
+	fl.StringSliceVar(&f.selectCodes, "select", nil, "rules to run (codes, names or prefixes such as MCP1)")
+	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "rules not to run")
+	fl.StringSliceVar(&f.extendSelect, "extend-select", nil, "rules to run in addition to the selection")
+}
+
+// currentSelection is the rule selection a check of paths would use.
+func currentSelection(cmd *cobra.Command, paths []string, f *checkFlags) (*config.Config, map[string]config.Decision, error) {
+	cfg, err := loadConfig(cmd, paths, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	sel, err := selection(cmd, cfg, f)
+	return cfg, sel, err
+}
+
 func newRulesCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "rules",
-		Short: "List the rules",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "CODE\tNAME\tFIX\tDEFAULT\tSUMMARY")
+	f := &checkFlags{}
+	c := &cobra.Command{
+		Use:   "rules [PATH]",
+		Short: "List the rules, and which the configuration for PATH (default .) enables and why",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, sel, err := currentSelection(cmd, args, f)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if cfg.Path != "" {
+				fmt.Fprintf(out, "configuration: %s\n\n", cfg.Path)
+			} else {
+				fmt.Fprintf(out, "configuration: none found (defaults)\n\n")
+			}
+			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "CODE\tNAME\tFIX\tENABLED\tWHY\tSUMMARY")
 			for _, r := range rules.All() {
 				fix := map[rules.FixAvailability]string{rules.FixNone: "-", rules.FixSometimes: "sometimes", rules.FixAlways: "yes"}[r.Fix]
-				on := "on"
-				if r.DefaultOff {
-					on = "off"
+				d := sel[r.Code]
+				on := "off"
+				if d.On {
+					on = "on"
 				}
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, fix, on, r.Doc.Summary)
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, fix, on, d.Why, r.Doc.Summary)
 			}
 			return w.Flush()
 		},
 	}
+	selectionFlags(c, f)
+	return c
 }
 
 func newExplainCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "explain CODE",
-		Short: "Show a rule's documentation",
-		Args:  cobra.ExactArgs(1),
+	f := &checkFlags{}
+	c := &cobra.Command{
+		Use:   "explain CODE [PATH]",
+		Short: "Show a rule's documentation, and whether the configuration for PATH (default .) enables it",
+		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r := rules.Lookup(args[0])
 			if r == nil {
 				return usageError{fmt.Errorf("unknown rule %q (see `mcplint rules`)", args[0])}
 			}
-			fmt.Fprint(cmd.OutOrStdout(), r.Markdown())
+			cfg, sel, err := currentSelection(cmd, args[1:], f)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprint(out, r.Markdown())
+			d := sel[r.Code]
+			state := "off"
+			if d.On {
+				state = "on"
+			}
+			where := "the defaults (no configuration file)"
+			if cfg.Path != "" {
+				where = cfg.Path
+			}
+			fmt.Fprintf(out, "## In this configuration\n%s: %s (from %s and the command line)\n", state, d.Why, where)
 			return nil
 		},
 	}
+	selectionFlags(c, f)
+	return c
 }
