@@ -92,7 +92,7 @@ func (b *builder) decorated(m *pyast.Module, f *pyast.Function) {
 		if !ok {
 			continue
 		}
-		h := &Handler{Func: f, Module: m, Kind: kind, Framework: fw, Server: server, Site: d}
+		h := &Handler{Func: f, Module: m, Kind: kind, Framework: fw, Server: server, Site: d, SiteModule: m}
 		if isCall {
 			_, h.Options = m.Args(d)
 			if kind == "resource" && isTemplateURI(m, d) {

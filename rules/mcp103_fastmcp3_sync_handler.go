@@ -129,7 +129,7 @@ func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
 // mcp.server.fastmcp.
 func prefectChosen(p *Pass, h *handlers.Handler) bool {
 	var prefect, official []int
-	sm := siteModule(h)
+	sm := h.SiteModule
 	if sm == nil {
 		return h.Framework == handlers.PrefectFastMCP
 	}
@@ -159,15 +159,6 @@ func fastmcpImportable(p *Pass) bool {
 	}
 	r := p.Project.Resolution("fastmcp")
 	return r.Known && p.Project.FastMCPAdmits("", "") != deps.No
-}
-
-// siteModule returns the module that holds h's registration site. A
-// decorator sits in the handler's own module.
-func siteModule(h *handlers.Handler) *pyast.Module {
-	if h.SiteModule != nil {
-		return h.SiteModule
-	}
-	return h.Module
 }
 
 // serverTypesAt returns the constructor names of the server object a
@@ -333,7 +324,7 @@ func runInThreadFix(p *Pass, h *handlers.Handler) (Fix, bool) {
 	if h.Options["timeout"] != nil || p.Project.FastMCPAdmits("3.0.0", "3.3.0") == deps.Yes {
 		return Fix{}, false
 	}
-	site, sm := pyast.Unparen(h.Site), siteModule(h)
+	site, sm := pyast.Unparen(h.Site), h.SiteModule
 	if site == nil || sm == nil {
 		return Fix{}, false
 	}
