@@ -60,18 +60,18 @@ type Config struct {
 // Keys lists every key the configuration accepts, with its type, for
 // error messages and the docs.
 var Keys = map[string]string{
-	"select":             "array of rule selectors",
-	"extend-select":      "array of rule selectors",
-	"ignore":             "array of rule selectors",
-	"exclude":            "array of glob patterns",
-	"extend-exclude":     "array of glob patterns",
-	"per-file-ignores":   "table of glob pattern = array of rule selectors",
-	"unsafe-fixes":       "boolean",
-	"handler-decorators": "array of qualified names",
-	"assume-mcp":         "version string",
-	"assume-fastmcp":     "version string",
-	"report-unreachable": "boolean",
-	"respect-gitignore":  "boolean",
+	"select":             "an array of rule selectors",
+	"extend-select":      "an array of rule selectors",
+	"ignore":             "an array of rule selectors",
+	"exclude":            "an array of glob patterns",
+	"extend-exclude":     "an array of glob patterns",
+	"per-file-ignores":   "a table of glob pattern = array of rule selectors",
+	"unsafe-fixes":       "a boolean",
+	"handler-decorators": "an array of qualified names",
+	"assume-mcp":         "a non-empty version string",
+	"assume-fastmcp":     "a non-empty version string",
+	"report-unreachable": "a boolean",
+	"respect-gitignore":  "a boolean",
 }
 
 // Error is a configuration mistake at a position.
@@ -376,7 +376,7 @@ func (d *decoder) typeError(name string, keyNode, v *unstable.Node) error {
 	if !hasRaw(v) {
 		n = keyNode
 	}
-	return d.errorf(n, "%s must be a %s, got %s", name, Keys[name], kindName(v.Kind))
+	return d.errorf(n, "%s must be %s, got %s", name, Keys[name], kindName(v.Kind))
 }
 
 func (d *decoder) unknown(n *unstable.Node, name string) error {

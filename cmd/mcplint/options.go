@@ -48,14 +48,13 @@ func loadConfig(cmd *cobra.Command, paths []string, f *checkFlags) (*config.Conf
 	if p == "" {
 		return &config.Config{Dir: "."}, nil
 	}
-	cfg, err := config.Load(p)
+	cfg, err := config.Load(displayPath(p))
 	if err != nil {
 		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cfg.Path = displayPath(p)
 	return cfg, nil
 }
 
