@@ -163,7 +163,9 @@ func writeFindings(b *strings.Builder, res *engine.Result, ds []*rules.Diagnosti
 			*details++
 			writeFindingDetail(b, res, d, opts, lines)
 		}
-		b.WriteString("\n")
+		if *details >= MaxMarkdownDetails {
+			b.WriteString("\n")
+		}
 	}
 }
 
@@ -172,6 +174,9 @@ func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnos
 	if li := lineIndex(res, d.Path, lines); li != nil {
 		first := max(1, d.Start.Line-1)
 		last := min(li.Lines(), max(d.End.Line, d.Start.Line)+1, first+maxFrameLines)
+		if last > d.Start.Line && last == li.Lines() && li.LineText(last) == "" {
+			last-- // the empty "line" after a final newline
+		}
 		width := len(fmt.Sprint(last))
 		fmt.Fprintf(b, "```%s\n", fenceLanguage(d.Path))
 		for n := first; n <= last; n++ {

@@ -264,7 +264,10 @@ func helpText(r *rules.Rule) string {
 		} else {
 			body = unwrap(body)
 		}
-		fmt.Fprintf(&b, "\n\n%s:\n%s", title, body)
+		if !strings.HasSuffix(title, "?") {
+			title += ":"
+		}
+		fmt.Fprintf(&b, "\n\n%s\n%s", title, body)
 	}
 	section("What it does", r.Doc.WhatItDoes, false)
 	section("Why is this bad?", r.Doc.WhyIsThisBad, false)
