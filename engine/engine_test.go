@@ -155,3 +155,22 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("findings %q, want %q", got, want)
 	}
 }
+
+func TestSiblingModulesWithOneName(t *testing.T) {
+	root := tree(t, map[string]string{
+		"requirements.txt": "mcp==1.26.0\n",
+		"app/server.py":    offloadServer,
+		"app/helpers.py":   "def work(): return 1\n",
+		"build/server.py":  offloadServer,
+		"build/helpers.py": "def work(): return 2\n",
+	})
+	res := run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}})
+	got := codes(root, res)
+	want := []string{"app/server.py:8:MCP101:error", "build/server.py:8:MCP101:error"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+	if n := len(res.Projects[0].Handlers); n != 2 {
+		t.Errorf("%d handlers, want 2", n)
+	}
+}

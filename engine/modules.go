@@ -37,12 +37,7 @@ func newModuleNames(pr *project) *moduleNames {
 		}
 		mn.byFile[f] = strings.Join(parts, ".")
 		// Every suffix of the path below the project root.
-		rel := strings.TrimSuffix(f, ".py")
-		if pr.dir != "." && strings.HasPrefix(rel, pr.dir+"/") {
-			rel = rel[len(pr.dir)+1:]
-		}
-		rel = strings.TrimSuffix(rel, "/__init__")
-		segs := strings.Split(rel, "/")
+		segs := strings.Split(relModulePath(pr.dir, f), "/")
 		for i := range segs {
 			name := strings.Join(segs[i:], ".")
 			mn.byName[name] = append(mn.byName[name], f)
@@ -51,7 +46,34 @@ func newModuleNames(pr *project) *moduleNames {
 			mn.byName[n] = append(mn.byName[n], f)
 		}
 	}
+	// Names must be unique within a project (qualified names of functions
+	// are built from them): files whose package name collides, such as
+	// app/server.py and build/server.py outside packages, are named by their
+	// dotted path from the project root instead.
+	count := map[string]int{}
+	for _, n := range mn.byFile {
+		count[n]++
+	}
+	for f, n := range mn.byFile {
+		if count[n] > 1 {
+			unique := strings.ReplaceAll(relModulePath(pr.dir, f), "/", ".")
+			mn.byFile[f] = unique
+			if !contains(mn.byName[unique], f) {
+				mn.byName[unique] = append(mn.byName[unique], f)
+			}
+		}
+	}
 	return mn
+}
+
+// relModulePath is a file's path below the project root without ".py" (and
+// without "/__init__" for packages).
+func relModulePath(dir, f string) string {
+	rel := strings.TrimSuffix(f, ".py")
+	if dir != "." && strings.HasPrefix(rel, dir+"/") {
+		rel = rel[len(dir)+1:]
+	}
+	return strings.TrimSuffix(rel, "/__init__")
 }
 
 func (mn *moduleNames) name(file string) string { return mn.byFile[file] }
