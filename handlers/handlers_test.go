@@ -120,6 +120,32 @@ def unrelated(server):
     async def t3(): pass
 `,
 		}, Config{}, []string{"pkg.cls.App.__init__.inner:tool:fastmcp", "pkg.reg.register.t2:tool:mcp FastMCP", "pkg.tools.t1:tool:mcp FastMCP"}},
+		{"wrapper at a call-form registration", map[string]string{"s.py": `
+import fastmcp
+from util import async_background
+mcp = fastmcp.FastMCP("x")
+def slow(): pass
+mcp.tool(name="slow")(async_background(slow))
+`, "util.py": `
+def async_background(fn):
+    async def wrapper(*a, **k): pass
+    return wrapper
+`}, Config{}, []string{"s.slow:tool:fastmcp"}},
+		{"tool functions replaced after registration", map[string]string{"s.py": `
+import anyio
+from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("x")
+@mcp.tool()
+def blocking(): pass
+
+def make_async():
+    for tool in mcp._tool_manager.list_tools():
+        orig = tool.fn
+        async def wrapped(*args, **kwargs):
+            return await anyio.to_thread.run_sync(orig, *args)
+        tool.fn = wrapped
+make_async()
+`}, Config{}, []string{"s.blocking:tool:mcp FastMCP", "s.make_async.wrapped:tool:mcp FastMCP"}},
 		{"server in a class body", map[string]string{"s.py": `
 from mcp.server.fastmcp import FastMCP
 class S:
@@ -209,6 +235,20 @@ async def never(): pass
 	}
 	if cs := ix.Callers(deep.Func); len(cs) != 1 || cs[0].Caller.Func.Qual != "helpers.work" {
 		t.Errorf("callers of deep: %v", cs)
+	}
+	// Recursion terminates and keeps both functions reachable.
+	cyc := build(t, map[string]string{"c.py": `
+from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("x")
+@mcp.tool()
+async def h(): await ping(3)
+async def ping(n):
+    if n: await pong(n - 1)
+async def pong(n):
+    await ping(n)
+`}, Config{})
+	if got := len(cyc.ReachableFuncs()); got != 3 {
+		t.Errorf("cycle: %d reachable functions, want 3", got)
 	}
 	tf, _ := ix.Function("srv.t")
 	if hs := ix.ReachedFrom(tf.Func); len(hs) != 1 || len(hs[0].Wrappers) != 1 || hs[0].Wrappers[0].Qual != "helpers.background" {
