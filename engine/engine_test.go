@@ -8,24 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplint/mcplint/internal/testfs"
 	"github.com/mcplint/mcplint/rules"
 )
-
-// tree writes files (slash paths -> contents) under a new temporary folder.
-func tree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, src := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 const offloadServer = `from mcp.server.fastmcp import FastMCP
 import anyio
@@ -58,7 +43,7 @@ func run(t *testing.T, roots []string, opts Options) *Result {
 }
 
 func TestProjectsAndSeverity(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := testfs.Write(t, map[string]string{
 		"pyproject.toml":           "[project]\nname='top'\ndependencies=['mcp>=2']\n",
 		"server.py":                offloadServer,
 		"helpers.py":               "def work(): return 1\n",
@@ -86,7 +71,7 @@ func TestProjectsAndSeverity(t *testing.T) {
 		t.Errorf("with ShowSafe: %q", got)
 	}
 	// Unknown versions: a warning.
-	bare := tree(t, map[string]string{"server.py": offloadServer, "helpers.py": "def work(): return 1\n"})
+	bare := testfs.Write(t, map[string]string{"server.py": offloadServer, "helpers.py": "def work(): return 1\n"})
 	if got := codes(bare, run(t, []string{bare}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}})); len(got) != 1 || !strings.HasSuffix(got[0], ":warning") {
 		t.Errorf("unknown versions: %q", got)
 	}
@@ -96,7 +81,7 @@ func TestProjectsAndSeverity(t *testing.T) {
 }
 
 func TestPrefilterParsesOnlyWhatCanMatter(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := testfs.Write(t, map[string]string{
 		"requirements.txt":      "mcp==1.26.0\n",
 		"app/__init__.py":       "",
 		"app/server.py":         "from mcp.server.fastmcp import FastMCP\nimport app.tools.deep\nfrom . import util\nmcp = FastMCP('x')\n",
@@ -119,7 +104,7 @@ func TestPrefilterParsesOnlyWhatCanMatter(t *testing.T) {
 }
 
 func TestOuterProject(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := testfs.Write(t, map[string]string{
 		"pyproject.toml":     "[project]\nname='x'\ndependencies=['mcp==1.26.0']\n",
 		"src/app/server.py":  offloadServer,
 		"src/app/helpers.py": "def work(): return 1\n",
@@ -134,7 +119,7 @@ func TestOuterProject(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := testfs.Write(t, map[string]string{
 		"requirements.txt": "mcp==1.26.0\n",
 		"syntax.py":        "from mcp.server.fastmcp import FastMCP\ndef f(:\n    pass\n",
 		"latin1.py":        "# mcp\nname = '\xe9t\xe9'\n",
@@ -157,7 +142,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestSiblingModulesWithOneName(t *testing.T) {
-	root := tree(t, map[string]string{
+	root := testfs.Write(t, map[string]string{
 		"requirements.txt": "mcp==1.26.0\n",
 		"app/server.py":    offloadServer,
 		"app/helpers.py":   "def work(): return 1\n",

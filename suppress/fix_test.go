@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/mcplint/mcplint/internal/testfs"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -71,7 +72,7 @@ func TestUnusedFix(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := project(t, map[string]string{c.file: c.before})
+			dir := testfs.Write(t, map[string]string{c.file: c.before})
 			res, _ := run(t, dir, &Processor{})
 			got := applyFirst(t, []byte(c.before), res.Diagnostics, c.file)
 			if got != c.after {

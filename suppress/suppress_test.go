@@ -1,7 +1,6 @@
 package suppress
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/testfs"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -36,22 +36,6 @@ async def t() -> str:
     await anyio.to_thread.run_sync(work){101}
     return "x"
 `
-
-// project writes files (name -> content) into a temporary directory.
-func project(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // run analyses dir with the suppression processor and returns the findings
 // as "base:line CODE" strings.
@@ -88,7 +72,7 @@ func equal(t *testing.T, got, want []string) {
 }
 
 func TestUnsuppressedBaseline(t *testing.T) {
-	dir := project(t, map[string]string{
+	dir := testfs.Write(t, map[string]string{
 		"requirements.txt": "mcp==1.20.0\n",
 		"server.py":        sprintf(server, "", ""),
 	})
@@ -125,7 +109,7 @@ func TestPythonForms(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := project(t, map[string]string{
+			dir := testfs.Write(t, map[string]string{
 				"requirements.txt": "mcp==1.20.0  # mcplint: ignore[MCP001] pinned by the platform\n",
 				"server.py":        sprintf(server, c.line14, c.line17),
 			})
@@ -144,24 +128,24 @@ func TestPythonForms(t *testing.T) {
 func TestOwnLineAboveAndFile(t *testing.T) {
 	src := sprintf(server, "", "")
 	above := strings.Replace(src, "    await anyio.to_thread", "    # mcplint: ignore[MCP101] instant\n    await anyio.to_thread", 1)
-	dir := project(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": above})
+	dir := testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": above})
 	_, got := run(t, dir, &Processor{})
 	equal(t, got, []string{"requirements.txt:1 MCP001", "server.py:16 MCP104"})
 
 	// A comment two lines above covers nothing (and is unused).
 	far := strings.Replace(src, "    await anyio.to_thread", "    # mcplint: ignore[MCP101] instant\n\n    await anyio.to_thread", 1)
-	dir = project(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": far})
+	dir = testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": far})
 	_, got = run(t, dir, &Processor{})
 	equal(t, got, []string{"requirements.txt:1 MCP001", "server.py:18 MCP901", "server.py:20 MCP101", "server.py:16 MCP104"})
 
 	// A trailing comment does not cover the next line.
 	trailing := strings.Replace(src, "    s = \"", "    x = 1  # mcplint: ignore[MCP101] no\n    s = \"", 1)
-	dir = project(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": trailing})
+	dir = testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": trailing})
 	_, got = run(t, dir, &Processor{})
 	equal(t, got, []string{"requirements.txt:1 MCP001", "server.py:13 MCP901", "server.py:19 MCP101", "server.py:17 MCP104"})
 
 	file := "# mcplint: ignore-file[MCP101, MCP104] generated code\n" + src
-	dir = project(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": file})
+	dir = testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": file})
 	res, got := run(t, dir, &Processor{})
 	equal(t, got, []string{"requirements.txt:1 MCP001"})
 	if res.Suppressed["MCP101"] != 1 || res.Suppressed["MCP104"] != 1 {
@@ -183,7 +167,7 @@ func TestDependencyFiles(t *testing.T) {
 	}
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {
-			res, got := run(t, project(t, files), &Processor{})
+			res, got := run(t, testfs.Write(t, files), &Processor{})
 			equal(t, got, nil)
 			if res.Suppressed["MCP001"] != 1 {
 				t.Errorf("Suppressed = %v", res.Suppressed)
@@ -198,7 +182,7 @@ func TestDependencyFiles(t *testing.T) {
 	}
 	for name, files := range notComments {
 		t.Run(name, func(t *testing.T) {
-			_, got := run(t, project(t, files), &Processor{})
+			_, got := run(t, testfs.Write(t, files), &Processor{})
 			for _, g := range got {
 				if strings.HasSuffix(g, "MCP001") {
 					return
@@ -210,7 +194,7 @@ func TestDependencyFiles(t *testing.T) {
 }
 
 func TestKeepSuppressed(t *testing.T) {
-	dir := project(t, map[string]string{"requirements.txt": "mcp==1.20.0  # mcplint: ignore[MCP001] platform pin\n"})
+	dir := testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0  # mcplint: ignore[MCP001] platform pin\n"})
 	res, got := run(t, dir, &Processor{Keep: true})
 	equal(t, got, []string{"requirements.txt:1 MCP001 (suppressed)"})
 	s := res.Diagnostics[0].Suppression
@@ -223,7 +207,7 @@ func TestKeepSuppressed(t *testing.T) {
 }
 
 func TestRuleNotRunIsNotUnused(t *testing.T) {
-	dir := project(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": sprintf(server, "  # mcplint: ignore[MCP101] x", "")})
+	dir := testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": sprintf(server, "  # mcplint: ignore[MCP101] x", "")})
 	only := map[string]bool{"MCP000": true, "MCP001": true, "MCP104": true, "MCP901": true}
 	p := &Processor{Enabled: func(c string) bool { return only[c] }}
 	res, err := engine.Run([]string{dir}, engine.Options{Rules: []*rules.Rule{rules.Lookup("MCP001"), rules.Lookup("MCP104")}, Processors: []engine.Processor{p}})
@@ -238,7 +222,7 @@ func TestRuleNotRunIsNotUnused(t *testing.T) {
 }
 
 func TestWithoutReason(t *testing.T) {
-	dir := project(t, map[string]string{
+	dir := testfs.Write(t, map[string]string{
 		"requirements.txt": "mcp==1.20.0  # mcplint: ignore[MCP001]\n",
 		"server.py":        sprintf(server, "  # noqa: MCP101", "  # mcplint: ignore[MCP104] -- logged"),
 	})
@@ -250,7 +234,7 @@ func TestWithoutReason(t *testing.T) {
 }
 
 func TestPerFileIgnores(t *testing.T) {
-	dir := project(t, map[string]string{
+	dir := testfs.Write(t, map[string]string{
 		"requirements.txt":     "mcp==1.20.0\n",
 		"server.py":            sprintf(server, "", ""),
 		"tests/test_server.py": sprintf(server, "", ""),
