@@ -1,26 +1,22 @@
 package workspace
 
 import (
+	"github.com/mcplint/mcplint/internal/testfs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// tree writes "path=content" entries with testfs.Write.
 func tree(t *testing.T, files ...string) string {
 	t.Helper()
-	dir := t.TempDir()
+	m := map[string]string{}
 	for _, f := range files {
 		name, content, _ := strings.Cut(f, "=")
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		m[name] = content
 	}
-	return dir
+	return testfs.Write(t, m)
 }
 
 func walk(t *testing.T, root string, opts Options) string {
