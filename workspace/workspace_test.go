@@ -1,11 +1,12 @@
 package workspace
 
 import (
-	"github.com/mcplint/mcplint/internal/testfs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcplint/mcplint/internal/testfs"
 )
 
 // tree writes "path=content" entries with testfs.Write.
