@@ -8,6 +8,8 @@
 package engine
 
 import (
+	"os"
+
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/rules"
@@ -89,8 +91,15 @@ func (r *Result) Read(path string) ([]byte, error) {
 	if b, ok := r.Sources[path]; ok {
 		return b, nil
 	}
-	b, err := r.read(path)
+	read := r.read
+	if read == nil { // a Result built by hand, as renderer tests do
+		read = os.ReadFile
+	}
+	b, err := read(path)
 	if err == nil {
+		if r.Sources == nil {
+			r.Sources = map[string][]byte{}
+		}
 		r.Sources[path] = b
 	}
 	return b, err

@@ -11,7 +11,9 @@ import (
 
 func diag(fixes ...rules.Fix) rules.Diagnostic { return rules.Diagnostic{Fixes: fixes} }
 
-func edit(p string, s, e int, n string) rules.Edit { return rules.Edit{Path: p, Start: s, End: e, New: n} }
+func edit(p string, s, e int, n string) rules.Edit {
+	return rules.Edit{Path: p, Start: s, End: e, New: n}
+}
 
 func TestChooseAndAlternative(t *testing.T) {
 	d := diag(

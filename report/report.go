@@ -207,23 +207,6 @@ func source(res *engine.Result, path string) []byte {
 	if res == nil || path == "" {
 		return nil
 	}
-	if b, ok := res.Sources[path]; ok {
-		return b
-	}
-	if res.Sources == nil {
-		return nil
-	}
-	return readKept(res, path)
-}
-
-// readKept calls res.Read; a Result built by hand (tests) has no reader,
-// which Read does not guard against.
-func readKept(res *engine.Result, path string) (b []byte) {
-	defer func() {
-		if recover() != nil {
-			b = nil
-		}
-	}()
 	b, err := res.Read(path)
 	if err != nil {
 		return nil
@@ -231,17 +214,11 @@ func readKept(res *engine.Result, path string) (b []byte) {
 	return b
 }
 
-// describer is the report-facing method of deps.Project.
-type describer interface{ Describe(pkg string) string }
-
 // Describe returns what a project's dependency files say about pkg, or ""
 // when the project has no dependency information.
 func Describe(p *engine.ProjectSummary, pkg string) string {
 	if p == nil || p.Deps == nil {
 		return ""
 	}
-	if d, ok := any(p.Deps).(describer); ok {
-		return d.Describe(pkg)
-	}
-	return ""
+	return p.Deps.Describe(pkg)
 }

@@ -356,18 +356,7 @@ func (b *builder) lineIndex(path string) *pyast.LineIndex {
 	return li
 }
 
-func (b *builder) source(path string) (src []byte) {
-	if s, ok := b.res.Sources[path]; ok {
-		return s
-	}
-	if b.res.Sources == nil {
-		return nil
-	}
-	defer func() { // a Result built by hand has no reader
-		if recover() != nil {
-			src = nil
-		}
-	}()
+func (b *builder) source(path string) []byte {
 	s, err := b.res.Read(path)
 	if err != nil {
 		return nil
