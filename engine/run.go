@@ -478,19 +478,17 @@ func referencedModules(m *pyast.Module) []string {
 			q = q[:i]
 		}
 	}
-	pyast.Walk(m.Root, func(n *pyast.Node) bool {
-		switch n.Kind() {
-		case "import_statement", "import_from_statement":
+	for _, kind := range []string{"import_statement", "import_from_statement"} {
+		for _, n := range m.Nodes(kind) {
 			for _, q := range m.ImportTargets(n) {
 				add(q)
 			}
-			return false
-		case "call":
-			for _, q := range m.Resolve(pyast.Callee(n)) {
-				add(q)
-			}
 		}
-		return true
-	})
+	}
+	for _, n := range m.Nodes("call") {
+		for _, q := range m.Resolve(pyast.Callee(n)) {
+			add(q)
+		}
+	}
 	return out
 }

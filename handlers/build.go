@@ -46,6 +46,7 @@ type builder struct {
 	moduleOf map[*pyast.Function]*pyast.Module
 	sites    []site
 	siteOf   map[*pyast.Function][]site // call sites by callee
+	succ     map[*pyast.Function][]*pyast.Function
 	out      *Index
 	seenReg  map[string]bool
 }
@@ -58,6 +59,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		funcs: map[string]FuncRef{}, classes: map[string]*pyast.Class{},
 		classMod: map[*pyast.Class]*pyast.Module{}, moduleOf: map[*pyast.Function]*pyast.Module{},
 		siteOf: map[*pyast.Function][]site{}, seenReg: map[string]bool{},
+		succ: map[*pyast.Function][]*pyast.Function{},
 		out: &Index{reached: map[*pyast.Function][]*Handler{}, callers: map[*pyast.Function][]CallSite{},
 			funcs: map[string]FuncRef{}, moduleOf: map[*pyast.Function]*pyast.Module{}},
 	}
@@ -224,17 +226,13 @@ func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 // indexCalls records every call from project code to project functions.
 func (b *builder) indexCalls() {
 	for _, m := range b.mods {
-		pyast.Walk(m.Root, func(n *pyast.Node) bool {
-			if n.Kind() != "call" {
-				return true
-			}
+		for _, n := range m.Nodes("call") {
 			if callee, ok := b.funcOf(m, pyast.Callee(n)); ok {
 				s := site{module: m, call: n, caller: m.FuncAt(n), callee: callee}
 				b.sites = append(b.sites, s)
 				b.siteOf[callee.Func] = append(b.siteOf[callee.Func], s)
 			}
-			return true
-		})
+		}
 	}
 }
 
@@ -291,9 +289,13 @@ func appendHandler(list []*Handler, h *Handler, own bool) []*Handler {
 }
 
 // successors are the functions f can run: the project functions it calls or
-// passes on (callbacks), the functions nested in it (closures it returns or
-// schedules), and the project decorators applied to it.
+// passes to a call (callbacks such as to_thread.run_sync(helper)), the
+// functions nested in it (closures it returns or schedules), and the project
+// decorators applied to it. Computed once per function.
 func (b *builder) successors(f *pyast.Function) []*pyast.Function {
+	if out, ok := b.succ[f]; ok {
+		return out
+	}
 	m := b.moduleOf[f]
 	var out []*pyast.Function
 	for _, g := range m.Funcs {
@@ -306,23 +308,23 @@ func (b *builder) successors(f *pyast.Function) []*pyast.Function {
 			out = append(out, r.Func)
 		}
 	}
-	pyast.WalkCode(f.Body, func(n *pyast.Node) bool {
-		switch n.Kind() {
-		case "call":
-			if r, ok := b.funcOf(m, pyast.Callee(n)); ok {
-				out = append(out, r.Func)
-			}
-		case "identifier", "attribute":
-			if p := n.Parent(); p != nil && (p.Kind() == "attribute" && n.Kind() == "identifier") {
-				return true
-			}
-			if r, ok := b.funcOf(m, n); ok {
-				out = append(out, r.Func)
-			}
-			return n.Kind() != "attribute"
+	for _, call := range m.CallsIn(f) {
+		if r, ok := b.funcOf(m, pyast.Callee(call)); ok {
+			out = append(out, r.Func)
 		}
-		return true
-	})
+		pos, kw := m.Args(call)
+		for _, a := range pos {
+			if r, ok := b.funcOf(m, a); ok {
+				out = append(out, r.Func)
+			}
+		}
+		for _, a := range kw {
+			if r, ok := b.funcOf(m, a); ok {
+				out = append(out, r.Func)
+			}
+		}
+	}
+	b.succ[f] = out
 	return out
 }
 

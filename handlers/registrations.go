@@ -11,19 +11,17 @@ import (
 // registration calls, component constructors, request_handlers assignments,
 // 2.x on_* constructor arguments and replaced tool functions.
 func (b *builder) findRegistrations(m *pyast.Module) {
-	pyast.Walk(m.Root, func(n *pyast.Node) bool {
-		switch n.Kind() {
-		case "decorated_definition":
-			if def := n.ChildByFieldName("definition"); def != nil && def.Kind() == "function_definition" {
-				b.decorated(m, m.FuncByNode(def))
-			}
-		case "call":
-			b.registrationCall(m, n)
-		case "assignment":
-			b.registrationAssignment(m, n)
+	for _, n := range m.Nodes("decorated_definition") {
+		if def := n.ChildByFieldName("definition"); def != nil && def.Kind() == "function_definition" {
+			b.decorated(m, m.FuncByNode(def))
 		}
-		return true
-	})
+	}
+	for _, n := range m.Nodes("call") {
+		b.registrationCall(m, n)
+	}
+	for _, n := range m.Nodes("assignment") {
+		b.registrationAssignment(m, n)
+	}
 	sortHandlers(b.out.Handlers)
 }
 

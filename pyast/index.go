@@ -53,14 +53,11 @@ type Class struct {
 	Scope      *Scope
 }
 
-// FuncAt returns the innermost function that contains n, or nil.
+// FuncAt returns the innermost function that contains n, or nil. A
+// function's decorators are not in it (they run in the enclosing scope).
 func (m *Module) FuncAt(n *Node) *Function {
-	for p := n; p != nil; p = p.Parent() {
-		if p.Kind() == "function_definition" {
-			if f := m.funcByStart[p.StartByte()]; f != nil {
-				return f
-			}
-		}
+	if i := m.funcSpans.innermost(n.StartByte()); i >= 0 {
+		return m.funcSpans.items[i].fn
 	}
 	return nil
 }
@@ -77,19 +74,11 @@ func (m *Module) FuncByNode(n *Node) *Function {
 // class body that contains it. A function's decorators, defaults and
 // annotations run in the scope around the def.
 func (m *Module) ScopeAt(n *Node) *Scope {
-	start := n.StartByte()
-	for p := n.Parent(); p != nil; p = p.Parent() {
-		switch p.Kind() {
-		case "function_definition":
-			if f := m.funcByStart[p.StartByte()]; f != nil && f.Body != nil && start >= f.Body.StartByte() {
-				return f.Scope
-			}
-		case "class_definition":
-			if c := m.classByStart[p.StartByte()]; c != nil {
-				if body := p.ChildByFieldName("body"); body != nil && start >= body.StartByte() {
-					return c.Scope
-				}
-			}
+	if i := m.scopeSpans.innermost(n.StartByte()); i >= 0 {
+		if sp := m.scopeSpans.items[i]; sp.fn != nil {
+			return sp.fn.Scope
+		} else {
+			return sp.class.Scope
 		}
 	}
 	return m.Scope
@@ -169,6 +158,10 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 	f.Scope = newScope(outer, f.Qual)
 	f.Scope.Func = f
 	m.funcByStart[n.StartByte()] = f
+	m.funcSpans.add(n.StartByte(), n.EndByte(), f, nil)
+	if f.Body != nil {
+		m.scopeSpans.add(f.Body.StartByte(), f.Body.EndByte(), f, nil)
+	}
 	m.Funcs = append(m.Funcs, f)
 	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{f.Qual}, Node: f.Stmt})
 	if cls != nil && f.Class == cls {
@@ -297,6 +290,9 @@ func (m *Module) indexClass(n *Node, outer *Scope) {
 	c.Scope.Class = c
 	m.Classes = append(m.Classes, c)
 	m.classByStart[n.StartByte()] = c
+	if body := n.ChildByFieldName("body"); body != nil {
+		m.scopeSpans.add(body.StartByte(), body.EndByte(), nil, c)
+	}
 	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{c.Qual}, Node: n})
 }
 

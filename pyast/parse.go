@@ -54,6 +54,9 @@ type Module struct {
 
 	funcByStart  map[uint]*Function
 	classByStart map[uint]*Class
+	funcSpans    spans // function_definition ranges
+	scopeSpans   spans // function and class body ranges
+	nodes        nodeIndex
 }
 
 // Parse parses src as module name (dotted; "" when unknown), read from path. A syntax error is not an error here: the tree then holds

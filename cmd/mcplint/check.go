@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"runtime/pprof"
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
@@ -26,6 +28,7 @@ type checkFlags struct {
 	newFromRev, newFromPatch    string
 	showSuppressed              bool
 	handlerDecorators           []string
+	cpuProfile                  string
 }
 
 func (f *checkFlags) register(c *cobra.Command) {
@@ -54,6 +57,8 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in functions or dependency lines changed since this git revision")
 	fl.StringVar(&f.newFromPatch, "new-from-patch", "", "report only findings in code changed by this unified diff")
 	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "include suppressed findings in SARIF as suppressions")
+	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
+	_ = fl.MarkHidden("cpuprofile")
 	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
 	registerOutputFlags(fl)
 }
@@ -62,6 +67,16 @@ func (f *checkFlags) register(c *cobra.Command) {
 func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	if len(args) == 0 {
 		args = []string{"."}
+	}
+	if f.cpuProfile != "" {
+		out, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(out); err != nil {
+			return err
+		}
+		defer func() { pprof.StopCPUProfile(); out.Close() }()
 	}
 	opts, err := buildOptions(cmd, args, f)
 	if err != nil {
