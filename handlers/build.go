@@ -210,17 +210,58 @@ func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 			}
 		}
 	}
-	// obj.method() where obj was built from a project class.
+	// obj.method() where obj was built from a project class, directly or by
+	// a factory, here or in the module obj is imported from.
 	if obj, attr := lastAttr(m, expr); obj != nil {
-		for _, t := range m.TypesOf(obj) {
-			if sym := b.lookup(t); sym.class != nil {
-				if f := b.method(sym.class, attr, 0); f != nil {
+		types := m.TypesOf(obj)
+		if len(types) == 0 {
+			for _, q := range m.Resolve(obj) {
+				for _, bd := range b.lookup(q).bindings {
+					types = append(types, bd.Types...)
+				}
+			}
+		}
+		for _, t := range types {
+			if c := b.classOf(t, 0); c != nil {
+				if f := b.method(c, attr, 0); f != nil {
 					return FuncRef{b.moduleOf[f], f}, true
 				}
 			}
 		}
 	}
 	return FuncRef{}, false
+}
+
+// classOf returns the project class a constructor or factory name produces:
+// the class itself, or what a factory function returns (its return
+// annotation, else the class in its return statements).
+func (b *builder) classOf(q string, depth int) *pyast.Class {
+	if depth > 4 {
+		return nil
+	}
+	sym := b.lookup(q)
+	if sym.class != nil {
+		return sym.class
+	}
+	if sym.fn == nil {
+		return nil
+	}
+	m, fn := sym.module, sym.fn
+	for _, rq := range m.Resolve(pyast.ReturnAnnotation(fn)) {
+		if c := b.classOf(rq, depth+1); c != nil {
+			return c
+		}
+	}
+	for _, v := range pyast.Returns(fn) {
+		if v.Kind() == "call" {
+			for _, rq := range m.Resolve(pyast.Callee(v)) {
+				if c := b.classOf(rq, depth+1); c != nil {
+					return c
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // indexCalls records every call from project code to project functions.

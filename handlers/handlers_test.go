@@ -146,6 +146,25 @@ def make_async():
         tool.fn = wrapped
 make_async()
 `}, Config{}, []string{"s.blocking:tool:mcp FastMCP", "s.make_async.wrapped:tool:mcp FastMCP"}},
+		{"registration through a helper and in a loop", map[string]string{"s.py": `
+from fastmcp import FastMCP
+from util import async_background
+mcp = FastMCP("x")
+def _register(m: FastMCP, name, fn):
+    m.tool(name=name)(async_background(fn))
+def get_me(): pass
+def get_you(): pass
+_register(mcp, "get_me", get_me)
+_register(mcp, name="get_you", fn=get_you)
+async def a(): pass
+async def b(): pass
+for f in [a, b]:
+    mcp.add_tool(f)
+`, "util.py": `
+def async_background(fn):
+    async def wrapper(*a, **k): pass
+    return wrapper
+`}, Config{}, []string{"s.a:tool:fastmcp", "s.b:tool:fastmcp", "s.get_me:tool:fastmcp", "s.get_you:tool:fastmcp"}},
 		{"server in a class body", map[string]string{"s.py": `
 from mcp.server.fastmcp import FastMCP
 class S:
@@ -235,6 +254,36 @@ async def never(): pass
 	}
 	if cs := ix.Callers(deep.Func); len(cs) != 1 || cs[0].Caller.Func.Qual != "helpers.work" {
 		t.Errorf("callers of deep: %v", cs)
+	}
+	// Methods through a factory's result and an instance imported from
+	// another module.
+	svc := build(t, map[string]string{
+		"svc.py": `
+class Svc:
+    async def encode(self, q): pass
+    async def decode(self, q): pass
+async def get_svc() -> Svc:
+    return Svc()
+_SVC = Svc()
+`,
+		"srv.py": `
+from mcp.server.fastmcp import FastMCP
+from svc import get_svc, _SVC
+mcp = FastMCP("x")
+@mcp.tool()
+async def t(q):
+    s = await get_svc()
+    await s.encode(q)
+    await _SVC.decode(q)
+`}, Config{})
+	reachedSvc := map[string]bool{}
+	for _, r := range svc.ReachableFuncs() {
+		reachedSvc[r.Func.Qual] = true
+	}
+	for _, q := range []string{"svc.Svc.encode", "svc.Svc.decode", "svc.get_svc"} {
+		if !reachedSvc[q] {
+			t.Errorf("%s not reachable through the factory / imported instance", q)
+		}
 	}
 	// Recursion terminates and keeps both functions reachable.
 	cyc := build(t, map[string]string{"c.py": `

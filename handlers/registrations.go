@@ -107,38 +107,112 @@ func (b *builder) decorated(m *pyast.Module, f *pyast.Function) {
 	}
 }
 
-// target resolves a handler argument at a registration call: a function
-// name, wrapper(fn), functools.partial(fn, ...), Tool.from_function(fn).
-// It returns the handler function and the project wrappers around it.
-func (b *builder) target(m *pyast.Module, arg *pyast.Node, depth int) (FuncRef, []*pyast.Function, bool) {
+// target is a handler function found at a registration site, with the
+// project wrappers applied around it there.
+type target struct {
+	ref      FuncRef
+	wrappers []*pyast.Function
+}
+
+// targets resolves a handler argument at a registration site: a function
+// name, wrapper(fn), functools.partial(fn, ...), Tool.from_function(fn), a
+// parameter of a registration helper (followed to the helper's call sites:
+// def _register(m, fn): m.tool()(fn)), or a loop variable over a literal list
+// (for fn in [a, b]: mcp.add_tool(fn)).
+func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target {
 	arg = pyast.Unparen(arg)
 	if arg == nil || depth > 4 {
-		return FuncRef{}, nil, false
+		return nil
 	}
 	switch arg.Kind() {
 	case "identifier", "attribute":
-		r, ok := b.funcOf(m, arg)
-		return r, nil, ok
+		if r, ok := b.funcOf(m, arg); ok {
+			return []target{{ref: r}}
+		}
+		if arg.Kind() == "identifier" {
+			if out := b.paramTargets(m, arg, depth); out != nil {
+				return out
+			}
+			return b.loopTargets(m, arg, depth)
+		}
 	case "call":
 		pos, _ := m.Args(arg)
 		if len(pos) == 0 {
-			return FuncRef{}, nil, false
+			return nil
 		}
 		callee := pyast.Callee(arg)
 		for _, q := range m.Resolve(callee) {
 			if q == "functools.partial" || fromFunction[q] != FrameworkUnknown {
-				return b.target(m, pos[0], depth+1)
+				return b.targets(m, pos[0], depth+1)
 			}
 		}
 		if _, attr := lastAttr(m, callee); attr == "from_function" {
-			return b.target(m, pos[0], depth+1)
+			return b.targets(m, pos[0], depth+1)
 		}
 		if w, ok := b.funcOf(m, callee); ok {
-			r, ws, ok := b.target(m, pos[0], depth+1)
-			return r, append(ws, w.Func), ok
+			var out []target
+			for _, t := range b.targets(m, pos[0], depth+1) {
+				t.wrappers = append(t.wrappers, w.Func)
+				out = append(out, t)
+			}
+			return out
 		}
 	}
-	return FuncRef{}, nil, false
+	return nil
+}
+
+// paramTargets follows a parameter of the enclosing function to the
+// arguments its call sites pass.
+func (b *builder) paramTargets(m *pyast.Module, id *pyast.Node, depth int) []target {
+	fn := m.FuncAt(id)
+	if fn == nil {
+		return nil
+	}
+	name := m.Text(id)
+	idx := -1
+	for i, p := range fn.Params {
+		if p.Name == name && p.Kind != pyast.ParamVarArgs && p.Kind != pyast.ParamVarKeywords {
+			idx = i
+		}
+	}
+	if idx < 0 || len(m.ScopeAt(id).Lookup(name)) != 1 {
+		return nil
+	}
+	if fn.Class != nil {
+		idx-- // self is not passed
+	}
+	var out []target
+	for _, s := range b.callSitesOf(fn) {
+		pos, kw := s.module.Args(s.call)
+		arg := kw[name]
+		if arg == nil && idx >= 0 && idx < len(pos) {
+			arg = pos[idx]
+		}
+		out = append(out, b.targets(s.module, arg, depth+1)...)
+	}
+	return out
+}
+
+// loopTargets resolves a for-loop variable over a literal list or tuple.
+func (b *builder) loopTargets(m *pyast.Module, id *pyast.Node, depth int) []target {
+	loop := pyast.Ancestor(id, "for_statement")
+	if loop == nil || m.FuncAt(loop) != m.FuncAt(id) {
+		return nil
+	}
+	left, right := pyast.Unparen(loop.ChildByFieldName("left")), pyast.Unparen(loop.ChildByFieldName("right"))
+	if left == nil || right == nil || left.Kind() != "identifier" || m.Text(left) != m.Text(id) {
+		return nil
+	}
+	switch right.Kind() {
+	case "list", "tuple", "set":
+	default:
+		return nil
+	}
+	var out []target
+	for _, el := range pyast.NamedChildren(right) {
+		out = append(out, b.targets(m, el, depth+1)...)
+	}
+	return out
 }
 
 // registrationCall handles the call forms of registration.
@@ -149,7 +223,8 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	if callee.Kind() == "call" {
 		inner := pyast.Callee(callee)
 		if fw, kind, server, ok := b.registration(m, inner, true); ok && len(pos) > 0 {
-			if r, ws, ok := b.target(m, pos[0], 0); ok {
+			for _, t := range b.targets(m, pos[0], 0) {
+				r, ws := t.ref, t.wrappers
 				_, opts := m.Args(callee)
 				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: kind, Framework: fw, Server: server, Site: call, Options: opts, Wrappers: ws})
 			}
@@ -159,7 +234,8 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	// Tool.from_function(fn) and friends, wherever they appear.
 	for _, q := range m.Resolve(callee) {
 		if fw, ok := fromFunction[q]; ok && len(pos) > 0 {
-			if r, ws, ok := b.target(m, pos[0], 0); ok {
+			for _, t := range b.targets(m, pos[0], 0) {
+				r, ws := t.ref, t.wrappers
 				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: componentKind(q), Framework: fw, Site: call, Options: kw, Wrappers: ws})
 			}
 			return
@@ -179,7 +255,8 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		// fastmcp call form: mcp.tool(fn, name=...)
 		fw, server := b.serverOf(m, obj)
 		if fw == PrefectFastMCP || fw == OfficialMCPServer {
-			if r, ws, ok := b.target(m, pos[0], 0); ok {
+			for _, t := range b.targets(m, pos[0], 0) {
+				r, ws := t.ref, t.wrappers
 				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: attr, Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 			}
 		}
@@ -188,7 +265,8 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		if fw == FrameworkUnknown || fw == OfficialLowLevel {
 			return
 		}
-		if r, ws, ok := b.target(m, pos[0], 0); ok {
+		for _, t := range b.targets(m, pos[0], 0) {
+			r, ws := t.ref, t.wrappers
 			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: addMethods[attr], Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 		}
 	case attr == "add_request_handler" && len(pos) > 0:
@@ -196,7 +274,8 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		if fw == FrameworkUnknown {
 			return
 		}
-		if r, ws, ok := b.target(m, pos[len(pos)-1], 0); ok {
+		for _, t := range b.targets(m, pos[len(pos)-1], 0) {
+			r, ws := t.ref, t.wrappers
 			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 		}
 	}
@@ -223,12 +302,14 @@ func (b *builder) constructorHandlers(m *pyast.Module, call *pyast.Node, fw Fram
 				continue
 			}
 			for _, el := range pyast.NamedChildren(v) {
-				if r, ws, ok := b.target(m, el, 0); ok {
+				for _, t := range b.targets(m, el, 0) {
+					r, ws := t.ref, t.wrappers
 					b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: name[:len(name)-1], Framework: fw, Site: el, Wrappers: ws})
 				}
 			}
 		case len(name) > 3 && name[:3] == "on_":
-			if r, ws, ok := b.target(m, v, 0); ok {
+			for _, t := range b.targets(m, v, 0) {
+				r, ws := t.ref, t.wrappers
 				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: name[3:], Framework: fw, Site: v, Wrappers: ws})
 			}
 		}
@@ -252,7 +333,8 @@ func (b *builder) registrationAssignment(m *pyast.Module, n *pyast.Node) {
 		if fw == FrameworkUnknown {
 			return
 		}
-		if r, ws, ok := b.target(m, right, 0); ok {
+		for _, t := range b.targets(m, right, 0) {
+			r, ws := t.ref, t.wrappers
 			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: n, Wrappers: ws})
 		}
 	case "attribute":
@@ -260,16 +342,14 @@ func (b *builder) registrationAssignment(m *pyast.Module, n *pyast.Node) {
 		if attr != "fn" {
 			return
 		}
-		r, ws, ok := b.target(m, right, 0)
-		if !ok {
-			return
-		}
 		// The tool object comes from a server; take the module's server framework.
 		fw := b.moduleFramework(m)
 		if fw == FrameworkUnknown {
 			return
 		}
-		b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: "tool", Framework: fw, Site: n, Wrappers: ws})
+		for _, t := range b.targets(m, right, 0) {
+			b.add(&Handler{SiteModule: m, Func: t.ref.Func, Module: t.ref.Module, Kind: "tool", Framework: fw, Site: n, Wrappers: t.wrappers})
+		}
 	}
 }
 

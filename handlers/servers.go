@@ -166,35 +166,26 @@ func (b *builder) frameworkOfQual(q string, depth int) Framework {
 
 // factoryServer tells whether a function returns a server.
 func (b *builder) factoryServer(m *pyast.Module, fn *pyast.Function, depth int) Framework {
-	if fn.Node.ChildByFieldName("return_type") != nil {
-		for _, q := range m.Resolve(fn.Node.ChildByFieldName("return_type").NamedChild(0)) {
-			if f := b.frameworkOfQual(q, depth+1); f != FrameworkUnknown {
-				return f
-			}
+	for _, q := range m.Resolve(pyast.ReturnAnnotation(fn)) {
+		if f := b.frameworkOfQual(q, depth+1); f != FrameworkUnknown {
+			return f
 		}
 	}
-	found := FrameworkUnknown
-	pyast.WalkCode(fn.Body, func(n *pyast.Node) bool {
-		if found != FrameworkUnknown {
-			return false
-		}
-		if n.Kind() != "return_statement" || n.NamedChildCount() == 0 {
-			return true
-		}
-		v := pyast.Unparen(n.NamedChild(0))
+	for _, v := range pyast.Returns(fn) {
 		switch v.Kind() {
 		case "call":
 			for _, q := range m.Resolve(pyast.Callee(v)) {
 				if f := b.frameworkOfQual(q, depth+1); f != FrameworkUnknown {
-					found = f
+					return f
 				}
 			}
 		case "identifier", "attribute":
-			found, _ = b.serverOfDepth(m, v, depth+1)
+			if f, _ := b.serverOfDepth(m, v, depth+1); f != FrameworkUnknown {
+				return f
+			}
 		}
-		return false
-	})
-	return found
+	}
+	return FrameworkUnknown
 }
 
 // paramServer infers the server type of an unannotated parameter from the

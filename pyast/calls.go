@@ -72,3 +72,27 @@ func IsTrue(n *Node) bool {
 	n = Unparen(n)
 	return n != nil && n.Kind() == "true"
 }
+
+// Returns returns the value expressions of the return statements in fn's own
+// code (not in nested functions), in source order.
+func Returns(fn *Function) []*Node {
+	var out []*Node
+	WalkCode(fn.Body, func(n *Node) bool {
+		if n.Kind() != "return_statement" {
+			return true
+		}
+		if n.NamedChildCount() > 0 {
+			out = append(out, Unparen(n.NamedChild(0)))
+		}
+		return false
+	})
+	return out
+}
+
+// ReturnAnnotation returns the expression of fn's return annotation, or nil.
+func ReturnAnnotation(fn *Function) *Node {
+	if rt := fn.Node.ChildByFieldName("return_type"); rt != nil && rt.NamedChildCount() > 0 {
+		return rt.NamedChild(0)
+	}
+	return nil
+}

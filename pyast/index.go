@@ -410,6 +410,14 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 			b.Kind = BindValue
 			b.Targets = []string{s.Qual + "." + name}
 			b.Types = m.resolve(s, right.ChildByFieldName("function"), 0)
+		case "await":
+			// x = await factory(): the type is what the factory returns;
+			// record the factory, callers follow its return annotation.
+			b.Kind = BindValue
+			b.Targets = []string{s.Qual + "." + name}
+			if c := Unparen(right.NamedChild(0)); c != nil && c.Kind() == "call" {
+				b.Types = m.resolve(s, c.ChildByFieldName("function"), 0)
+			}
 		default:
 			b.Kind = BindValue
 			b.Targets = []string{s.Qual + "." + name}

@@ -93,6 +93,9 @@ func DottedName(m *Module, n *Node) string {
 // project to "module.name", and unbound names to themselves (builtins).
 // It returns nil for expressions that are not names.
 func (m *Module) Resolve(n *Node) []string {
+	if n == nil {
+		return nil
+	}
 	return m.ResolveIn(m.ScopeAt(n), n)
 }
 
