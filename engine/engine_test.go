@@ -84,22 +84,45 @@ func TestPrefilterParsesOnlyWhatCanMatter(t *testing.T) {
 	root := testfs.Write(t, map[string]string{
 		"requirements.txt":      "mcp==1.26.0\n",
 		"app/__init__.py":       "",
-		"app/server.py":         "from mcp.server.fastmcp import FastMCP\nimport app.tools.deep\nfrom . import util\nmcp = FastMCP('x')\n",
+		"app/server.py":         "from mcp.server.fastmcp import FastMCP\nimport app.tools.deep\nfrom . import util\napp = FastMCP('x')\n",
 		"app/util.py":           "import app.more\n",
 		"app/more.py":           "X = 1\n",
 		"app/tools/__init__.py": "",
 		"app/tools/deep.py":     "Y = 2\n",
 		"app/unrelated.py":      "import os\n",
+		"app/handlers.py":       "from app.server import app\n\n@app.tool()\nasync def t(): pass\n",
 		"scripts/other.py":      "print('x')\n",
 	})
 	res := run(t, []string{root}, Options{})
-	// server, util, more (through util), tools/__init__, tools/deep, app/__init__.
-	if res.Parsed != 6 {
-		t.Errorf("parsed %d files, want 6 (the MCP file and its import closure)", res.Parsed)
+	// server, util, more (through util), tools/__init__, tools/deep,
+	// app/__init__, and app/handlers.py (it registers on an imported server).
+	if res.Parsed != 7 {
+		t.Errorf("parsed %d files, want 7 (the seeds and their import closure)", res.Parsed)
+	}
+	if n := len(res.Projects[0].Handlers); n != 1 {
+		t.Errorf("%d handlers, want the one in app/handlers.py", n)
 	}
 	res = run(t, []string{root}, Options{ReportUnreachable: true})
-	if res.Parsed != 8 {
-		t.Errorf("with ReportUnreachable parsed %d, want every file (8)", res.Parsed)
+	if res.Parsed != 9 {
+		t.Errorf("with ReportUnreachable parsed %d, want every file (9)", res.Parsed)
+	}
+	res = run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP001")}})
+	if res.Parsed != 0 {
+		t.Errorf("with only a dependency rule parsed %d Python files, want 0", res.Parsed)
+	}
+}
+
+func TestSetupPyInAPackageIsAModule(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"requirements.txt": "mcp==1.26.0\n",
+		"pkg/__init__.py":  "",
+		"pkg/setup.py":     "def setup(): pass\n",
+		"pkg/server.py":    offloadServer,
+		"pkg/helpers.py":   "def work(): return 1\n",
+	})
+	res := run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}})
+	if got := codes(root, res); len(got) != 1 || got[0] != "pkg/server.py:8:MCP101:error" {
+		t.Errorf("findings %q: pkg/setup.py must not split pkg into a project of its own", got)
 	}
 }
 

@@ -157,9 +157,18 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 		byDir[dir] = pr
 		return pr
 	}
+	packages := map[string]bool{} // folders with an __init__.py
 	for _, f := range files {
-		// setup.py is Python and a dependency file (read statically by deps).
-		if f.Kind == workspace.Dependency || path.Base(f.Path) == "setup.py" {
+		if path.Base(f.Path) == "__init__.py" {
+			packages[workspace.Dir(f.Path)] = true
+		}
+	}
+	for _, f := range files {
+		// setup.py is Python and a dependency file (read statically by
+		// deps), unless it is a module of a package that happens to have
+		// that name.
+		isSetup := path.Base(f.Path) == "setup.py" && !packages[workspace.Dir(f.Path)]
+		if f.Kind == workspace.Dependency || isSetup {
 			pr := get(workspace.Dir(f.Path))
 			pr.depFiles = append(pr.depFiles, f.Path)
 		}
@@ -270,7 +279,10 @@ func (e *runner) runProject(pr *project) {
 		e.fileError(pr.dir, nil, 0, err.Error())
 	}
 	names := newModuleNames(pr)
-	mods := e.loadModules(pr, names)
+	var mods []*pyast.Module
+	if e.needsCode() {
+		mods = e.loadModules(pr, names)
+	}
 	defer func() {
 		for _, m := range mods {
 			m.Close()
@@ -315,6 +327,17 @@ func (e *runner) runProject(pr *project) {
 	}
 }
 
+// needsCode reports whether a selected rule reads Python code; when none
+// does (--select MCP001), no Python file is parsed.
+func (e *runner) needsCode() bool {
+	for _, r := range e.rulesToRun() {
+		if r.Kind == rules.CodeRule {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *runner) rulesToRun() []*rules.Rule {
 	if e.opts.Rules != nil {
 		return e.opts.Rules
@@ -349,7 +372,7 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 		loaded = map[string]bool{}
 		queue  []string
 	)
-	tokens := [][]byte{[]byte("mcp"), []byte("MCP")}
+	tokens := append([][]byte(nil), seedTokens...)
 	for _, d := range e.opts.HandlerDecorators {
 		tokens = append(tokens, []byte(d[strings.LastIndexByte(d, '.')+1:]))
 	}
@@ -389,6 +412,17 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 	}
 	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
 	return mods
+}
+
+// seedTokens make a file worth parsing: it names MCP, or it calls a
+// registration method, as a module does that registers tools on a server
+// imported from elsewhere (from app import app; @app.tool). The import
+// closure of the seeds then brings in everything they reach.
+var seedTokens = [][]byte{
+	[]byte("mcp"), []byte("MCP"), []byte(".tool"), []byte(".resource"), []byte(".prompt"),
+	[]byte(".completion"), []byte("add_tool"), []byte("add_prompt"), []byte("add_resource"),
+	[]byte("call_tool"), []byte("read_resource"), []byte("get_prompt"), []byte("list_tools"),
+	[]byte("request_handlers"), []byte("add_request_handler"), []byte("from_function"),
 }
 
 func containsAny(src []byte, tokens [][]byte) bool {

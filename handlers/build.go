@@ -134,7 +134,10 @@ func (b *builder) lookupDepth(q string, depth int) symbol {
 // memberOf resolves rest (a dotted path) inside a module scope.
 func (b *builder) memberOf(m *pyast.Module, s *pyast.Scope, rest []string, depth int) symbol {
 	bs := s.Local(rest[0])
-	for _, bd := range bs {
+	// What another module imports is the last value bound at module level,
+	// so later bindings come first.
+	for i := len(bs) - 1; i >= 0; i-- {
+		bd := bs[i]
 		switch bd.Kind {
 		case pyast.BindDef:
 			q := bd.Targets[0]
