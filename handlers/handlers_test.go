@@ -179,6 +179,14 @@ mcp = FastMCP()
 @mcp.tool()
 async def a(): pass
 `}, Config{}, nil},
+		{"custom decorator re-exported", map[string]string{
+			"ourlib/__init__.py": "from ourlib.registry import tool\n",
+			"ourlib/registry.py": "def tool(**kw):\n    return lambda f: f\n",
+			"app.py": `
+from ourlib import tool
+@tool(name="x")
+async def a(): pass
+`}, Config{ExtraDecorators: []string{"ourlib.registry.tool"}}, []string{"app.a:handler:custom"}},
 		{"custom decorator", map[string]string{"s.py": `
 from ourlib.mcp import register_tool
 @register_tool(name="x")

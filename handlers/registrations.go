@@ -46,8 +46,14 @@ func (b *builder) registration(m *pyast.Module, expr *pyast.Node, isCall bool) (
 		if kind, ok := standaloneDecorators[q]; ok {
 			return PrefectFastMCP, kind, "", true
 		}
+		// A configured decorator matches by the name it is used under or,
+		// through re-exports, by where it is defined.
+		canonical := q
+		if sym := b.lookup(q); sym.fn != nil {
+			canonical = sym.fn.Qual
+		}
 		for _, extra := range b.cfg.ExtraDecorators {
-			if q == extra {
+			if q == extra || canonical == extra {
 				return Custom, "handler", "", true
 			}
 		}
