@@ -135,6 +135,8 @@ func TestMalformed(t *testing.T) {
 		{"missing", "requirements.txt", 2, "cannot read the included file", 1},
 		{"cycle", "requirements.txt", 1, "include cycle", 2},
 		{"json", "Pipfile.lock", 1, "invalid JSON", 1},
+		// a table really defined twice within one [[package]] element
+		{"duptable", "uv.lock", 28, "invalid TOML: table [package.optional-dependencies] defined twice", 1},
 	} {
 		p, errs := loadDir(t, "../testdata/deps/malformed/"+c.dir)
 		if len(errs) == 0 {

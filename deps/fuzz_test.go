@@ -1,6 +1,9 @@
 package deps
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // Fuzz targets: no panic on any input, and spans that stay inside the file.
 // Run one at a time, e.g. go test -fuzz=FuzzRequirementsFile -fuzztime=60s ./deps/
@@ -84,9 +87,21 @@ func FuzzPipfile(f *testing.F) {
 
 func FuzzTOMLLocks(f *testing.F) {
 	tomlSeeds(f, "[[package]]\nname = \"mcp\"\nversion = \"1.25.0\"\nsource = { editable = \".\" }\n",
-		"[[packages]]\nname = \"mcp\"\nversion = \"2.1.0\"\n[packages.directory]\neditable = true\n")
+		"[[packages]]\nname = \"mcp\"\nversion = \"2.1.0\"\n[packages.directory]\neditable = true\n",
+		// sub-tables per element (D1), and a real duplicate in one element
+		"[[package]]\nname = \"a\"\n[package.optional-dependencies]\nx = []\n[[package]]\nname = \"b\"\n[package.optional-dependencies]\ny = []\n",
+		"[[package]]\nname = \"mcp\"\nversion = \"1.9.4\"\n[package.dependencies]\nanyio = \">=4.5\"\n[package.source]\ntype = \"git\"\n[[package.files]]\nfile = \"x\"\n[[package]]\nname = \"b\"\n[package.dependencies]\n[package.dependencies]\n",
+		"[[packages]]\nname = 'mcp'\nversion = '1.26.0'\n    [packages.sdist]\n    name = 'mcp.tar.gz'\n    [[packages.wheels]]\n    upload-time = 2025-03-17T00:02:52.713000+00:00\n    hashes = {sha256 = 'ab'}\n    [packages.tool.pdm]\n    groups = ['default']\n")
+	for _, name := range []string{"uvlock-subtables/uv.lock", "poetrylock-subtables/poetry.lock", "pdmlock-subtables/pdm.lock", "pylock-subtables/pylock.toml", "malformed/duptable/uv.lock"} {
+		src, err := os.ReadFile("../testdata/deps/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		fuzzTOML(t, "uv.lock", readUVLock, src)
+		fuzzTOML(t, "poetry.lock", readPoetryLock, src)
 		fuzzTOML(t, "pdm.lock", readPDMLock, src)
 		fuzzTOML(t, "pylock.toml", readPylock, src)
 	})

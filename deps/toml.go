@@ -27,14 +27,35 @@ type tval struct {
 	kvStart, kvEnd int
 	arr            []*tval
 	tbl            *ttable
+	// aot marks an array of tables ([[a]]), which headers extend; a
+	// static array (a = [...]) is closed.
+	aot bool
 }
 
 type ttable struct {
-	keys []string
-	m    map[string]*tval
+	keys   []string
+	m      map[string]*tval
+	origin origin
 }
 
-func newTable() *ttable { return &ttable{m: map[string]*tval{}} }
+// origin is how a table came to exist; TOML lets a table be defined once.
+type origin uint8
+
+const (
+	// implicit: created as a parent by a header such as [a.b.c] (a, a.b);
+	// its own [a.b] header may still come once.
+	implicit origin = iota
+	// header: defined by its [header], or an element of [[header]].
+	header
+	// dotted: created by a dotted key (b.c = 1); a header may add
+	// sub-tables to it but not define it, nor may a later dotted key in
+	// another table reach into a header's table.
+	dotted
+	// inline: an inline table { ... }, closed to any addition.
+	inline
+)
+
+func newTable(o origin) *ttable { return &ttable{m: map[string]*tval{}, origin: o} }
 
 // get follows a dotted path of keys through tables.
 func (t *ttable) get(path ...string) *tval {
@@ -87,8 +108,12 @@ func (t *ttable) tables(path ...string) []*ttable {
 	return out
 }
 
-// parseTOML parses src into a tree. The error is a *FileError at the
-// offending position.
+// parseTOML parses src into a tree with TOML 1.0's table rules. A header
+// resolves its dotted name from the root, through the last element of any
+// array of tables on the way: after [[package]], [package.metadata] is a
+// table of that element and [[package.wheels]] an array in it, so each
+// element has its own sub-tables, and defining one twice is an error only
+// within one element. The error is a *FileError at the offending position.
 func parseTOML(path string, src []byte) (root *ttable, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -97,53 +122,14 @@ func parseTOML(path string, src []byte) (root *ttable, err error) {
 	}()
 	var p unstable.Parser
 	p.Reset(src)
-	root = newTable()
+	root = newTable(header)
 	cur := root
-	seenHeaders := map[string]bool{}
 	for p.NextExpression() {
 		e := p.Expression()
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			keys, last := keyParts(e)
-			name := strings.Join(keys, "\x00")
-			hdr := tval{kind: unstable.Table, start: last.start, kvStart: keys0Start(e), kvEnd: last.end}
-			parent := root
-			for _, k := range keys[:len(keys)-1] {
-				parent, err = descend(parent, k, path, hdr.kvStart)
-				if err != nil {
-					return nil, err
-				}
-			}
-			k := keys[len(keys)-1]
-			if e.Kind == unstable.Table {
-				if seenHeaders[name] {
-					return nil, &FileError{Path: path, Offset: hdr.kvStart, Msg: fmt.Sprintf("invalid TOML: table [%s] defined twice", strings.Join(keys, "."))}
-				}
-				seenHeaders[name] = true
-				v := parent.m[k]
-				switch {
-				case v == nil:
-					hdr.tbl = newTable()
-					v = &hdr
-					parent.m[k] = v
-					parent.keys = append(parent.keys, k)
-				case v.tbl == nil || v.kind != unstable.Table:
-					return nil, &FileError{Path: path, Offset: hdr.kvStart, Msg: fmt.Sprintf("invalid TOML: key %q redefined as a table", strings.Join(keys, "."))}
-				}
-				cur = v.tbl
-			} else {
-				v := parent.m[k]
-				if v == nil {
-					v = &tval{kind: unstable.Array, start: hdr.start, kvStart: hdr.kvStart, kvEnd: hdr.kvEnd, inner: -1}
-					parent.m[k] = v
-					parent.keys = append(parent.keys, k)
-				} else if v.kind != unstable.Array || v.tbl != nil {
-					return nil, &FileError{Path: path, Offset: hdr.kvStart, Msg: fmt.Sprintf("invalid TOML: key %q redefined as an array of tables", strings.Join(keys, "."))}
-				}
-				hdr.tbl = newTable()
-				el := hdr
-				v.arr = append(v.arr, &el)
-				cur = el.tbl
+			if cur, err = openHeader(root, e, path); err != nil {
+				return nil, err
 			}
 		case unstable.KeyValue:
 			if err := assign(&p, cur, e, path); err != nil {
@@ -163,6 +149,54 @@ func parseTOML(path string, src []byte) (root *ttable, err error) {
 		return nil, fe
 	}
 	return root, nil
+}
+
+// openHeader applies a [table] or [[array]] header e and returns the table
+// its key-values go to.
+func openHeader(root *ttable, e *unstable.Node, path string) (*ttable, error) {
+	keys, last := keyParts(e)
+	off := keys0Start(e)
+	name := strings.Join(keys, ".")
+	parent := root
+	for _, k := range keys[:len(keys)-1] {
+		var err error
+		if parent, err = descendHeader(parent, k, path, off, last.end); err != nil {
+			return nil, err
+		}
+	}
+	k := keys[len(keys)-1]
+	v := parent.m[k]
+	if e.Kind == unstable.ArrayTable {
+		if v == nil {
+			v = &tval{kind: unstable.Array, aot: true, start: last.start, kvStart: off, kvEnd: last.end, inner: -1}
+			parent.m[k] = v
+			parent.keys = append(parent.keys, k)
+		} else if !v.aot {
+			return nil, tomlErr(path, off, "key %q redefined as an array of tables", name)
+		}
+		el := &tval{kind: unstable.Table, tbl: newTable(header), start: last.start, kvStart: off, kvEnd: last.end, inner: -1}
+		v.arr = append(v.arr, el)
+		return el.tbl, nil
+	}
+	switch {
+	case v == nil:
+		v = &tval{kind: unstable.Table, tbl: newTable(header), start: last.start, kvStart: off, kvEnd: last.end, inner: -1}
+		parent.m[k] = v
+		parent.keys = append(parent.keys, k)
+	case v.tbl == nil || v.aot:
+		return nil, tomlErr(path, off, "key %q redefined as a table", name)
+	case v.tbl.origin == implicit:
+		// [a.b.c] then [a.b]: a.b is defined now, here
+		v.tbl.origin = header
+		v.start, v.kvStart, v.kvEnd = last.start, off, last.end
+	default:
+		return nil, tomlErr(path, off, "table [%s] defined twice", name)
+	}
+	return v.tbl, nil
+}
+
+func tomlErr(path string, off int, format string, args ...any) *FileError {
+	return &FileError{Path: path, Offset: off, Msg: "invalid TOML: " + fmt.Sprintf(format, args...)}
 }
 
 func asParserError(err error, out **unstable.ParserError) bool {
@@ -198,19 +232,41 @@ func keys0Start(e *unstable.Node) int {
 	return 0
 }
 
-// descend returns the table under key k of t, creating it (implicitly).
-func descend(t *ttable, k, path string, off int) (*ttable, error) {
+// descendHeader returns the table under key k of t for a header's dotted
+// name (the header spans off-end): an array of tables stands for its last
+// element, and a missing table is created implicitly.
+func descendHeader(t *ttable, k, path string, off, end int) (*ttable, error) {
+	v := t.m[k]
+	switch {
+	case v == nil:
+		v = &tval{kind: unstable.Table, tbl: newTable(implicit), start: off, kvStart: off, kvEnd: end, inner: -1}
+		t.m[k] = v
+		t.keys = append(t.keys, k)
+	case v.aot:
+		return v.arr[len(v.arr)-1].tbl, nil // [[a]] then [a.b]: the last element
+	case v.tbl == nil:
+		return nil, tomlErr(path, off, "key %q is not a table", k)
+	case v.tbl.origin == inline:
+		return nil, tomlErr(path, off, "inline table %q cannot be extended", k)
+	}
+	return v.tbl, nil
+}
+
+// descendDotted returns the table under key k of t for a dotted key
+// (k.x = 1, spanning off-end), creating it. Only a table that dotted keys
+// created can be entered again this way.
+func descendDotted(t *ttable, k, path string, off, end int) (*ttable, error) {
 	v := t.m[k]
 	if v == nil {
-		v = &tval{kind: unstable.Table, tbl: newTable(), start: off, inner: -1}
+		v = &tval{kind: unstable.Table, tbl: newTable(dotted), start: off, kvStart: off, kvEnd: end, inner: -1}
 		t.m[k] = v
 		t.keys = append(t.keys, k)
 	}
-	if v.kind == unstable.Array && len(v.arr) > 0 && v.arr[len(v.arr)-1].tbl != nil {
-		return v.arr[len(v.arr)-1].tbl, nil // [[a]] then [a.b]: the last element
+	if v.tbl == nil || v.aot {
+		return nil, tomlErr(path, off, "key %q is not a table", k)
 	}
-	if v.tbl == nil {
-		return nil, &FileError{Path: path, Offset: off, Msg: fmt.Sprintf("invalid TOML: key %q is not a table", k)}
+	if v.tbl.origin != dotted {
+		return nil, tomlErr(path, off, "table %q cannot be extended with dotted keys", k)
 	}
 	return v.tbl, nil
 }
@@ -222,22 +278,22 @@ func assign(p *unstable.Parser, t *ttable, e *unstable.Node, path string) error 
 	for it.Next() {
 		keys = append(keys, string(it.Node().Data))
 	}
-	kvStart := int(e.Raw.Offset)
+	kvStart, kvEnd := int(e.Raw.Offset), int(e.Raw.Offset+e.Raw.Length)
 	for _, k := range keys[:len(keys)-1] {
 		var err error
-		if t, err = descend(t, k, path, kvStart); err != nil {
+		if t, err = descendDotted(t, k, path, kvStart, kvEnd); err != nil {
 			return err
 		}
 	}
 	k := keys[len(keys)-1]
 	if _, dup := t.m[k]; dup {
-		return &FileError{Path: path, Offset: kvStart, Msg: fmt.Sprintf("invalid TOML: key %q defined twice", strings.Join(keys, "."))}
+		return tomlErr(path, kvStart, "key %q defined twice", strings.Join(keys, "."))
 	}
 	v, err := convert(p, e.Value(), path)
 	if err != nil {
 		return err
 	}
-	v.kvStart, v.kvEnd = kvStart, int(e.Raw.Offset+e.Raw.Length)
+	v.kvStart, v.kvEnd = kvStart, kvEnd
 	t.m[k] = v
 	t.keys = append(t.keys, k)
 	return nil
@@ -281,7 +337,7 @@ func convert(p *unstable.Parser, n *unstable.Node, path string) (*tval, error) {
 			v.arr = append(v.arr, cv)
 		}
 	case unstable.InlineTable:
-		v.tbl = newTable()
+		v.tbl = newTable(inline)
 		it := n.Children()
 		for it.Next() {
 			c := it.Node()
