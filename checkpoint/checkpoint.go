@@ -18,13 +18,14 @@ type Resolver interface {
 type Analyzer struct {
 	resolver Resolver
 	always   map[*pyast.Function]bool
+	enters   map[*pyast.Function]bool
 	busy     map[*pyast.Function]bool
 }
 
 // New returns an Analyzer that resolves calls of project functions with r
 // (nil for none).
 func New(r Resolver) *Analyzer {
-	return &Analyzer{resolver: r, always: map[*pyast.Function]bool{}, busy: map[*pyast.Function]bool{}}
+	return &Analyzer{resolver: r, always: map[*pyast.Function]bool{}, enters: map[*pyast.Function]bool{}, busy: map[*pyast.Function]bool{}}
 }
 
 // Known checkpoint functions: awaiting a call of one yields to the event loop
@@ -51,18 +52,10 @@ var checkpointFuncs = map[string]bool{
 	"anyio.run_process":               true,
 	"anyio.open_process":              true,
 	"anyio.getaddrinfo":               true,
-}
-
-// ioMethods are methods of well-known async network clients: awaiting them
-// does real I/O. Keyed by the client type's qualified name.
-var ioMethods = map[string]map[string]bool{
-	"httpx.AsyncClient":     httpMethods,
-	"aiohttp.ClientSession": httpMethods,
-}
-
-var httpMethods = map[string]bool{
-	"get": true, "post": true, "put": true, "patch": true, "delete": true, "head": true,
-	"options": true, "request": true, "send": true,
+	// database connections (clients.go lists their methods)
+	"asyncpg.connect":     true,
+	"asyncpg.create_pool": true,
+	"aiosqlite.connect":   true,
 }
 
 // contextMethods are the MCP Context helpers that send a message to the
@@ -114,10 +107,8 @@ func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
 		if _, ok := ServerRequest(m, call); ok {
 			return true // a request to the client: its send starts with a checkpoint
 		}
-		for _, t := range m.TypesOf(obj) {
-			if ioMethods[t][attr] {
-				return true
-			}
+		if isClientIO(m, call) {
+			return true
 		}
 	}
 	if a != nil && a.resolver != nil {

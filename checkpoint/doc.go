@@ -50,16 +50,58 @@
 //     list_roots, session.create_message, ...)
 //   - network and process I/O: asyncio.open_connection, open_unix_connection,
 //     create_subprocess_exec, create_subprocess_shell, anyio.connect_tcp,
-//     connect_unix, run_process, open_process, getaddrinfo, and the request
-//     methods (get, post, put, patch, delete, head, options, request, send) of
-//     an httpx.AsyncClient or aiohttp.ClientSession value
+//     connect_unix, run_process, open_process, getaddrinfo; asyncpg.connect,
+//     asyncpg.create_pool, aiosqlite.connect
+//   - the I/O methods of async database and network clients (clients.go),
+//     by the receiver's type:
+//     httpx.AsyncClient and aiohttp.ClientSession: get, post, put, patch,
+//     delete, head, options, request (httpx also send, aiohttp ws_connect);
+//     aiohttp ClientResponse: read, text, json; ClientWebSocketResponse:
+//     receive*, ping;
+//     sqlalchemy.ext.asyncio AsyncSession (and async_scoped_session): execute,
+//     scalar, scalars, get, get_one, commit, rollback, flush, refresh, stream,
+//     stream_scalars, merge, delete, run_sync, connection; AsyncConnection:
+//     execute, exec_driver_sql, scalar, scalars, stream, stream_scalars,
+//     commit, rollback, run_sync, start; AsyncEngine: connect, begin, dispose;
+//     asyncpg Connection, Pool and pool connections: fetch, fetchrow,
+//     fetchval, fetchmany, execute, executemany, prepare, copy_from_table,
+//     copy_from_query, copy_to_table, copy_records_to_table;
+//     aiosqlite Connection: execute, executemany, executescript,
+//     execute_fetchall, execute_insert, commit, rollback, cursor, backup,
+//     iterdump; Cursor: execute, executemany, executescript, fetchone,
+//     fetchmany, fetchall;
+//     redis.asyncio Redis / StrictRedis / RedisCluster: every method;
+//     Pipeline: execute;
+//     motor AsyncIOMotorClient, Database, Collection, Cursor: every method;
+//     anyio streams (anyio.abc and anyio.streams types named *Stream): send,
+//     receive, receive_exactly, receive_until;
+//     asyncio.StreamReader: read, readline, readexactly, readuntil.
+//     Not StreamWriter.drain (it returns at once unless the transport is
+//     paused) nor AsyncSession.close. Some listed calls can finish without
+//     I/O (AsyncSession.get on an identity-map hit, a commit with nothing to
+//     do, a read of already buffered data); they are listed because in
+//     request code they nearly always do I/O.
+//     The receiver's type comes from annotations, constructor calls and
+//     "async with X(...) as x" (Module.TypesOf), from what a factory or
+//     method makes (create_async_engine() is an AsyncEngine, its connect() /
+//     begin() an AsyncConnection, an async_sessionmaker's call an
+//     AsyncSession, asyncpg.connect() a Connection, pool.acquire() a pool
+//     connection, aiosqlite's execute() / cursor() a Cursor,
+//     redis.asyncio.from_url() a Redis, motor client.db.coll and
+//     client["db"]["coll"] a collection), and from the values a name is bound
+//     to, including "x = await factory(...)"
+//   - entering "async with" of a call whose entry does I/O: an aiohttp
+//     ClientSession request or ws_connect, httpx AsyncClient.stream,
+//     aiosqlite.connect, asyncpg.connect and create_pool; and of a project
+//     @contextlib.asynccontextmanager function whose code before its yield
+//     checkpoints on every path (EntersCheckpoint)
 //   - a project async function that checkpoints on every path to a normal
 //     return (AlwaysCheckpoints, through the Resolver; recursion counts as no)
 //
 // Anything else is not a checkpoint: an unknown coroutine, a task, a future,
 // asyncio.wait_for/gather, entering or leaving an "async with" (except
-// contextmanager_in_threadpool, an offload), "async for" steps (except
-// iterate_in_threadpool). An await inside a shielded cancel scope
+// contextmanager_in_threadpool, an offload, and the entries above), "async
+// for" steps (except iterate_in_threadpool). An await inside a shielded cancel scope
 // (ShieldedScope) is not a checkpoint either.
 //
 // # Flow (Analyzer.Covered)
@@ -76,4 +118,10 @@
 // expression, not lambdas or comprehensions. A checkpoint that raises the
 // cancellation into an except that swallows it is MCP104's business: here it
 // covers.
+//
+// MCP104 asks the same question from the start of an except body or a jump
+// in finally: (CoveredFrom), with two adjustments (Extra): awaits in the try
+// body whose cancellation is swallowed do not count (a loop back into it
+// raises into the same except), and a statement may count as a checkpoint
+// (`if cancelled: raise CancelledError` after the except set the flag).
 package checkpoint

@@ -25,6 +25,24 @@ func (k cont) with(next bool) cont { k.next = next; return k }
 type flow struct {
 	a *Analyzer
 	m *pyast.Module
+	x Extra
+}
+
+// Extra adjusts a coverage question for MCP104, which asks what follows a
+// swallowed cancellation.
+type Extra struct {
+	// Ignore: awaits inside this node are not checkpoints (the try body
+	// whose cancellation is swallowed: going round a loop into it again
+	// raises into the same except).
+	Ignore *pyast.Node
+	// Stop reports statements that end a path as a checkpoint would
+	// (`if cancelled: raise CancelledError` after a flag was set).
+	Stop func(stmt *pyast.Node) bool
+}
+
+// ignored reports whether an await or statement n is inside f.x.Ignore.
+func (f *flow) ignored(n *pyast.Node) bool {
+	return f.x.Ignore != nil && within(n, f.x.Ignore)
 }
 
 // Covered reports whether every path from the end of node (an await, a call
@@ -34,8 +52,33 @@ type flow struct {
 // for, with or match statement, the paths go through its bodies; for a
 // statement node, the paths start after the whole statement.
 func (a *Analyzer) Covered(m *pyast.Module, fn *pyast.Function, node *pyast.Node) bool {
-	f := &flow{a: a, m: m}
+	return a.CoveredAfter(m, fn, node, Extra{})
+}
+
+// CoveredAfter is Covered with the adjustments of x.
+func (a *Analyzer) CoveredAfter(m *pyast.Module, fn *pyast.Function, node *pyast.Node, x Extra) bool {
+	f := &flow{a: a, m: m, x: x}
 	return f.coveredAfter(fn, node)
+}
+
+// CoveredFrom reports whether every path from the start of start (a block,
+// such as an except clause's body, or a statement, such as a return in a
+// finally: block) to a normal return of fn passes a real checkpoint, with
+// the adjustments of x. A raise that leaves fn is not a normal return.
+func (a *Analyzer) CoveredFrom(m *pyast.Module, fn *pyast.Function, start *pyast.Node, x Extra) bool {
+	if start == nil {
+		return false
+	}
+	f := &flow{a: a, m: m, x: x}
+	sh := f.shieldedAt(start)
+	if start.Kind() == "block" {
+		return f.block(start, f.blockCont(fn, start), sh)
+	}
+	s := stmtOf(start)
+	if s == nil {
+		return false
+	}
+	return f.stmt(s, f.stmtCont(fn, s), sh)
 }
 
 // CoveredAfterCall is Covered for the call site of a project function: does
@@ -65,6 +108,81 @@ func (a *Analyzer) AlwaysCheckpoints(m *pyast.Module, fn *pyast.Function) bool {
 	return v
 }
 
+// EntersCheckpoint reports whether fn is an async generator decorated with
+// contextlib.asynccontextmanager whose code before the yield passes a real
+// checkpoint on every path, so that entering `async with fn(...)` is itself
+// a checkpoint: a statement before the one holding the yield checkpoints
+// (StatementCheckpoints), or the yield is inside a with whose head
+// checkpoints or inside a with or try body where that holds again.
+// Memoised like AlwaysCheckpoints.
+func (a *Analyzer) EntersCheckpoint(m *pyast.Module, fn *pyast.Function) bool {
+	if fn == nil || fn.Body == nil || !fn.Async || !asyncContextManager(m, fn) {
+		return false
+	}
+	if v, ok := a.enters[fn]; ok {
+		return v
+	}
+	if a.busy[fn] {
+		return false
+	}
+	a.busy[fn] = true
+	f := &flow{a: a, m: m}
+	v := f.beforeYield(pyast.NamedChildren(fn.Body))
+	delete(a.busy, fn)
+	a.enters[fn] = v
+	return v
+}
+
+func asyncContextManager(m *pyast.Module, fn *pyast.Function) bool {
+	for _, d := range fn.Decorators {
+		for _, q := range m.Resolve(d) {
+			if q == "contextlib.asynccontextmanager" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// beforeYield: every path from the start of stmts to the first yield passes
+// a checkpoint.
+func (f *flow) beforeYield(stmts []*pyast.Node) bool {
+	for _, s := range stmts {
+		if !yields(s) {
+			if f.stmt(s, cont{}, f.shieldedAt(s)) {
+				return true
+			}
+			continue
+		}
+		switch s.Kind() {
+		case "with_statement":
+			if f.withHeadCP(s, f.shieldedAt(s)) {
+				return true
+			}
+			if f.shields(s) {
+				return false
+			}
+			return f.beforeYield(pyast.NamedChildren(s.ChildByFieldName("body")))
+		case "try_statement":
+			return f.beforeYield(pyast.NamedChildren(s.ChildByFieldName("body")))
+		}
+		return false
+	}
+	return false
+}
+
+// yields reports whether code under n (not in nested functions) yields.
+func yields(n *pyast.Node) bool {
+	found := false
+	pyast.WalkCode(n, func(c *pyast.Node) bool {
+		if c.Kind() == "yield" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // StatementCheckpoints reports whether every path through statement s (a
 // statement node of fn) passes a checkpoint before leaving it in any way.
 func (a *Analyzer) StatementCheckpoints(m *pyast.Module, s *pyast.Node) bool {
@@ -92,6 +210,9 @@ func (f *flow) seq(stmts []*pyast.Node, i int, k cont, sh bool) bool {
 // stmt: every path from the start of statement s covers, given that leaving
 // s normally continues with k.next (and so on).
 func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
+	if f.x.Stop != nil && f.x.Stop(s) {
+		return true
+	}
 	switch s.Kind() {
 	case "comment", "pass_statement", "function_definition", "class_definition", "decorated_definition",
 		"import_statement", "import_from_statement", "future_import_statement", "global_statement", "nonlocal_statement":
@@ -209,7 +330,7 @@ func (f *flow) loopExit(s *pyast.Node, k cont, sh bool) bool {
 // asyncIterCP: "async for" over an iterator whose every step checkpoints
 // (iterate_in_threadpool: each step is an offload).
 func (f *flow) asyncIterCP(s *pyast.Node, sh bool) bool {
-	if sh || s.Kind() != "for_statement" || !pyast.HasChildKind(s, "async") {
+	if sh || s.Kind() != "for_statement" || !pyast.HasChildKind(s, "async") || f.ignored(s) {
 		return false
 	}
 	info, ok := Offload(f.m, s.ChildByFieldName("right"))
@@ -328,7 +449,36 @@ func (f *flow) withHeadCP(s *pyast.Node, sh bool) bool {
 	if f.exprCP(clause, false) {
 		return true
 	}
-	return pyast.HasChildKind(s, "async") && f.entersOffload(s)
+	return pyast.HasChildKind(s, "async") && !f.ignored(s) && (f.entersOffload(s) || f.entersIO(s) || f.entersProjectCM(s))
+}
+
+// entersProjectCM: an async with item that calls a project
+// @contextlib.asynccontextmanager function whose code before its yield
+// checkpoints on every path (EntersCheckpoint).
+func (f *flow) entersProjectCM(s *pyast.Node) bool {
+	if f.a == nil || f.a.resolver == nil {
+		return false
+	}
+	for _, e := range withExprs(s) {
+		if e.Kind() != "call" {
+			continue
+		}
+		if cm, fn, ok := f.a.resolver.Callee(f.m, e); ok && fn != nil && f.a.EntersCheckpoint(cm, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// entersIO: an async with item whose entry does I/O (a request of an
+// aiohttp session, httpx's client.stream, aiosqlite.connect, ...).
+func (f *flow) entersIO(s *pyast.Node) bool {
+	for _, e := range withExprs(s) {
+		if enteringIO(f.m, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *flow) entersOffload(s *pyast.Node) bool {
@@ -344,7 +494,7 @@ func (f *flow) entersOffload(s *pyast.Node) bool {
 // async with of contextmanager_in_threadpool runs an offload, which starts
 // with a checkpoint.
 func (f *flow) withBody(s *pyast.Node, k cont, sh bool) (cont, bool) {
-	if !sh && pyast.HasChildKind(s, "async") && f.entersOffload(s) {
+	if !sh && pyast.HasChildKind(s, "async") && !f.ignored(s) && f.entersOffload(s) {
 		k = allCovered
 	}
 	return k, sh || f.shields(s)
@@ -514,7 +664,7 @@ func (f *flow) findCP(n *pyast.Node, accept func(await *pyast.Node) bool) bool {
 			}
 			return
 		case "await":
-			if accept(n) && f.a.IsCheckpointAwait(f.m, n) {
+			if !f.ignored(n) && accept(n) && f.a.IsCheckpointAwait(f.m, n) {
 				found = true
 				return
 			}

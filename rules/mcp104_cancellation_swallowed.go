@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/pyast"
 )
@@ -69,28 +70,48 @@ var mcp104 = Register(&Rule{
 })
 
 func runMCP104(p *Pass) {
+	ends := newRequestEnds(p)
 	for _, ref := range p.Handlers.ReachableFuncs() {
-		checkSwallowed(p, ref.Module, ref.Func)
+		checkSwallowed(ends, ref.Module, ref.Func)
 	}
 }
 
-// checkSwallowed reports MCP104 findings in the body of f.
-func checkSwallowed(p *Pass, m *pyast.Module, f *pyast.Function) {
+// checkSwallowed reports MCP104 findings in the body of f; ends decides
+// whether a normal return of f can end a request unchecked.
+func checkSwallowed(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 	if f.Body == nil {
 		return
 	}
 	pyast.WalkCode(f.Body, func(n *pyast.Node) bool {
 		switch n.Kind() {
 		case "try_statement":
-			swallowInTry(p, m, f, n)
+			swallowInTry(ends, m, f, n)
 		case "with_statement":
-			swallowInSuppress(p, m, f, n)
+			swallowInSuppress(ends, m, f, n)
 		}
 		return true
 	})
 }
 
-func swallowInTry(p *Pass, m *pyast.Module, f *pyast.Function, try *pyast.Node) {
+// returnsNormally reports whether a swallowed cancellation can make a
+// handler return normally: some path from where the code goes on (from, a
+// block or a statement; after, a statement whose end) reaches the end of f
+// with no real checkpoint (anyio re-delivers the cancellation at the next
+// one), and a normal return of f can end a request (requestEnds: f is a
+// handler, or some chain of awaited call sites with no checkpoint after
+// them leads to one; a coroutine run as another task does not).
+func (e *requestEnds) returnsNormally(m *pyast.Module, f *pyast.Function, from, after *pyast.Node, x checkpoint.Extra) bool {
+	if from != nil && e.checkpoints.CoveredFrom(m, f, from, x) {
+		return false
+	}
+	if after != nil && e.checkpoints.CoveredAfter(m, f, after, x) {
+		return false
+	}
+	return e.endsRequest(f)
+}
+
+func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *pyast.Node) {
+	p := ends.pass
 	body := try.ChildByFieldName("body")
 	if !suspends(body) {
 		return
@@ -107,29 +128,87 @@ func swallowInTry(p *Pass, m *pyast.Module, f *pyast.Function, try *pyast.Node) 
 				continue
 			}
 			blk := exceptBody(c)
-			if blk == nil || reraisesCancel(m, c, blk) {
-				continue
-			}
-			msg := fmt.Sprintf("%s catches the handler's cancellation and does not re-raise it: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
-			if other := otherRaise(m, blk); other != "" {
-				msg = fmt.Sprintf("%s catches the handler's cancellation and raises %s instead: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
-			}
-			if v := c.ChildByFieldName("value"); v != nil {
-				loc := SpanLocation(m.Path, m.Lines, int(c.StartByte()), int(v.EndByte()))
-				reportIn(p, f, loc, msg, reraiseFix(m, blk))
+			if blk == nil {
 				continue
 			}
 			loc := SpanLocation(m.Path, m.Lines, int(c.StartByte()), int(c.StartByte())+len("except"))
+			if v := c.ChildByFieldName("value"); v != nil {
+				loc = SpanLocation(m.Path, m.Lines, int(c.StartByte()), int(v.EndByte()))
+			}
+			reraises := reraisesCancel(m, c, blk)
+			if r := replacingRaise(m, c, blk); r != nil {
+				// A different exception propagates whatever the callers do:
+				// mcp 1.x turns it into a second response.
+				other := raisedName(m, r)
+				if reraises {
+					msg := fmt.Sprintf("%s catches the handler's cancellation and on one path raises %s instead of re-raising it: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
+					advice := Fix{Message: fmt.Sprintf("re-raise the cancellation on that path too: raise %s only when the caught exception is not the cancellation (an isinstance check), or re-raise the caught exception", other), Applicability: DisplayOnly}
+					reportIn(p, f, loc, msg, advice)
+					continue
+				}
+				msg := fmt.Sprintf("%s catches the handler's cancellation and raises %s instead: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
+				reportIn(p, f, loc, msg, reraiseFix(m, blk))
+				continue
+			}
+			if reraises || !ends.returnsNormally(m, f, blk, nil, checkpoint.Extra{Ignore: body, Stop: deferredReraise(m, blk)}) {
+				continue
+			}
+			msg := fmt.Sprintf("%s catches the handler's cancellation and does not re-raise it: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
 			reportIn(p, f, loc, msg, reraiseFix(m, blk))
 		case "finally_clause":
-			swallowInFinally(p, m, f, c)
+			swallowInFinally(ends, m, f, c)
 		}
+	}
+}
+
+// deferredReraise recognises a cancellation re-raised later through a flag:
+// the except body sets `flag = True` (a name or attribute), and a later
+// `if flag:` statement whose body ends by raising a cancellation class
+// re-raises it. The statement counts as a checkpoint on the paths from the
+// except body (checkpoint.Extra.Stop).
+func deferredReraise(m *pyast.Module, blk *pyast.Node) func(*pyast.Node) bool {
+	flags := map[string]bool{}
+	pyast.WalkCode(blk, func(n *pyast.Node) bool {
+		if n.Kind() != "assignment" {
+			return true
+		}
+		left, right := pyast.Unparen(n.ChildByFieldName("left")), pyast.Unparen(n.ChildByFieldName("right"))
+		if left != nil && right != nil && right.Kind() == "true" && (left.Kind() == "identifier" || left.Kind() == "attribute") {
+			flags[m.Text(left)] = true
+		}
+		return true
+	})
+	if len(flags) == 0 {
+		return nil
+	}
+	return func(s *pyast.Node) bool {
+		if s.Kind() != "if_statement" {
+			return false
+		}
+		cond := pyast.Unparen(s.ChildByFieldName("condition"))
+		if cond == nil || !flags[m.Text(cond)] {
+			return false
+		}
+		stmts := blockStmts(s.ChildByFieldName("consequence"))
+		if len(stmts) == 0 || stmts[len(stmts)-1].Kind() != "raise_statement" {
+			return false
+		}
+		r := stmts[len(stmts)-1]
+		if r.NamedChildCount() == 0 {
+			return false
+		}
+		e := pyast.Unparen(r.NamedChild(0))
+		if e.Kind() == "call" && !nameIs(m, pyast.Callee(e), "anyio.get_cancelled_exc_class") {
+			e = pyast.Callee(e)
+		}
+		return raisesCancelClass(m, e)
 	}
 }
 
 // swallowInFinally reports jumps out of a finally: block, which discard a
 // propagating cancellation.
-func swallowInFinally(p *Pass, m *pyast.Module, f *pyast.Function, fin *pyast.Node) {
+func swallowInFinally(ends *requestEnds, m *pyast.Module, f *pyast.Function, fin *pyast.Node) {
+	body := fin.Parent().ChildByFieldName("body")
 	pyast.WalkCode(fin, func(n *pyast.Node) bool {
 		switch n.Kind() {
 		case "return_statement":
@@ -140,10 +219,13 @@ func swallowInFinally(p *Pass, m *pyast.Module, f *pyast.Function, fin *pyast.No
 		default:
 			return true
 		}
+		if !ends.returnsNormally(m, f, n, nil, checkpoint.Extra{Ignore: body}) {
+			return false
+		}
 		word := strings.TrimSuffix(n.Kind(), "_statement")
 		msg := fmt.Sprintf("%s in finally: discards a propagating cancellation: the handler returns normally after a client's cancel and mcp 1.x responds twice and crashes", word)
 		advice := Fix{Message: fmt.Sprintf("move the %s out of the finally: block (after the try statement) so a cancellation propagates", word), Applicability: DisplayOnly}
-		reportIn(p, f, NodeLocation(m, n), msg, advice)
+		reportIn(ends.pass, f, NodeLocation(m, n), msg, advice)
 		return false
 	})
 }
@@ -159,7 +241,7 @@ func loopBelow(n, fin *pyast.Node) bool {
 	return false
 }
 
-func swallowInSuppress(p *Pass, m *pyast.Module, f *pyast.Function, with *pyast.Node) {
+func swallowInSuppress(ends *requestEnds, m *pyast.Module, f *pyast.Function, with *pyast.Node) {
 	body := with.ChildByFieldName("body")
 	if !suspends(body) || inFinallyOf(with, f) {
 		return
@@ -172,9 +254,12 @@ func swallowInSuppress(p *Pass, m *pyast.Module, f *pyast.Function, with *pyast.
 		pos, _ := m.Args(call)
 		for _, a := range pos {
 			if what, ok := cancellationType(m, a); ok {
+				if !ends.returnsNormally(m, f, nil, with, checkpoint.Extra{Ignore: body}) {
+					break
+				}
 				msg := fmt.Sprintf("contextlib.suppress(%s) swallows the handler's cancellation: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
 				advice := Fix{Message: "suppress only what you mean to ignore (Exception or narrower), or use try/except with a bare raise for the cancellation", Applicability: DisplayOnly}
-				reportIn(p, f, NodeLocation(m, call), msg, advice)
+				reportIn(ends.pass, f, NodeLocation(m, call), msg, advice)
 				break
 			}
 		}
@@ -231,22 +316,6 @@ func catchesCancellation(m *pyast.Module, c *pyast.Node) (string, bool) {
 		kw = "except*"
 	}
 	return kw + " " + what, true
-}
-
-// otherRaise returns the exception an except body raises instead, or "".
-func otherRaise(m *pyast.Module, blk *pyast.Node) string {
-	out := ""
-	pyast.WalkCode(blk, func(n *pyast.Node) bool {
-		if out == "" && n.Kind() == "raise_statement" && n.NamedChildCount() > 0 {
-			e := pyast.Unparen(n.NamedChild(0))
-			if e.Kind() == "call" {
-				e = pyast.Callee(e)
-			}
-			out = m.Text(e)
-		}
-		return out == ""
-	})
-	return out
 }
 
 // awaitsOnlyDoneTasks reports whether every await in the try body awaits a

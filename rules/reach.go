@@ -54,6 +54,9 @@ func (e *requestEnds) endsRequest(f *pyast.Function) bool {
 
 func (e *requestEnds) walk(f *pyast.Function) bool {
 	hx := e.pass.Handlers
+	if hx == nil {
+		return true // no handler index (a check of one module): every function is its own handler
+	}
 	if hx.Unreached(f.Qual) {
 		return true // reported as a note on request: treat it as its own handler
 	}
@@ -67,7 +70,7 @@ func (e *requestEnds) walk(f *pyast.Function) bool {
 		}
 	}
 	for _, cs := range callers {
-		if !awaitedCall(cs.Call) {
+		if !awaitedCall(cs.Caller.Module, cs.Call) {
 			continue
 		}
 		if e.checkpoints.Covered(cs.Caller.Module, cs.Caller.Func, cs.Call) {
@@ -93,9 +96,13 @@ func runsAsWrapper(f *pyast.Function, h *handlers.Handler) bool {
 	return false
 }
 
-// awaitedCall reports whether call is awaited, directly or as an argument of
-// an awaited call (asyncio.wait_for(helper(), 5)).
-func awaitedCall(call *pyast.Node) bool {
+// awaitedCall reports whether call is awaited by its caller's own task,
+// directly or as an argument of an awaited call (asyncio.wait_for(helper(),
+// 5)), so that its normal return continues the caller. A call inside a
+// comprehension or generator, or passed to a function that runs it as a
+// separate task and raises the caller's own cancellation whatever the task
+// does (separateTask: asyncio.gather, shield, wait), is not.
+func awaitedCall(m *pyast.Module, call *pyast.Node) bool {
 	n := call
 	for p := n.Parent(); p != nil; p = p.Parent() {
 		switch p.Kind() {
@@ -104,6 +111,9 @@ func awaitedCall(call *pyast.Node) bool {
 			continue
 		case "call":
 			if n.Kind() == "argument_list" {
+				if separateTask(m, p) {
+					return false
+				}
 				n = p
 				continue
 			}
@@ -112,6 +122,28 @@ func awaitedCall(call *pyast.Node) bool {
 			return true
 		}
 		return false
+	}
+	return false
+}
+
+// separateTasks run their coroutine arguments as tasks of their own. When the
+// awaiting task is cancelled, gather cancels the children and raises the
+// cancellation even if a child returned normally; shield and wait raise it at
+// once.
+var separateTasks = map[string]bool{
+	"asyncio.gather": true, "asyncio.shield": true, "asyncio.wait": true,
+	"asyncio.tasks.gather": true, "asyncio.tasks.shield": true, "asyncio.tasks.wait": true,
+}
+
+func separateTask(m *pyast.Module, call *pyast.Node) bool {
+	callee := pyast.Callee(call)
+	if callee == nil {
+		return false
+	}
+	for _, q := range m.Resolve(callee) {
+		if separateTasks[q] {
+			return true
+		}
 	}
 	return false
 }

@@ -1,0 +1,300 @@
+package checkpoint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// awaitOn returns the first await on the line carrying "# here".
+func awaitOn(t *testing.T, m *pyast.Module) *pyast.Node {
+	t.Helper()
+	var found *pyast.Node
+	pyast.Walk(m.Root, func(n *pyast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if n.Kind() == "await" && strings.Contains(m.Lines.LineText(int(n.StartPosition().Row)+1), "# here") {
+			found = n
+		}
+		return found == nil
+	})
+	if found == nil {
+		t.Fatal("no await on a '# here' line")
+	}
+	return found
+}
+
+func TestClientIOCheckpoints(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      bool
+	}{
+		{"session annotation", `
+from sqlalchemy.ext.asyncio import AsyncSession
+async def f(session: AsyncSession):
+    await session.execute(q)  # here
+`, true},
+		{"session constructor in async with", `
+from sqlalchemy.ext.asyncio import AsyncSession
+async def f(engine):
+    async with AsyncSession(engine) as s:
+        await s.commit()  # here
+`, true},
+		{"session close is not I/O we count", `
+from sqlalchemy.ext.asyncio import AsyncSession
+async def f(engine):
+    async with AsyncSession(engine) as s:
+        await s.close()  # here
+`, false},
+		{"sessionmaker call", `
+from sqlalchemy.ext.asyncio import async_sessionmaker
+Session = async_sessionmaker(engine)
+async def f():
+    async with Session() as s:
+        await s.scalars(q)  # here
+`, true},
+		{"engine factory then connect", `
+import sqlalchemy.ext.asyncio as sa_async
+async def f(url):
+    engine = sa_async.create_async_engine(url)
+    async with engine.connect() as conn:
+        await conn.run_sync(g)  # here
+`, true},
+		{"self attribute engine", `
+from sqlalchemy.ext.asyncio import create_async_engine
+class S:
+    def __init__(self, url):
+        self.engine = create_async_engine(url)
+    async def f(self):
+        conn = await self.engine.connect()  # here
+`, true},
+		{"engine begin is a connection", `
+from sqlalchemy.ext.asyncio import AsyncEngine
+async def f(engine: AsyncEngine):
+    async with engine.begin() as conn:
+        await conn.execute(q)  # here
+`, true},
+		{"asyncpg connect result", `
+import asyncpg
+async def f(dsn):
+    conn = await asyncpg.connect(dsn)
+    return await conn.fetchrow("SELECT 1")  # here
+`, true},
+		{"asyncpg pool acquire", `
+from asyncpg import Pool
+async def f(pool: Pool):
+    async with pool.acquire() as conn:
+        await conn.copy_records_to_table("t", records=[])  # here
+`, true},
+		{"asyncpg unknown method", `
+import asyncpg
+async def f(conn: asyncpg.Connection):
+    await conn.reset_type_codec("x")  # here
+`, false},
+		{"aiosqlite cursor", `
+import aiosqlite
+async def f(path):
+    async with aiosqlite.connect(path) as db:
+        async with db.execute("SELECT 1") as cur:
+            await cur.fetchall()  # here
+`, true},
+		{"redis from_url any command", `
+from redis import asyncio as aioredis
+async def f(url):
+    r = aioredis.Redis.from_url(url)
+    await r.hgetall("k")  # here
+`, true},
+		{"redis pipeline execute", `
+import redis.asyncio
+async def f(r: redis.asyncio.Redis):
+    p = r.pipeline()
+    await p.execute()  # here
+`, true},
+		{"motor collection chain", `
+from motor.motor_asyncio import AsyncIOMotorClient
+async def f():
+    client = AsyncIOMotorClient()
+    await client.db["users"].find_one({})  # here
+`, true},
+		{"motor cursor to_list", `
+from motor.motor_asyncio import AsyncIOMotorCollection
+async def f(c: AsyncIOMotorCollection):
+    await c.find({}).to_list(10)  # here
+`, true},
+		{"aiohttp response body", `
+import aiohttp
+async def f(url):
+    async with aiohttp.ClientSession() as s:
+        async with s.get(url) as resp:
+            await resp.text()  # here
+`, true},
+		{"httpx client", `
+import httpx
+async def f(url):
+    async with httpx.AsyncClient() as c:
+        await c.get(url)  # here
+`, true},
+		{"anyio stream send", `
+from anyio.abc import ObjectSendStream
+async def f(s: ObjectSendStream[int]):
+    await s.send(1)  # here
+`, true},
+		{"anyio memory stream receive", `
+from anyio.streams.memory import MemoryObjectReceiveStream
+async def f(s: MemoryObjectReceiveStream[int]):
+    await s.receive()  # here
+`, true},
+		{"anyio connect_tcp stream", `
+import anyio
+async def f():
+    stream = await anyio.connect_tcp("h", 1)
+    await stream.receive()  # here
+`, true},
+		{"asyncio reader", `
+import asyncio
+async def f(r: asyncio.StreamReader):
+    await r.readline()  # here
+`, true},
+		{"asyncio writer drain is not", `
+import asyncio
+async def f(w: asyncio.StreamWriter):
+    await w.drain()  # here
+`, false},
+		{"same name, unknown type", `
+async def f(session):
+    await session.execute(q)  # here
+`, false},
+		{"project class with the same method names", `
+class AsyncSession:
+    async def execute(self, q):
+        return q
+async def f(s: AsyncSession):
+    await s.execute(q)  # here
+`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := parse(t, c.src)
+			if got := New(nil).IsCheckpointAwait(m, awaitOn(t, m)); got != c.want {
+				t.Errorf("IsCheckpointAwait = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestEnteringClientIO(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      bool
+	}{
+		{"aiohttp request", `
+import aiohttp
+async def f(s: aiohttp.ClientSession):
+    async with s.post(url) as r:  # here
+        pass
+    return 1
+`, true},
+		{"httpx stream", `
+import httpx
+async def f(c: httpx.AsyncClient):
+    async with c.stream("GET", url) as r:  # here
+        pass
+    return 1
+`, true},
+		{"aiosqlite connect", `
+import aiosqlite
+async def f(p):
+    async with aiosqlite.connect(p) as db:  # here
+        pass
+    return 1
+`, true},
+		{"sqlalchemy session entry does no I/O", `
+from sqlalchemy.ext.asyncio import AsyncSession
+async def f(e):
+    async with AsyncSession(e) as s:  # here
+        pass
+    return 1
+`, false},
+		{"project asynccontextmanager that connects first", `
+import contextlib
+from sqlalchemy.ext.asyncio import create_async_engine
+engine = create_async_engine(URL)
+async def f():
+    async with db() as conn:  # here
+        pass
+    return 1
+@contextlib.asynccontextmanager
+async def db():
+    try:
+        conn = await engine.connect()
+    finally:
+        record()
+    try:
+        yield conn
+    finally:
+        await conn.close()
+`, true},
+		{"project asynccontextmanager, checkpoint in a with before the yield", `
+from contextlib import asynccontextmanager
+from sqlalchemy.ext.asyncio import AsyncSession
+async def f():
+    async with cm() as db:  # here
+        pass
+    return 1
+@asynccontextmanager
+async def cm():
+    async with AsyncSession(e) as s:
+        await s.execute(q)
+        yield s
+`, true},
+		{"project async generator without the decorator", `
+from sqlalchemy.ext.asyncio import AsyncSession
+async def f():
+    async with cm() as db:  # here
+        pass
+    return 1
+async def cm():
+    async with AsyncSession(e) as s:
+        await s.execute(q)
+        yield s
+`, false},
+		{"project asynccontextmanager that may yield first", `
+import contextlib
+import anyio
+async def f():
+    async with cm(True) as db:  # here
+        pass
+    return 1
+@contextlib.asynccontextmanager
+async def cm(fast):
+    if fast:
+        yield None
+        return
+    await anyio.sleep(0)
+    yield 1
+`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := parse(t, c.src)
+			var fn *pyast.Function
+			for _, f := range m.Funcs {
+				if f.Name == "f" {
+					fn = f
+				}
+			}
+			var with *pyast.Node
+			pyast.Walk(fn.Body, func(n *pyast.Node) bool {
+				if with == nil && n.Kind() == "with_statement" {
+					with = n
+				}
+				return with == nil
+			})
+			if got := New(sameModule{}).StatementCheckpoints(m, with); got != c.want {
+				t.Errorf("StatementCheckpoints(async with) = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
