@@ -18,18 +18,48 @@ import (
 //     anyio.get_cancelled_exc_class() (called in place or bound to a name
 //     first), trio.Cancelled or BaseException, and bare except:, when the try
 //     body awaits (await, async with, async for) and the except body contains
-//     no re-raise: a bare raise, a raise of the caught name, or a raise of a
-//     cancellation class. Raising another exception counts as swallowing.
+//     no re-raise: a bare raise, a raise of the caught name (or
+//     name.with_traceback(...)), or a raise of a cancellation class.
+//   - such except clauses that raise a different exception, on every path or
+//     on only one: `if not await close(): raise OtherError from exc` next to
+//     a bare raise. A raise guarded by a type check of the caught exception
+//     that excludes the cancellation is not one: inside `if isinstance(exc,
+//     Exception):` (any class that is no cancellation class), inside `if not
+//     isinstance(exc, CancelledError):`, in the else / a later elif of `if
+//     isinstance(exc, CancelledError):`, or after `if isinstance(exc,
+//     CancelledError): raise`; `type(exc) is T` counts like isinstance.
 //   - with contextlib.suppress(...) of those around an await.
 //   - return anywhere in finally:, and break / continue that leave the
 //     finally: block, when the try body awaits.
+//
+// A swallow (not a different exception, which propagates whatever follows)
+// is reported only when it can make a handler return normally: some path
+// from the end of the except body, the suppress block or the jump reaches
+// the end of the function with no real checkpoint (checkpoint.CoveredFrom:
+// anyio re-delivers the cancellation at the next await that really yields,
+// SPEC section 1; a raise is no normal return, so a swallow nested in an
+// except or finally that then re-raises is fine; awaits in the try body the
+// swallow belongs to do not count, since going round a loop into it raises
+// into the same except; `if flag: raise CancelledError` counts when the
+// except body set `flag = True`), and a normal return of the function can
+// end a request (requestEnds, as for MCP101: it is a handler, or a chain of
+// awaited call sites with no checkpoint after them leads to one). A
+// coroutine passed to asyncio.gather, shield or wait, or scheduled with
+// create_task, ensure_future, a TaskGroup's create_task or an anyio task
+// group's start_soon / start, runs as a task of its own: gather raises the
+// awaiting task's cancellation even when a child returned normally, shield
+// and wait raise it at once, and anyio re-delivers it at the task group's
+// exit. A re-raise anywhere in the except body counts for a swallow, even
+// on only one path (isinstance dispatch is common).
 //
 // Not reported: except Exception (CancelledError is a BaseException), classes
 // of the project that only share a name (names are resolved), catches inside
 // finally:, and a try whose awaits only await a task already known done
 // (inside `if t.done():` / `if t.cancelled():`, or `for t in done` after
-// `done, pending = await asyncio.wait(...)`). A re-raise anywhere in the except
-// body counts, even on only one path (isinstance dispatch is common).
+// `done, pending = await asyncio.wait(...)`). Not recognised: a flag returned
+// to the caller, which raises the cancellation itself; a different exception
+// raised only after an await in the except body that really yields (the
+// re-delivered cancellation would be raised there first).
 var mcp104 = Register(&Rule{
 	Code:      "MCP104",
 	Name:      "cancellation-swallowed",

@@ -116,6 +116,190 @@ async def h(task):
     except BaseException:  # want: MCP104
         raise BaseException("no")
 `,
+		"what follows": `
+import asyncio, contextlib
+import anyio
+
+async def h(ctx):
+    try:
+        await x()
+    except asyncio.CancelledError:
+        pass
+    await anyio.lowlevel.checkpoint()
+    try:
+        await x()
+    except asyncio.CancelledError:
+        await ctx.info("re-delivered here")
+    try:
+        await x()
+    except asyncio.CancelledError:  # want: MCP104
+        pass
+    if cond:
+        await anyio.sleep(0)
+    if other:
+        return 0
+    with contextlib.suppress(asyncio.CancelledError):
+        await x()
+    await asyncio.sleep(0)
+    while True:
+        try:
+            await asyncio.sleep(1)
+            break
+        except asyncio.CancelledError:  # want: MCP104
+            pass
+    return 1
+`,
+		"outer re-raise": `
+import asyncio, contextlib
+
+async def h():
+    try:
+        await x()
+    except BaseException:
+        with contextlib.suppress(asyncio.CancelledError):
+            await drain()
+        raise
+    try:
+        await x()
+    except BaseException as e:
+        try:
+            await drain()
+        except asyncio.CancelledError:
+            log()
+        raise e
+    try:
+        await x()
+    except BaseException:
+        for t in tasks:
+            try:
+                await t
+            except BaseException:  # want: MCP104
+                pass
+        if cond:
+            raise
+        return 1  # not every path re-raises: the inner swallow can end the handler
+    try:
+        await x()
+    except BaseException:
+        try:
+            await drain()
+        except asyncio.CancelledError:  # want: MCP104
+            return None
+        raise
+`,
+		"flag then raise": `
+import asyncio
+import anyio
+
+async def h(task):
+    cancelled = False
+    while True:
+        try:
+            result = await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return result
+
+async def h2(task):
+    cancelled = False
+    while True:
+        try:
+            result = await asyncio.shield(task)
+            break
+        except anyio.get_cancelled_exc_class():
+            cancelled = True
+    if cancelled:
+        raise anyio.get_cancelled_exc_class()()
+    return result
+
+async def not_a_cancel_class(task):
+    failed = False
+    try:
+        result = await task
+    except asyncio.CancelledError:  # want: MCP104
+        failed = True
+    if failed:
+        raise RuntimeError("x")
+    return result
+
+async def other_flag(task):
+    cancelled = False
+    try:
+        result = await task
+    except asyncio.CancelledError:  # want: MCP104
+        done = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return result
+`,
+		"different exception on one path": `
+import asyncio
+import anyio
+
+async def h():
+    try:
+        await x()
+    except BaseException as exc:  # want: MCP104
+        if not await close():
+            raise ShutdownError("x") from exc
+        raise
+    try:
+        await x()
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError):
+            raise
+        raise ToolError(str(exc)) from exc
+    try:
+        await x()
+    except BaseException as exc:
+        if isinstance(exc, Exception) and not quiet:
+            raise ToolError(str(exc)) from exc
+        raise
+    try:
+        await x()
+    except BaseException as exc:
+        if isinstance(exc, anyio.get_cancelled_exc_class()):
+            log()
+        elif isinstance(exc, OSError):
+            raise ToolError() from exc
+        raise
+    try:
+        await x()
+    except BaseException as exc:
+        if type(exc) == asyncio.CancelledError:
+            raise
+        else:
+            raise ToolError() from exc
+    try:
+        await x()
+    except BaseException as exc:
+        if not isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt)):
+            raise ToolError() from exc
+        raise exc.with_traceback(None)
+    try:
+        await x()
+    except BaseException as exc:  # want: MCP104
+        if isinstance(exc, asyncio.CancelledError):
+            log()
+        raise ToolError() from exc
+    try:
+        await x()
+    except BaseException as exc:  # want: MCP104
+        if isinstance(exc, (ValueError, asyncio.CancelledError)):
+            raise ToolError() from exc
+        raise
+    try:
+        await x()
+    except BaseException as exc:  # want: MCP104
+        try:
+            await cleanup()
+        except Exception as inner:
+            raise CleanupError() from inner
+        raise
+`,
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
