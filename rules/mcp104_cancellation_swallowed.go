@@ -74,8 +74,13 @@ var mcp104 = Register(&Rule{
 		WhatItDoes: "Flags, in code a request handler can run, an `except` clause that can catch the handler's own " +
 			"cancellation (`asyncio.CancelledError`, `anyio.get_cancelled_exc_class()`, `trio.Cancelled`, " +
 			"`BaseException`, a bare `except:`, a tuple or `except*` naming one of them) around an `await` whose body " +
-			"does not re-raise it, `contextlib.suppress()` of those around an `await`, and `return` / `break` / " +
-			"`continue` in a `finally:` block whose `try` awaits.",
+			"does not re-raise it or raises a different exception on some path (unless a type check keeps the " +
+			"cancellation out of that path), `contextlib.suppress()` of those around an `await`, and `return` / " +
+			"`break` / `continue` in a `finally:` block whose `try` awaits. A swallow is reported only when the " +
+			"handler can then return normally: not when a real checkpoint follows (anyio delivers the cancellation " +
+			"again there), not when an outer `except` or `finally` re-raises, not when a flag set in the except body " +
+			"later re-raises a cancellation, and not in code that runs as a separate task (`asyncio.gather`, " +
+			"`create_task`, task groups).",
 		WhyIsThisBad: "When a client sends `notifications/cancelled`, mcp 1.x cancels the handler and at once answers " +
 			"the request with a \"Request cancelled\" error. If the handler swallows the cancellation and returns " +
 			"normally, the SDK responds a second time, hits `assert not self._completed, \"Request already responded " +

@@ -32,7 +32,7 @@ async def t() -> str:
     try:
         await anyio.sleep(1)
     except BaseException:{104}
-        pass
+        return "cancelled"
     await anyio.to_thread.run_sync(work){101}
     return "x"
 `
