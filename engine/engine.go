@@ -77,6 +77,10 @@ type Result struct {
 	// Sources holds the contents of every file that has a diagnostic (and of
 	// every file a processor asked for), for code frames and fix diffs.
 	Sources map[string][]byte
+	// Comments holds the byte ranges of the comments of parsed Python files
+	// that mention "mcplint" or "noqa", so that the suppression stage need
+	// not parse them again.
+	Comments map[string][][2]int
 	// Paths lists every file visited (Python and dependency files), sorted.
 	Paths []string
 	// Roots are the scan roots as given (display paths).

@@ -414,6 +414,9 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 	return mods
 }
 
+// commentMarkers make the engine keep a parsed file's comment ranges.
+var commentMarkers = [][]byte{[]byte("mcplint"), []byte("noqa"), []byte("NOQA")}
+
 // seedTokens make a file worth parsing: it names MCP, or it calls a
 // registration method, as a module does that registers tools on a server
 // imported from elsewhere (from app import app; @app.tool). The import
@@ -484,6 +487,20 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 	if err != nil {
 		e.fileError(p, src, 0, err.Error())
 		return nil
+	}
+	// Other spellings of noqa are rare; the suppression stage lexes those
+	// files itself.
+	if containsAny(src, commentMarkers) {
+		var spans [][2]int
+		for _, c := range m.Nodes("comment") {
+			spans = append(spans, [2]int{int(c.StartByte()), int(c.EndByte())})
+		}
+		e.mu.Lock()
+		if e.res.Comments == nil {
+			e.res.Comments = map[string][][2]int{}
+		}
+		e.res.Comments[p] = spans
+		e.mu.Unlock()
 	}
 	if m.HasErrors() {
 		if n := m.FirstError(); n != nil {

@@ -10,11 +10,11 @@ import (
 // nodeKinds are the node kinds Module.Nodes indexes. One query collects them
 // all in C, which costs a fraction of visiting every node from Go.
 var nodeKinds = []string{
-	"call", "decorated_definition", "assignment", "import_statement", "import_from_statement",
+	"call", "decorated_definition", "assignment", "import_statement", "import_from_statement", "comment",
 }
 
 var nodesQuery = mustQuery(`[
-  (call) (decorated_definition) (assignment) (import_statement) (import_from_statement)
+  (call) (decorated_definition) (assignment) (import_statement) (import_from_statement) (comment)
 ] @n`)
 
 // nodeIndex is a module's nodes of the indexed kinds, in document order.

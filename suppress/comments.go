@@ -69,13 +69,9 @@ func pythonComments(p string, src []byte) []comment {
 	}
 	defer m.Close()
 	var out []comment
-	pyast.Walk(m.Root, func(n *pyast.Node) bool {
-		if n.Kind() == "comment" {
-			out = append(out, comment{int(n.StartByte()), int(n.EndByte())})
-			return false
-		}
-		return true
-	})
+	for _, n := range m.Nodes("comment") {
+		out = append(out, comment{int(n.StartByte()), int(n.EndByte())})
+	}
 	return out
 }
 

@@ -131,7 +131,17 @@ func (p *Processor) read(res *engine.Result, diags []rules.Diagnostic) map[strin
 			continue
 		}
 		f := &file{path: path, src: src, lines: pyast.NewLineIndex(src)}
-		for _, c := range comments(path, src) {
+		// Python files the engine parsed come with their comments; others
+		// are lexed here.
+		var cs []comment
+		if spans, ok := res.Comments[path]; ok {
+			for _, sp := range spans {
+				cs = append(cs, comment{sp[0], sp[1]})
+			}
+		} else {
+			cs = comments(path, src)
+		}
+		for _, c := range cs {
 			for _, d := range parseDirectives(src, c) {
 				d.Path = path
 				d.Line = f.lines.Position(d.Start).Line
