@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 
@@ -29,6 +30,7 @@ type checkFlags struct {
 	showSuppressed              bool
 	handlerDecorators           []string
 	cpuProfile                  string
+	verbose                     bool
 }
 
 func (f *checkFlags) register(c *cobra.Command) {
@@ -57,6 +59,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in functions or dependency lines changed since this git revision")
 	fl.StringVar(&f.newFromPatch, "new-from-patch", "", "report only findings in code changed by this unified diff")
 	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "include suppressed findings in SARIF as suppressions")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "say on stderr what was read but skipped (setup.py values that are not literals, ...) and which projects were found")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
 	_ = fl.MarkHidden("cpuprofile")
 	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
@@ -111,6 +114,9 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 			return err
 		}
 	}
+	if f.verbose {
+		printVerbose(cmd.ErrOrStderr(), res)
+	}
 	if err := afterRun(f, res); err != nil {
 		return err
 	}
@@ -134,4 +140,17 @@ func reported(res *engine.Result) bool {
 		}
 	}
 	return false
+}
+
+// printVerbose says which projects were found, what their dependency files
+// resolve to, and what was read but skipped.
+func printVerbose(w io.Writer, res *engine.Result) {
+	fmt.Fprintf(w, "mcplint: %d files, %d Python files parsed\n", res.Files, res.Parsed)
+	for _, p := range res.Projects {
+		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", p.Dir, len(p.Handlers),
+			p.Deps.Describe("mcp"), p.Deps.Describe("fastmcp"), p.Deps.Describe("anyio"))
+		for _, n := range p.Deps.Notes {
+			fmt.Fprintf(w, "mcplint: note: %s\n", n)
+		}
+	}
 }
