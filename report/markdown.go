@@ -210,14 +210,7 @@ func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnos
 
 // FixDiff returns the unified diff of one fix, file by file.
 func FixDiff(res *engine.Result, f *rules.Fix) string {
-	byPath := map[string][]rules.Edit{}
-	var order []string
-	for _, e := range f.Edits {
-		if _, ok := byPath[e.Path]; !ok {
-			order = append(order, e.Path)
-		}
-		byPath[e.Path] = append(byPath[e.Path], e)
-	}
+	order, byPath := f.EditsByFile()
 	var out strings.Builder
 	for _, p := range order {
 		src := source(res, p)

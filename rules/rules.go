@@ -73,6 +73,19 @@ type Fix struct {
 	Partial bool
 }
 
+// EditsByFile groups the fix's edits by file, files in the order they first
+// appear.
+func (f *Fix) EditsByFile() (paths []string, byPath map[string][]Edit) {
+	byPath = map[string][]Edit{}
+	for _, e := range f.Edits {
+		if _, ok := byPath[e.Path]; !ok {
+			paths = append(paths, e.Path)
+		}
+		byPath[e.Path] = append(byPath[e.Path], e)
+	}
+	return paths, byPath
+}
+
 // Location is a range in a file, byte offsets with line/column positions.
 type Location struct {
 	Path  string // slash-separated, relative to the scan root when under it

@@ -498,14 +498,7 @@ func guid(hexs string) string {
 // fix converts a fix to SARIF with replacements widened to whole lines.
 func (b *builder) fix(f *rules.Fix) *gosarif.Fix {
 	out := gosarif.NewFix().WithDescription(gosarif.NewTextMessage(strings.TrimSuffix(strings.TrimSpace(f.Message), ".") + " (" + f.Applicability.String() + " fix)."))
-	byPath := map[string][]rules.Edit{}
-	var order []string
-	for _, e := range f.Edits {
-		if _, ok := byPath[e.Path]; !ok {
-			order = append(order, e.Path)
-		}
-		byPath[e.Path] = append(byPath[e.Path], e)
-	}
+	order, byPath := f.EditsByFile()
 	out.ArtifactChanges = []*gosarif.ArtifactChange{}
 	for _, p := range order {
 		ch := gosarif.NewArtifactChange(b.artifact(p))
