@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/engine"
-	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -167,17 +166,10 @@ func touchesBroken(f *rules.Fix, broken map[string]string) bool {
 
 // check verifies one change against the analysis of the new contents.
 func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
-	if strings.HasSuffix(c.Path, ".py") {
-		before, err1 := pyast.Parse(c.Path, "", c.Old)
-		now, err2 := pyast.Parse(c.Path, "", c.New)
-		if err1 == nil && err2 == nil {
-			worse := now.HasErrors() && !before.HasErrors()
-			before.Close()
-			now.Close()
-			if worse {
-				return "the fixed file would not parse"
-			}
-		}
+	// The re-analysis parsed the new contents: a file that does not parse,
+	// or whose dependency syntax broke, has more MCP000 findings than before.
+	if fileErrors(after.Diagnostics, c.Path) > fileErrors(diags, c.Path) {
+		return "the fixed file would not parse"
 	}
 	for _, i := range c.Applied {
 		d := diags[i]
@@ -202,6 +194,16 @@ func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
 		}
 	}
 	return ""
+}
+
+func fileErrors(diags []rules.Diagnostic, path string) int {
+	n := 0
+	for _, d := range diags {
+		if d.Path == path && d.Code == rules.FileErrorCode {
+			n++
+		}
+	}
+	return n
 }
 
 // Write writes every changed file atomically.

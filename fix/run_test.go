@@ -1,0 +1,47 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/testfs"
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// breaker reports every handler with a "fix" that breaks the syntax, so
+// that the fixer's check must refuse it.
+var breaker = &rules.Rule{
+	Code: "MCP998", Name: "test-breaker", Kind: rules.CodeRule, Severity: rules.SeverityError,
+	Run: func(p *rules.Pass) {
+		for _, h := range p.Handlers.Handlers {
+			n := h.Func.Node.ChildByFieldName("name")
+			p.ReportNode(h.Module, n, "test", nil, rules.Fix{
+				Message: "break it", Applicability: rules.Safe,
+				Edits: []rules.Edit{{Path: h.Module.Path, Start: int(n.EndByte()), End: int(n.EndByte()), New: "(:"}},
+			})
+		}
+	},
+}
+
+func TestRunRefusesAFixThatBreaksTheSyntax(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"server.py": "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n",
+	})
+	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{breaker}}, Mode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) != 0 || len(out.Failures) != 1 || !strings.Contains(out.Failures[0].Reason, "would not parse") {
+		t.Fatalf("files %d, failures %+v: the breaking fix must be refused", len(out.Files), out.Failures)
+	}
+	src, _ := os.ReadFile(filepath.Join(root, "server.py"))
+	m, err := pyast.Parse("server.py", "server", src)
+	if err != nil || m.HasErrors() {
+		t.Fatal("the file on disk was changed")
+	}
+	m.Close()
+}
