@@ -17,28 +17,18 @@ import (
 	"github.com/mcplint/mcplint/rules"
 )
 
-// schemaPath finds the SARIF 2.1.0 schema in ../shared/schemas next to the
-// repository root (the folder with go.mod above this package).
+// schemaPath is the SARIF 2.1.0 schema kept in testdata (see its README for
+// source and licence), so a fresh clone validates with nothing beside it.
 func schemaPath(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	p, err := filepath.Abs(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "schemas", "sarif-schema-2.1.0.json")
-			if _, err := os.Stat(p); err != nil {
-				t.Fatalf("SARIF schema not found at %s (shared/schemas must sit next to the repository root): %v", p, err)
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("repository root (go.mod) not found above the package")
-		}
-		dir = parent
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("SARIF schema not found: %v", err)
 	}
+	return p
 }
 
 // validate checks a SARIF log against the 2.1.0 schema.
