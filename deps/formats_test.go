@@ -137,6 +137,13 @@ func TestMalformed(t *testing.T) {
 		{"json", "Pipfile.lock", 1, "invalid JSON", 1},
 		// a table really defined twice within one [[package]] element
 		{"duptable", "uv.lock", 28, "invalid TOML: table [package.optional-dependencies] defined twice", 1},
+		// a lock entry without a usable version is an error, not "any
+		// version" (which resolved to the newest release and hid findings)
+		{"lockentry-poetry", "poetry.lock", 2, `lock entry for "mcp" has no version: ignored`, 3},
+		{"lockentry-pylock", "pylock.toml", 6, `lock entry for "mcp": the version is not a string`, 1},
+		{"lockentry-pipfile", "Pipfile.lock", 4, `lock entry for "mcp" has no version`, 1},
+		{"lockentry-uv", "uv.lock", 8, `lock entry for "mcp" has no version`, 2},
+		{"lockentry-pdm", "pdm.lock", 6, `lock entry for "mcp": the version is not a string`, 1},
 	} {
 		p, errs := loadDir(t, "../testdata/deps/malformed/"+c.dir)
 		if len(errs) == 0 {
@@ -149,6 +156,9 @@ func TestMalformed(t *testing.T) {
 		}
 		if len(p.Requirements()) != c.reqs {
 			t.Errorf("%s: %d requirements read, want %d", c.dir, len(p.Requirements()), c.reqs)
+		}
+		if strings.HasPrefix(c.dir, "lockentry-") && (p.MCP1() != Yes || p.MCPAdmits("2.0.0", "") != No) {
+			t.Errorf("%s: the declared mcp>=1.10,<2 must decide: %s", c.dir, p.Describe("mcp"))
 		}
 	}
 	p, errs := Load(".", []string{"../testdata/deps/does-not-exist/requirements.txt"}, Options{})

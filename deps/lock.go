@@ -1,14 +1,24 @@
 package deps
 
 import (
+	"strconv"
+	"unicode/utf8"
+
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // lockPackages reads the [[<array>]] entries of a TOML lock file (uv.lock,
 // poetry.lock, pdm.lock, pylock.toml) as locked requirements: name and exact
 // version, the span of the version key-value. skip tells entries that are the
-// project itself (editable, virtual) from installed packages.
-func lockPackages(l *loader, f *File, array string, skip func(t *ttable) bool) []*Requirement {
+// project itself (editable, virtual) from installed packages; unversioned
+// tells entries that may legitimately have no version (a VCS or directory
+// package): those admit any version and leave resolution to the manifests.
+//
+// Any other entry without a string version that parses is malformed: it is
+// an error (MCP000) and is dropped, so the declared requirements decide the
+// package's versions. Reading it as "any version" would resolve to the newest
+// release and hide every finding the declared range exposes.
+func lockPackages(l *loader, f *File, array string, skip, unversioned func(t *ttable) bool) []*Requirement {
 	root, err := parseTOML(f.Path, f.Src)
 	if err != nil {
 		l.addErr(err)
@@ -22,15 +32,22 @@ func lockPackages(l *loader, f *File, array string, skip func(t *ttable) bool) [
 		}
 		r := &Requirement{Name: NormalizeName(name.str), RawName: name.str, Path: f.Path, Locked: true,
 			Start: name.kvStart, End: name.kvEnd, VersionStart: -1, VersionEnd: -1, Section: array}
-		if ver == nil || ver.kind != unstable.String {
-			// pylock.toml: a VCS or directory package may have no version
+		if ver == nil && unversioned != nil && unversioned(t) {
 			r.Set, r.Unknown = All(), true
 			out = append(out, r)
 			continue
 		}
+		if ver == nil {
+			l.errorf(f, name.kvStart, "lock entry for %s has no version: ignored, the declared requirements decide its version", quoteName(name.str))
+			continue
+		}
+		if ver.kind != unstable.String {
+			l.errorf(f, ver.kvStart, "lock entry for %s: the version is not a string: ignored, the declared requirements decide its version", quoteName(name.str))
+			continue
+		}
 		v, err := ParseVersion(ver.str)
 		if err != nil {
-			l.errorf(f, ver.start, "%s: %v", name.str, err)
+			l.errorf(f, ver.start, "lock entry for %s: %v: ignored, the declared requirements decide its version", quoteName(name.str), err)
 			continue
 		}
 		r.Version, r.Specifier, r.Set = ver.str, "=="+ver.str, Point(v)
@@ -61,4 +78,18 @@ func sourceIs(t *ttable, keys ...string) bool {
 		}
 	}
 	return false
+}
+
+// quoteName quotes a package name for a message, cut to a bounded length (a
+// lock file is input from the scanned repository).
+func quoteName(s string) string {
+	const max = 80
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return strconv.Quote(s)
 }

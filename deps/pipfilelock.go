@@ -9,7 +9,9 @@ import (
 )
 
 // Pipfile.lock (JSON): "default" and "develop" packages with their pinned
-// "version" ("==1.2.3"). Packages without a version (VCS, path) admit any.
+// "version" ("==1.2.3"). Packages without a version (VCS, path) admit any;
+// any other entry without an exact version is malformed: an error, and
+// dropped so the Pipfile's ranges decide.
 // The span of each version string comes from a json.Decoder token walk.
 
 // jval is a JSON value with the byte span of its token (strings: quotes
@@ -145,22 +147,35 @@ func readPipfileLock(l *loader, f *File) []*Requirement {
 			e := pkgs.obj[name]
 			r := &Requirement{Name: NormalizeName(name), RawName: name, Path: f.Path, Locked: true, Section: sec.name, Group: sec.group,
 				Start: pkgs.keySpans[i][0], End: pkgs.keySpans[i][1], VersionStart: -1, VersionEnd: -1}
+			if e.obj == nil {
+				l.errorf(f, e.start, "lock entry for %s is not an object: ignored, the declared requirements decide its version", quoteName(name))
+				continue
+			}
 			ver := e.obj["version"]
-			if e.obj == nil || ver == nil || !ver.isStr {
+			if ver == nil && pipfileUnversioned(e) {
 				r.Set, r.Unknown = All(), true
 				reqs = append(reqs, r)
 				continue
 			}
+			if ver == nil {
+				l.errorf(f, r.Start, "lock entry for %s has no version: ignored, the declared requirements decide its version", quoteName(name))
+				continue
+			}
+			if !ver.isStr {
+				l.errorf(f, ver.start, "lock entry for %s: the version is not a string: ignored, the declared requirements decide its version", quoteName(name))
+				continue
+			}
 			r.Start, r.End = ver.start, ver.end
 			clauses, set, err := ParseSpecifier(ver.str)
+			if err == nil && (len(clauses) != 1 || clauses[0].Op != "==" && clauses[0].Op != "===") {
+				err = errors.New("expected an exact version (==X)")
+			}
 			if err != nil {
-				l.errorf(f, ver.start, "%s: %v", name, err)
+				l.errorf(f, ver.start, "lock entry for %s: %v: ignored, the declared requirements decide its version", quoteName(name), err)
 				continue
 			}
 			r.Specifier, r.Clauses, r.Set = ver.str, clauses, set
-			if len(clauses) == 1 && clauses[0].Op == "==" {
-				r.Version = clauses[0].Version
-			}
+			r.Version = clauses[0].Version
 			if m := e.obj["markers"]; m != nil && m.isStr {
 				r.Marker = m.str
 			}
@@ -168,4 +183,15 @@ func readPipfileLock(l *loader, f *File) []*Requirement {
 		}
 	}
 	return reqs
+}
+
+// pipfileUnversioned reports whether a Pipfile.lock entry may lack a version:
+// a VCS, path or file package.
+func pipfileUnversioned(e *jval) bool {
+	for _, k := range []string{"git", "hg", "svn", "bzr", "path", "file", "editable"} {
+		if e.obj[k] != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -1,7 +1,7 @@
 package deps
 
 // pylock.toml and pylock.<name>.toml (PEP 751): every [[packages]] entry. A
-// package without a version (VCS or directory) admits any version; a
+// VCS, directory or archive package may have no version (it admits any); a
 // directory package that is editable is the project itself and skipped.
 func readPylock(l *loader, f *File) []*Requirement {
 	return lockPackages(l, f, "packages", func(t *ttable) bool {
@@ -11,5 +11,7 @@ func readPylock(l *loader, f *File) []*Requirement {
 		}
 		e := d.tbl.get("editable")
 		return e != nil && e.str == "true"
+	}, func(t *ttable) bool {
+		return t.get("vcs") != nil || t.get("directory") != nil || t.get("archive") != nil
 	})
 }

@@ -112,13 +112,20 @@ func (p *Project) resolve(pkg string) *Resolution {
 			}
 		}
 	}
+	// A lock entry without a version (a VCS or directory package) says
+	// nothing about the version: the manifests decide, as with no lock.
+	exact := 0
+	for _, l := range res.Locked {
+		if !l.Unknown {
+			exact++
+		}
+	}
 	switch {
-	case len(res.Locked) > 0:
+	case exact > 0:
 		res.Known = true
 		res.Set = None()
 		for _, l := range res.Locked {
 			if l.Unknown {
-				res.Set = res.Set.Union(resolveOpen(l.Set, knownReleases[pkg]))
 				continue
 			}
 			res.Set = res.Set.Union(l.Set)

@@ -112,3 +112,34 @@ func TestFloorSpecifier(t *testing.T) {
 		t.Error("a lock entry is never edited")
 	}
 }
+
+// A lock entry without a version (a VCS or directory package) leaves the
+// version to the manifests; with none, it is unknown, never "the newest".
+func TestUnversionedLockEntryFallsBack(t *testing.T) {
+	lock := "lock-version = \"1.0\"\n\n[[packages]]\nname = \"mcp\"\nvcs = { type = \"git\", url = \"https://github.com/modelcontextprotocol/python-sdk\", commit-id = \"abc\" }\n"
+	files := map[string]string{"pylock.toml": lock, "pyproject.toml": "[project]\ndependencies = [\"mcp>=1.20,<2\"]\n"}
+	p, errs := Load(".", []string{"pyproject.toml", "pylock.toml"}, Options{ReadFile: memFS(files)})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if p.MCP1() != Yes || p.MCPAdmits("2.0.0", "") != No {
+		t.Errorf("declared range must decide: %s", p.Describe("mcp"))
+	}
+	delete(files, "pyproject.toml")
+	p, errs = Load(".", []string{"pylock.toml"}, Options{ReadFile: memFS(files)})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if r := p.Resolution("mcp"); r.Known || p.MCP1() != Unknown {
+		t.Errorf("nothing says which mcp: known=%v set=%s MCP1=%s", r.Known, r.Set, p.MCP1())
+	}
+}
+
+func memFS(files map[string]string) func(string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		if s, ok := files[p]; ok {
+			return []byte(s), nil
+		}
+		return nil, errNoIncludes
+	}
+}
