@@ -312,3 +312,28 @@ async def pong(n):
 		t.Errorf("wrapper of t: %+v", hs)
 	}
 }
+
+func TestResourceTemplateKinds(t *testing.T) {
+	got := handlerSet(build(t, map[string]string{"s.py": `
+from fastmcp import FastMCP
+from fastmcp.resources import Resource, ResourceTemplate
+mcp = FastMCP("x")
+@mcp.resource(uri="a://{x}")
+def kw(x): pass
+@mcp.resource("a://static")
+def static(): pass
+def called(x): pass
+mcp.resource("c://{x}")(called)
+def tmpl(x): pass
+mcp.add_template(ResourceTemplate.from_function(tmpl, uri_template="t://{x}"))
+def res(x): pass
+mcp.add_resource(Resource.from_function(res, "r://{x}"))
+def res_static(): pass
+mcp.add_resource(Resource.from_function(res_static, uri="r://static"))
+`}, Config{}))
+	want := []string{"s.called:resource template:fastmcp", "s.kw:resource template:fastmcp", "s.res:resource template:fastmcp",
+		"s.res_static:resource:fastmcp", "s.static:resource:fastmcp", "s.tmpl:resource template:fastmcp"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("kinds:\n got %q\nwant %q", got, want)
+	}
+}

@@ -99,9 +99,7 @@ func (b *builder) decorated(m *pyast.Module, f *pyast.Function) {
 		h := &Handler{Func: f, Module: m, Kind: kind, Framework: fw, Server: server, Site: d, SiteModule: m}
 		if isCall {
 			_, h.Options = m.Args(d)
-			if kind == "resource" && isTemplateURI(m, d) {
-				h.Kind = "resource template"
-			}
+			h.Kind = resourceKind(m, kind, d)
 		}
 		for _, w := range f.Decorators[i+1:] {
 			if r, ok := b.funcOf(m, decoratorFunc(w)); ok {
@@ -232,7 +230,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 			for _, t := range b.targets(m, pos[0], 0) {
 				r, ws := t.ref, t.wrappers
 				_, opts := m.Args(callee)
-				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: kind, Framework: fw, Server: server, Site: call, Options: opts, Wrappers: ws})
+				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: resourceKind(m, kind, callee), Framework: fw, Server: server, Site: call, Options: opts, Wrappers: ws})
 			}
 		}
 		return
@@ -242,7 +240,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		if fw, ok := fromFunction[q]; ok && len(pos) > 0 {
 			for _, t := range b.targets(m, pos[0], 0) {
 				r, ws := t.ref, t.wrappers
-				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: componentKind(q), Framework: fw, Site: call, Options: kw, Wrappers: ws})
+				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: componentKind(q, m, call), Framework: fw, Site: call, Options: kw, Wrappers: ws})
 			}
 			return
 		}
@@ -271,9 +269,17 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		if fw == FrameworkUnknown || fw == OfficialLowLevel {
 			return
 		}
+		kind := resourceKind(m, addMethods[attr], call) // add_resource_fn(fn, uri="x://{id}")
+		if inner := pyast.Unparen(pos[0]); kind == "resource" && inner.Kind() == "call" {
+			for _, q := range m.Resolve(pyast.Callee(inner)) {
+				if _, ok := fromFunction[q]; ok {
+					kind = componentKind(q, m, inner)
+				}
+			}
+		}
 		for _, t := range b.targets(m, pos[0], 0) {
 			r, ws := t.ref, t.wrappers
-			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: addMethods[attr], Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
+			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: kind, Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 		}
 	case attr == "add_request_handler" && len(pos) > 0:
 		fw, server := b.serverOf(m, obj)
@@ -287,14 +293,28 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	}
 }
 
-func componentKind(q string) string {
+// componentKind is the kind a from_function constructor makes: a
+// ResourceTemplate, or a Resource whose URI has {params}, is a resource
+// template.
+func componentKind(q string, m *pyast.Module, call *pyast.Node) string {
 	switch {
 	case strings.Contains(q, "Prompt"):
 		return "prompt"
+	case strings.Contains(q, "ResourceTemplate"):
+		return "resource template"
 	case strings.Contains(q, "Resource"):
-		return "resource"
+		return resourceKind(m, "resource", call)
 	}
 	return "tool"
+}
+
+// resourceKind turns a resource registration whose URI (first positional
+// argument, uri= or uri_template=) has {params} into a resource template.
+func resourceKind(m *pyast.Module, kind string, call *pyast.Node) string {
+	if kind == "resource" && isTemplateURI(m, call) {
+		return "resource template"
+	}
+	return kind
 }
 
 // constructorHandlers handles FastMCP(tools=[fn, Tool.from_function(g)]) and

@@ -76,7 +76,7 @@ var lowLevelKinds = map[string]bool{
 // addMethods are server methods that take a handler function or component.
 var addMethods = map[string]string{
 	"add_tool": "tool", "add_resource": "resource", "add_prompt": "prompt",
-	"add_resource_fn": "resource", "add_template": "resource",
+	"add_resource_fn": "resource", "add_template": "resource template",
 }
 
 // serverOf returns the framework of the server an expression refers to, and
@@ -238,11 +238,17 @@ func lastAttr(m *pyast.Module, n *pyast.Node) (obj *pyast.Node, attr string) {
 
 func isTemplateURI(m *pyast.Module, call *pyast.Node) bool {
 	pos, kw := m.Args(call)
-	var uri *pyast.Node
-	if len(pos) > 0 {
-		uri = pos[0]
-	} else {
-		uri = kw["uri"]
+	uri := kw["uri"]
+	if uri == nil {
+		uri = kw["uri_template"]
+	}
+	if uri == nil {
+		for _, a := range pos { // Resource.from_function(fn, "uri://{x}")
+			if a.Kind() == "string" || a.Kind() == "concatenated_string" {
+				uri = a
+				break
+			}
+		}
 	}
 	return uri != nil && strings.Contains(m.Text(uri), "{")
 }

@@ -9,9 +9,12 @@ import (
 	"github.com/mcplint/mcplint/pyast"
 )
 
-// MCP103 finds sync def tools, resources, resource templates and prompts
+// MCP103 finds sync def tools, static resources, prompts and resource
+// templates that take an injected parameter (a Context, Depends(...)),
 // registered on PrefectHQ fastmcp, which fastmcp 3.x runs in a worker thread
-// without abandon_on_cancel.
+// without abandon_on_cancel. A sync resource template with no injected
+// parameter runs inline on the event loop (SPEC section 1) and is not
+// reported.
 //
 // Recognised: every registration form the handlers package finds with
 // Framework PrefectFastMCP (decorators with and without parentheses, call
@@ -38,11 +41,13 @@ var mcp103 = Register(&Rule{
 	Exposure:  func(p *deps.Project) deps.Tri { return p.FastMCP3() },
 	Doc: Doc{
 		Summary: "A sync def handler on fastmcp 3.x runs in a worker thread that ignores the client's cancel",
-		WhatItDoes: "Flags a tool, resource, resource template or prompt written as a plain `def` and registered on " +
+		WhatItDoes: "Flags a tool, static resource, prompt, or resource template that takes an injected parameter " +
+			"(`Context`, `Depends(...)`) written as a plain `def` and registered on " +
 			"PrefectHQ `fastmcp` (any registration form: `@mcp.tool`, `@mcp.tool()`, `mcp.tool(fn)`, `mcp.add_tool`, " +
 			"`FastMCP(tools=[...])`, the standalone `@tool` decorator, ...) when the project's fastmcp is 3.x or " +
 			"unknown. It does not flag the official SDK's `mcp.server.fastmcp.FastMCP`, handlers registered with " +
-			"`run_in_thread=False`, or a `def` that only returns the coroutine of an `async def`.",
+			"`run_in_thread=False`, a `def` that only returns the coroutine of an `async def`, or a sync resource template " +
+			"(URI with `{params}`) without an injected parameter, which fastmcp 3 reads inline on the event loop.",
 		WhyIsThisBad: "fastmcp 3.x runs sync handlers with `anyio.to_thread.run_sync()` without `abandon_on_cancel`. " +
 			"When the client cancels the request, the await keeps waiting for the thread and then returns its result " +
 			"normally. mcp 1.x (which fastmcp 3.x runs on) has already answered the cancelled request, so it responds a " +
@@ -111,6 +116,9 @@ func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
 	if v := h.Options["run_in_thread"]; v != nil && !pyast.IsTrue(v) {
 		return false
 	}
+	if h.Kind == "resource template" && h.Framework == handlers.PrefectFastMCP && !injectsParam(h.Module, h.Func) {
+		return false // fastmcp 3 reads such a template inline on the event loop
+	}
 	if returnsCoroutine(p, h.Module, h.Func) {
 		return false
 	}
@@ -120,6 +128,45 @@ func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
 		}
 	}
 	return true
+}
+
+// injectsParam reports whether a handler takes a parameter fastmcp injects
+// rather than fills from the request: one annotated with a fastmcp or mcp
+// Context (also inside Optional[...] or a union), or one whose default is a
+// call of a fastmcp dependency (Depends(...), CurrentContext(), ...).
+// fastmcp 3 reads a sync resource template inline unless it takes one
+// (SPEC section 1).
+func injectsParam(m *pyast.Module, f *pyast.Function) bool {
+	for _, prm := range f.Params {
+		if prm.Annotation != nil {
+			found := false
+			pyast.Walk(prm.Annotation, func(n *pyast.Node) bool {
+				if found {
+					return false
+				}
+				if n.Kind() == "identifier" || n.Kind() == "attribute" {
+					for _, q := range m.Resolve(n) {
+						if (strings.HasPrefix(q, "fastmcp.") || strings.HasPrefix(q, "mcp.")) && strings.HasSuffix(q, ".Context") {
+							found = true
+						}
+					}
+					return false
+				}
+				return true
+			})
+			if found {
+				return true
+			}
+		}
+		if d := pyast.Unparen(prm.Default); d != nil && d.Kind() == "call" {
+			for _, q := range m.Resolve(pyast.Callee(d)) {
+				if strings.HasPrefix(q, "fastmcp.") || strings.HasPrefix(q, "docket.") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // prefectChosen decides which FastMCP a handler's server is. When the server

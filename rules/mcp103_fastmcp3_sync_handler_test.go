@@ -24,8 +24,13 @@ def called(a: int) -> int:  # want: MCP103
     return a
 
 @mcp.resource("data://{id}")
-def template(id: str) -> str:  # want: MCP103
+def template(id: str) -> str:
+    """A template with no injected parameter runs inline on fastmcp 3."""
     return id
+
+@mcp.resource("data://static")
+def static_resource() -> str:  # want: MCP103
+    return "x"
 
 @mcp.prompt(name="p")
 def prompt() -> str:  # want: MCP103

@@ -27,7 +27,8 @@ def with_timeout(n: int, *, scale: int = 2) -> int:  # want: MCP103
 
 
 @mcp.resource("data://items/{item_id}")
-def template(item_id: str) -> str:  # want: MCP103
+def template(item_id: str) -> str:
+    """fastmcp 3 reads a template with no injected parameter inline."""
     return item_id.upper()
 
 
