@@ -83,6 +83,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	for _, m := range mods {
 		b.findRegistrations(m)
 	}
+	b.dropDisabled()
 	b.reach()
 	return b.out
 }

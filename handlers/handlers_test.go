@@ -337,3 +337,45 @@ mcp.add_resource(Resource.from_function(res_static, uri="r://static"))
 		t.Errorf("kinds:\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestDisabledTools(t *testing.T) {
+	got := handlerSet(build(t, map[string]string{"s.py": `
+import gc
+from fastmcp import FastMCP
+from mcp.server.fastmcp import FastMCP as Official
+mcp = FastMCP("x")
+off = Official("y")
+@mcp.tool(enabled=False)
+def never(): pass
+@mcp.tool(enabled=False, name="by_name")
+def named(): pass
+@mcp.tool(enabled=False, tags={"admin"})
+def tagged(): pass
+@mcp.tool(enabled=False)
+def itself(): pass
+@mcp.tool(enabled=True)
+def on(): pass
+@off.tool(enabled=False)
+def official(): pass
+gc.enable()
+mcp.enable(names={"by_name"})
+mcp.enable(tags={"admin"})
+itself.enable()
+`}, Config{}))
+	want := []string{"s.itself:tool:fastmcp", "s.named:tool:fastmcp", "s.official:tool:mcp FastMCP", "s.on:tool:fastmcp", "s.tagged:tool:fastmcp"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("handlers:\n got %q\nwant %q", got, want)
+	}
+	// An enable call that cannot be read keeps every disabled tool.
+	got = handlerSet(build(t, map[string]string{"s.py": `
+from fastmcp import FastMCP
+mcp = FastMCP("x")
+@mcp.tool(enabled=False)
+def later(): pass
+def turn_on(names):
+    mcp.enable(names=names)
+`}, Config{}))
+	if strings.Join(got, ",") != "s.later:tool:fastmcp" {
+		t.Errorf("opaque enable: %q", got)
+	}
+}

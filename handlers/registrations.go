@@ -25,6 +25,118 @@ func (b *builder) findRegistrations(m *pyast.Module) {
 	sortHandlers(b.out.Handlers)
 }
 
+// dropDisabled removes fastmcp handlers registered with enabled=False that
+// nothing in the project enables again: fastmcp does not serve them.
+func (b *builder) dropDisabled() {
+	var enables []enableCall
+	collected := false
+	kept := b.out.Handlers[:0]
+	for _, h := range b.out.Handlers {
+		v := pyast.Unparen(h.Options["enabled"])
+		if h.Framework != PrefectFastMCP || v == nil || v.Kind() != "false" {
+			kept = append(kept, h)
+			continue
+		}
+		if !collected {
+			enables, collected = b.enableCalls(), true
+		}
+		for _, e := range enables {
+			if e.enables(b, h) {
+				kept = append(kept, h)
+				break
+			}
+		}
+	}
+	b.out.Handlers = kept
+}
+
+// enableCall is a call of an enable method: tool.enable(), mcp.enable(names=
+// {...}), mcp.enable(tags={...}).
+type enableCall struct {
+	m       *pyast.Module
+	call    *pyast.Node
+	obj     *pyast.Node
+	strings []string // the string literals in its arguments
+	opaque  bool     // no arguments, or an argument that is not made of literals
+}
+
+func (b *builder) enableCalls() []enableCall {
+	var out []enableCall
+	for _, m := range b.mods {
+		for _, call := range m.Nodes("call") {
+			obj, attr := lastAttr(m, pyast.Callee(call))
+			if obj == nil || attr != "enable" {
+				continue
+			}
+			e := enableCall{m: m, call: call, obj: obj}
+			pos, kw := m.Args(call)
+			args := append([]*pyast.Node{}, pos...)
+			for _, v := range kw {
+				args = append(args, v)
+			}
+			e.opaque = len(args) == 0
+			for _, a := range args {
+				pyast.Walk(a, func(n *pyast.Node) bool {
+					if !n.IsNamed() || n.Kind() == "comment" {
+						return true
+					}
+					switch n.Kind() {
+					case "string":
+						e.strings = append(e.strings, strings.Trim(m.Text(n), "\"'rbuRBU"))
+						return false
+					case "set", "list", "tuple", "dictionary", "pair", "true", "false", "none":
+						return true
+					}
+					e.opaque = true
+					return false
+				})
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// enables reports whether an enable call can turn h back on: it is called on
+// h's own function (fastmcp 2 decorators return the tool), or its arguments
+// name the tool or one of its tags, or cannot be read (a variable, no
+// argument at all). Calls on an imported module (gc.enable()) do not count.
+func (e enableCall) enables(b *builder, h *Handler) bool {
+	if r, ok := b.funcOf(e.m, e.obj); ok {
+		return r.Func == h.Func && e.opaque
+	}
+	if e.obj.Kind() == "identifier" {
+		for _, bd := range e.m.ScopeAt(e.call).Lookup(e.m.Text(e.obj)) {
+			if bd.Kind == pyast.BindImport {
+				return false
+			}
+		}
+	}
+	if e.opaque {
+		return true
+	}
+	names := map[string]bool{h.Func.Name: true}
+	for _, key := range []string{"name", "tags"} {
+		if v := h.Options[key]; v != nil {
+			pyast.Walk(v, func(n *pyast.Node) bool {
+				if n.Kind() == "string" {
+					names[strings.Trim(h.SiteModule.Text(n), "\"'rbuRBU")] = true
+					return false
+				}
+				return true
+			})
+		}
+	}
+	for _, s := range e.strings {
+		for n := range names {
+			if n != "" && strings.Contains(s, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // add records a handler once per function, kind and framework: the outer form
 // of a nested registration (mcp.add_tool(Tool.from_function(fn))) wins.
 func (b *builder) add(h *Handler) {
