@@ -288,7 +288,7 @@ func (e *runner) runProject(pr *project) {
 			m.Close()
 		}
 	}()
-	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files})
+	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, EntryPoints: e.entryPoints(pr)})
 	sum := &ProjectSummary{Dir: pr.dir, Deps: proj, Modules: len(mods)}
 	for _, h := range hx.Handlers {
 		sum.Handlers = append(sum.Handlers, HandlerSummary{
@@ -395,23 +395,96 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 			loaded[f] = true
 		}
 	}
+	// Entry points ([project.scripts]) run registration functions.
+	for _, q := range e.entryPoints(pr) {
+		for ref := q; ref != ""; ref = ref[:max(strings.LastIndexByte(ref, '.'), 0)] {
+			for _, f := range names.files(ref) {
+				if !loaded[f] && srcs[f] != nil {
+					loaded[f] = true
+					queue = append(queue, f)
+				}
+			}
+		}
+	}
 	for len(queue) > 0 {
-		batch := e.parseAll(queue, srcs, names)
-		queue = nil
-		for _, m := range batch {
-			mods = append(mods, m)
-			for _, ref := range referencedModules(m) {
-				for _, f := range names.files(ref) {
-					if !loaded[f] {
-						loaded[f] = true
-						queue = append(queue, f)
+		for len(queue) > 0 {
+			batch := e.parseAll(queue, srcs, names)
+			queue = nil
+			for _, m := range batch {
+				mods = append(mods, m)
+				for _, ref := range referencedModules(m) {
+					for _, f := range names.files(ref) {
+						if !loaded[f] {
+							loaded[f] = true
+							queue = append(queue, f)
+						}
 					}
+				}
+			}
+		}
+		// A module that imports a loaded one can call its registration
+		// functions (from tools import register_all; register_all(app)):
+		// load the importers too, found by a scan of their import lines.
+		for _, f := range pr.pyFiles {
+			if loaded[f] || srcs[f] == nil {
+				continue
+			}
+			for _, ref := range importLines(srcs[f], names.name(f), path.Base(f) == "__init__.py") {
+				if anyLoaded(names.files(ref), loaded) {
+					loaded[f] = true
+					queue = append(queue, f)
+					break
 				}
 			}
 		}
 	}
 	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
 	return mods
+}
+
+func anyLoaded(files []string, loaded map[string]bool) bool {
+	for _, f := range files {
+		if loaded[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// importLines returns the modules (and, for from-imports, module.name) a
+// file's import statements name, read line by line without parsing: a
+// line starting with "import " or "from ". Relative imports are resolved
+// against the file's module name.
+func importLines(src []byte, modName string, isPackage bool) []string {
+	var out []string
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		l := strings.TrimSpace(string(line))
+		switch {
+		case strings.HasPrefix(l, "import "):
+			for _, part := range strings.Split(strings.TrimPrefix(l, "import "), ",") {
+				if f := strings.Fields(part); len(f) > 0 {
+					out = append(out, f[0])
+				}
+			}
+		case strings.HasPrefix(l, "from "):
+			f := strings.Fields(strings.TrimPrefix(l, "from "))
+			if len(f) < 3 || f[1] != "import" {
+				continue
+			}
+			mod := f[0]
+			if strings.HasPrefix(mod, ".") {
+				dots := len(mod) - len(strings.TrimLeft(mod, "."))
+				mod = pyast.RelativeModule(modName, isPackage, dots, strings.TrimLeft(mod, "."))
+			}
+			out = append(out, mod)
+			for _, name := range strings.Split(strings.Join(f[2:], " "), ",") {
+				if n := strings.Trim(strings.Fields(name + " x")[0], "()\\"); n != "" && n != "x" {
+					out = append(out, mod+"."+n)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // commentMarkers make the engine keep a parsed file's comment ranges.

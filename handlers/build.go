@@ -15,6 +15,9 @@ type Config struct {
 	// files it can name (namespace packages and src/ layouts give several
 	// names per file). Nil: modules are found by their Name only.
 	ModuleFiles func(name string) []string
+	// EntryPoints are qualified names of functions a launcher runs
+	// ([project.scripts] pkg.mod:main gives pkg.mod.main).
+	EntryPoints []string
 	// AllFunctions makes every function count as reachable (for reporting
 	// unreachable code as notes); Unreached then tells them apart.
 	AllFunctions bool
@@ -49,6 +52,10 @@ type builder struct {
 	succ     map[*pyast.Function][]*pyast.Function
 	out      *Index
 	seenReg  map[string]bool
+	added    map[string][]valueAt // what the project adds to collection variables
+	// decoratedBy maps a decorator function (or the function a decorator
+	// factory returns) to the functions it decorates.
+	decoratedBy map[*pyast.Function][]FuncRef
 }
 
 // Build finds the servers, handlers and reachable code of one project.
@@ -84,6 +91,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		b.findRegistrations(m)
 	}
 	b.dropDisabled()
+	b.dropUnreachedRegistrations()
 	b.reach()
 	return b.out
 }
@@ -272,7 +280,7 @@ func (b *builder) classOf(q string, depth int) *pyast.Class {
 func (b *builder) indexCalls() {
 	for _, m := range b.mods {
 		for _, n := range m.Nodes("call") {
-			if callee, ok := b.funcOf(m, pyast.Callee(n)); ok {
+			for _, callee := range b.callees(m, pyast.Callee(n)) {
 				s := site{module: m, call: n, caller: m.FuncAt(n), callee: callee}
 				b.sites = append(b.sites, s)
 				b.siteOf[callee.Func] = append(b.siteOf[callee.Func], s)
@@ -354,7 +362,7 @@ func (b *builder) successors(f *pyast.Function) []*pyast.Function {
 		}
 	}
 	for _, call := range m.CallsIn(f) {
-		if r, ok := b.funcOf(m, pyast.Callee(call)); ok {
+		for _, r := range b.callees(m, pyast.Callee(call)) {
 			out = append(out, r.Func)
 		}
 		pos, kw := m.Args(call)

@@ -108,6 +108,7 @@ class App:
         self.mcp = FastMCP("c")
         @self.mcp.tool()
         async def inner(): pass
+app = App()
 `,
 			"pkg/reg.py": `
 from pkg.server import mcp
@@ -377,5 +378,184 @@ def turn_on(names):
 `}, Config{}))
 	if strings.Join(got, ",") != "s.later:tool:fastmcp" {
 		t.Errorf("opaque enable: %q", got)
+	}
+}
+
+func TestRegistrationsThatRun(t *testing.T) {
+	files := map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/server.py": `
+from fastmcp import FastMCP
+from pkg import mods
+from pkg.mods import register_a, register_b, register_c
+from pkg.looped import REGISTRARS
+mcp = FastMCP("x")
+register_a(mcp)
+# register_b(mcp)
+def setup():
+    for reg in REGISTRARS:
+        reg(mcp)
+    mods.register_d(mcp)
+def never_called():
+    register_c(mcp)
+def main():
+    setup()
+    mcp.run()
+`,
+		"pkg/mods.py": `
+def register_a(mcp):
+    @mcp.tool()
+    def a(): pass
+def register_b(mcp):
+    @mcp.tool()
+    def b(): pass
+def register_c(mcp):
+    @mcp.tool()
+    def c(): pass
+def register_d(mcp):
+    @mcp.tool()
+    def d(): pass
+`,
+		"pkg/looped.py": `
+def register_e(mcp):
+    @mcp.tool()
+    def e(): pass
+REGISTRARS = [register_e]
+`,
+		"pkg/factory.py": `
+from fastmcp import FastMCP
+from pkg.mods2 import register_f
+def create_server() -> FastMCP:
+    srv = FastMCP("y")
+    register_f(srv)
+    return srv
+`,
+		"pkg/mods2.py": `
+def register_f(mcp):
+    @mcp.tool()
+    def f(): pass
+def register_g(mcp):
+    @mcp.tool()
+    def g(): pass
+def register_h(mcp):
+    @mcp.tool()
+    def h(): pass
+`,
+		"pkg/cli.py": `
+import click
+from pkg.server import mcp
+from pkg.mods2 import register_g
+@click.command()
+def serve():
+    register_g(mcp)
+`,
+		"pkg/klass.py": `
+from fastmcp import FastMCP
+class Unused:
+    def __init__(self):
+        self.mcp = FastMCP("z")
+    def register(self):
+        @self.mcp.tool()
+        def i(): pass
+class Used:
+    def __init__(self):
+        self.mcp = FastMCP("w")
+        self.setup()
+    def setup(self):
+        @self.mcp.tool()
+        def j(): pass
+class Plugin(SomeFrameworkBase):
+    def on_load(self, mcp: FastMCP):
+        @mcp.tool()
+        def k(): pass
+`,
+		"pkg/uses.py": "from pkg.klass import Used\nU = Used()\n",
+		"tests/test_server.py": `
+from pkg.server import mcp
+from pkg.mods2 import register_h
+from fastmcp import FastMCP
+register_h(mcp)
+def register_t(m):
+    @m.tool()
+    def t(): pass
+register_t(FastMCP("test"))
+`,
+	}
+	got := handlerSet(build(t, files, Config{}))
+	want := []string{
+		"pkg.klass.Plugin.on_load.k:tool:fastmcp", "pkg.klass.Used.setup.j:tool:fastmcp",
+		"pkg.looped.register_e.e:tool:fastmcp",
+		"pkg.mods.register_a.a:tool:fastmcp", "pkg.mods.register_d.d:tool:fastmcp",
+		"pkg.mods2.register_f.f:tool:fastmcp", "pkg.mods2.register_g.g:tool:fastmcp",
+		"tests.test_server.register_t.t:tool:fastmcp",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("handlers:\n got %q\nwant %q", got, want)
+	}
+	// An entry point from [project.scripts] runs its function.
+	files["pkg/server.py"] = strings.Replace(files["pkg/server.py"], "def main():", "def cli():", 1)
+	got = handlerSet(build(t, files, Config{}))
+	if strings.Contains(strings.Join(got, ","), "register_d") {
+		t.Errorf("register_d runs only from cli(), which nothing runs: %q", got)
+	}
+	got = handlerSet(build(t, files, Config{EntryPoints: []string{"pkg.server.cli"}}))
+	if !strings.Contains(strings.Join(got, ","), "register_d") {
+		t.Errorf("cli() is an entry point: %q", got)
+	}
+}
+
+func TestCollectedHandlers(t *testing.T) {
+	got := handlerSet(build(t, map[string]string{
+		"app/__init__.py": "from app.catalog import TOOLS\n",
+		"app/catalog.py": `
+from app.docs import get_doc, upsert_doc
+TOOLS = [get_doc, upsert_doc]
+`,
+		"app/docs.py": `
+def get_doc(id): pass
+def upsert_doc(id, body): pass
+def not_listed(): pass
+`,
+		"app/registry.py": `
+REGISTRY = []
+PROMPTS = {}
+def logged_tool(**kw):
+    def deco(fn):
+        REGISTRY.append(fn)
+        return fn
+    return deco
+def unrelated(**kw):
+    def deco(fn):
+        return fn
+    return deco
+`,
+		"app/more.py": `
+from app.registry import logged_tool, unrelated, PROMPTS
+@logged_tool(name="search")
+def search(q): pass
+@unrelated()
+def plain(): pass
+def greet(): pass
+PROMPTS["greet"] = greet
+`,
+		"app/server.py": `
+from fastmcp import FastMCP
+from fastmcp.tools import FunctionTool
+from fastmcp.prompts import Prompt
+from app import TOOLS
+from app.registry import REGISTRY, PROMPTS
+import app.more
+mcp = FastMCP("x")
+for t in TOOLS:
+    mcp.add_tool(FunctionTool.from_function(t))
+for fn in REGISTRY:
+    mcp.tool(name=fn.__name__)(fn)
+for name, p in PROMPTS.items():
+    mcp.add_prompt(Prompt.from_function(p, name=name))
+`,
+	}, Config{}))
+	want := []string{"app.docs.get_doc:tool:fastmcp", "app.docs.upsert_doc:tool:fastmcp", "app.more.greet:prompt:fastmcp", "app.more.search:tool:fastmcp"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("handlers:\n got %q\nwant %q", got, want)
 	}
 }

@@ -306,27 +306,49 @@ func (b *builder) paramTargets(m *pyast.Module, id *pyast.Node, depth int) []tar
 		}
 		out = append(out, b.targets(s.module, arg, depth+1)...)
 	}
+	if idx == 0 { // a decorator's parameter: the functions it decorates
+		for _, r := range b.decoratedWith(fn) {
+			out = append(out, target{ref: r})
+		}
+	}
 	return out
 }
 
-// loopTargets resolves a for-loop variable over a literal list or tuple.
+// decoratedWith returns the project functions decorated with fn: @fn, or
+// @factory(...) where factory returns fn.
+func (b *builder) decoratedWith(fn *pyast.Function) []FuncRef {
+	if b.decoratedBy == nil {
+		b.decoratedBy = map[*pyast.Function][]FuncRef{}
+		for _, m := range b.mods {
+			for _, g := range m.Funcs {
+				for _, d := range g.Decorators {
+					r, ok := b.funcOf(m, decoratorFunc(d))
+					if !ok {
+						continue
+					}
+					if d.Kind() != "call" {
+						b.decoratedBy[r.Func] = append(b.decoratedBy[r.Func], FuncRef{m, g})
+						continue
+					}
+					for _, v := range pyast.Returns(r.Func) {
+						if inner, ok := b.funcOf(r.Module, v); ok {
+							b.decoratedBy[inner.Func] = append(b.decoratedBy[inner.Func], FuncRef{m, g})
+						}
+					}
+				}
+			}
+		}
+	}
+	return b.decoratedBy[fn]
+}
+
+// loopTargets resolves a for-loop variable over a collection: a literal, or
+// a variable of this or another module bound to one and filled by the
+// project (values.go).
 func (b *builder) loopTargets(m *pyast.Module, id *pyast.Node, depth int) []target {
-	loop := pyast.Ancestor(id, "for_statement")
-	if loop == nil || m.FuncAt(loop) != m.FuncAt(id) {
-		return nil
-	}
-	left, right := pyast.Unparen(loop.ChildByFieldName("left")), pyast.Unparen(loop.ChildByFieldName("right"))
-	if left == nil || right == nil || left.Kind() != "identifier" || m.Text(left) != m.Text(id) {
-		return nil
-	}
-	switch right.Kind() {
-	case "list", "tuple", "set":
-	default:
-		return nil
-	}
 	var out []target
-	for _, el := range pyast.NamedChildren(right) {
-		out = append(out, b.targets(m, el, depth+1)...)
+	for _, v := range b.loopValues(m, id) {
+		out = append(out, b.targets(v.m, v.n, depth+1)...)
 	}
 	return out
 }

@@ -91,6 +91,14 @@ func (b *builder) serverOfDepth(m *pyast.Module, expr *pyast.Node, depth int) (F
 	if expr == nil || depth > 6 {
 		return FrameworkUnknown, ""
 	}
+	if expr.Kind() == "call" { // register(FastMCP("x")), make_server().tool
+		for _, q := range m.Resolve(pyast.Callee(expr)) {
+			if f := b.frameworkOfQual(q, depth); f != FrameworkUnknown {
+				return f, ""
+			}
+		}
+		return FrameworkUnknown, ""
+	}
 	name := ""
 	if qs := m.Resolve(expr); len(qs) > 0 {
 		name = qs[0]

@@ -18,3 +18,6 @@ class Files:
     def _size(self, path):
         return len(path)
 
+
+
+files = Files()

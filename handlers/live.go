@@ -1,0 +1,282 @@
+package handlers
+
+import (
+	"path"
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// Live code: a registration inside a function (def register(mcp):
+// @mcp.tool() def f(): ...) registers a handler only when something runs
+// that function. The roots are what Python or a launcher runs: the
+// module-level code of every module (any module can be imported or run),
+// the configured entry points ([project.scripts]), functions named main,
+// factories that return a server (fastmcp run mod:factory), decorated
+// functions (a framework calls them: @click.command, @app.on_event), methods
+// of classes with a base outside the project (the base class calls them)
+// and dunder methods other than __init__ (constructing the class is a call), and the names listed in __all__. From there a function
+// is live when live code calls it or refers to it (a list of registration
+// functions looped over, a callback), or, for a method, when live code names
+// an attribute of that name on any object (conservative: the object's type
+// is often unknown). Imports alone do not count. Code in test modules counts
+// only for registrations made in test modules.
+
+// liveSets holds the live functions, computed once on demand.
+type liveSets struct {
+	edges    map[*pyast.Function][]*pyast.Function // function -> functions it calls or refers to
+	modEdges map[*pyast.Module][]*pyast.Function   // module-level code -> functions
+	nontest  map[*pyast.Function]bool
+	all      map[*pyast.Function]bool
+}
+
+// dropUnreachedRegistrations removes handlers whose registration site is in
+// a function that no live code runs.
+func (b *builder) dropUnreachedRegistrations() {
+	var live *liveSets
+	kept := b.out.Handlers[:0]
+	for _, h := range b.out.Handlers {
+		sm := h.SiteModule
+		if sm == nil || h.Site == nil {
+			kept = append(kept, h)
+			continue
+		}
+		f := sm.FuncAt(h.Site)
+		if f == nil { // module level or a class body at module level: runs at import
+			kept = append(kept, h)
+			continue
+		}
+		if live == nil {
+			live = b.liveSets()
+		}
+		if live.nontest[f] {
+			kept = append(kept, h)
+			continue
+		}
+		if isTestModule(sm) {
+			if live.all == nil {
+				live.all = live.closure(b, true)
+			}
+			if live.all[f] {
+				kept = append(kept, h)
+			}
+		}
+	}
+	b.out.Handlers = kept
+}
+
+func (b *builder) liveSets() *liveSets {
+	l := &liveSets{edges: map[*pyast.Function][]*pyast.Function{}, modEdges: map[*pyast.Module][]*pyast.Function{}}
+	names := map[string]bool{}
+	methods := map[string][]*pyast.Function{}
+	for _, m := range b.mods {
+		for _, c := range m.Classes { // constructing a class runs __init__
+			names[c.Name] = true
+		}
+		for _, f := range m.Funcs {
+			names[f.Name] = true
+			if f.Class != nil {
+				methods[f.Name] = append(methods[f.Name], f)
+			}
+			if f.Parent != nil {
+				l.edges[f.Parent] = append(l.edges[f.Parent], f)
+			}
+		}
+	}
+	for _, m := range b.mods {
+		pyast.Walk(m.Root, func(n *pyast.Node) bool {
+			switch n.Kind() {
+			case "import_statement", "import_from_statement", "future_import_statement":
+				return false
+			case "identifier":
+				if !names[m.Text(n)] || definitionName(n) {
+					return false
+				}
+			case "attribute":
+				attr := n.ChildByFieldName("attribute")
+				if attr == nil || !names[m.Text(attr)] {
+					return true
+				}
+			default:
+				return true
+			}
+			var to []*pyast.Function
+			if r, ok := b.funcOf(m, n); ok {
+				to = append(to, r.Func)
+			} else if n.Kind() == "attribute" {
+				to = append(to, methods[m.Text(n.ChildByFieldName("attribute"))]...)
+			}
+			if len(to) > 0 {
+				if f := m.FuncAt(n); f != nil {
+					l.edges[f] = append(l.edges[f], to...)
+				} else {
+					l.modEdges[m] = append(l.modEdges[m], to...)
+				}
+			}
+			return true
+		})
+	}
+	l.nontest = l.closure(b, false)
+	return l
+}
+
+// definitionName reports whether an identifier is the name a def, class or
+// parameter binds, or a keyword argument's name: not a use of a function.
+func definitionName(n *pyast.Node) bool {
+	p := n.Parent()
+	if p == nil {
+		return false
+	}
+	switch p.Kind() {
+	case "function_definition", "class_definition", "keyword_argument":
+		return p.ChildByFieldName("name") != nil && p.ChildByFieldName("name").Id() == n.Id()
+	case "parameters", "default_parameter", "typed_parameter", "typed_default_parameter":
+		return true
+	}
+	return false
+}
+
+// closure returns the functions live code runs, from the roots of the
+// project's modules (test modules too when tests is set).
+func (l *liveSets) closure(b *builder, tests bool) map[*pyast.Function]bool {
+	live := map[*pyast.Function]bool{}
+	var queue []*pyast.Function
+	push := func(fs ...*pyast.Function) {
+		for _, f := range fs {
+			if !live[f] {
+				live[f] = true
+				queue = append(queue, f)
+			}
+		}
+	}
+	entry := map[*pyast.Function]bool{}
+	for _, q := range b.cfg.EntryPoints {
+		if sym := b.lookup(q); sym.fn != nil {
+			entry[sym.fn] = true
+		}
+	}
+	for _, m := range b.mods {
+		if !tests && isTestModule(m) {
+			continue
+		}
+		push(l.modEdges[m]...)
+		exported := dunderAll(m)
+		for _, f := range m.Funcs {
+			if b.liveRoot(m, f, entry) || (f.Parent == nil && f.Class == nil && exported[f.Name]) {
+				push(f)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		push(l.edges[f]...)
+	}
+	return live
+}
+
+// liveRoot reports whether something outside the project's own code can run
+// f: an entry point, main, a server factory, a decorated function, a dunder
+// method, or a method of a class with a base outside the project.
+func (b *builder) liveRoot(m *pyast.Module, f *pyast.Function, entry map[*pyast.Function]bool) bool {
+	if entry[f] {
+		return true
+	}
+	for _, d := range f.Decorators {
+		if !builtinDecorator(m, d) {
+			return true
+		}
+	}
+	if f.Class != nil {
+		if strings.HasPrefix(f.Name, "__") && strings.HasSuffix(f.Name, "__") && f.Name != "__init__" && f.Name != "__new__" {
+			return true
+		}
+		return b.externalBase(f.Class, 0)
+	}
+	if f.Parent != nil {
+		return false
+	}
+	return f.Name == "main" || b.factoryServer(m, f, 0) != FrameworkUnknown
+}
+
+// builtinDecorator: decorators that only change how Python binds the
+// function, so no framework calls it because of them.
+func builtinDecorator(m *pyast.Module, d *pyast.Node) bool {
+	for _, q := range m.Resolve(decoratorFunc(d)) {
+		switch q {
+		case "staticmethod", "classmethod", "property", "functools.wraps", "functools.cache", "functools.lru_cache",
+			"functools.cached_property", "abc.abstractmethod", "typing.overload", "typing.override",
+			"typing_extensions.override", "typing_extensions.overload":
+			return true
+		}
+		if strings.HasSuffix(q, ".setter") || strings.HasSuffix(q, ".getter") || strings.HasSuffix(q, ".deleter") {
+			return true
+		}
+	}
+	return false
+}
+
+// externalBase reports whether a class has a base class outside the project
+// (object aside), directly or through its project bases.
+func (b *builder) externalBase(c *pyast.Class, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	m := b.classMod[c]
+	for _, base := range c.Bases {
+		if base.Kind() == "keyword_argument" {
+			continue
+		}
+		qs := m.Resolve(base)
+		if len(qs) == 0 {
+			return true
+		}
+		for _, q := range qs {
+			if q == "object" || q == "builtins.object" {
+				continue
+			}
+			sym := b.lookup(q)
+			if sym.class == nil || b.externalBase(sym.class, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dunderAll returns the names a module lists in __all__.
+func dunderAll(m *pyast.Module) map[string]bool {
+	out := map[string]bool{}
+	for _, bd := range m.Scope.Local("__all__") {
+		if bd.Value == nil {
+			continue
+		}
+		pyast.Walk(bd.Value, func(n *pyast.Node) bool {
+			if n.Kind() == "string" {
+				out[strings.Trim(m.Text(n), "\"'")] = true
+				return false
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// isTestModule reports whether a module is test code: under a tests/ or
+// test/ folder, named test_*.py or *_test.py, or a conftest.py.
+// The module's dotted name is used when it has one (the folders above the
+// project do not count), else the file name.
+func isTestModule(m *pyast.Module) bool {
+	segs := strings.Split(m.Name, ".")
+	if m.Name == "" {
+		segs = []string{strings.TrimSuffix(path.Base(strings.ReplaceAll(m.Path, "\\", "/")), ".py")}
+	}
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		if seg == "tests" || seg == "test" || seg == "conftest" && last ||
+			last && (strings.HasPrefix(seg, "test_") || strings.HasSuffix(seg, "_test")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,274 @@
+package handlers
+
+import (
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// Values kept in collections: handlers gathered in a list or dict in one
+// module (TOOLS = [get_doc, upsert_doc], a registry a custom decorator
+// fills) and registered in a loop in another (for t in TOOLS:
+// mcp.add_tool(t)), and registration functions called in a loop. A
+// collection is a variable bound to a list, tuple, set or dict literal,
+// anywhere in the project, plus what the project adds to it (append, extend,
+// add, insert, update, setdefault, name[key] = value).
+
+// valueAt is an expression with the module it is in.
+type valueAt struct {
+	m *pyast.Module
+	n *pyast.Node
+}
+
+// collectionKey names the collection variable expr refers to (its
+// qualified name; module-level names canonical through re-exports) and
+// returns its bindings with the module that holds them.
+func (b *builder) collectionKey(m *pyast.Module, expr *pyast.Node) (string, []valueAt) {
+	expr = pyast.Unparen(expr)
+	if expr == nil || (expr.Kind() != "identifier" && expr.Kind() != "attribute") {
+		return "", nil
+	}
+	for _, q := range m.Resolve(expr) {
+		if sym := b.lookup(q); len(sym.bindings) > 0 {
+			var vals []valueAt
+			key := q
+			for _, bd := range sym.bindings {
+				if len(bd.Targets) > 0 {
+					key = bd.Targets[0]
+				}
+				if bd.Value != nil {
+					vals = append(vals, valueAt{sym.module, bd.Value})
+				}
+			}
+			return key, vals
+		}
+	}
+	if expr.Kind() == "identifier" { // a local variable
+		var vals []valueAt
+		key := ""
+		for _, bd := range m.ScopeAt(expr).Lookup(m.Text(expr)) {
+			if bd.Kind != pyast.BindValue || len(bd.Targets) == 0 {
+				continue
+			}
+			key = bd.Targets[0]
+			if bd.Value != nil {
+				vals = append(vals, valueAt{m, bd.Value})
+			}
+		}
+		return key, vals
+	}
+	return "", nil
+}
+
+// elems returns the expressions a collection expression can hold: the items
+// of a literal (the values of a dict), of a variable bound to one and of
+// what the project adds to it, through list(x), x.values() and the like.
+func (b *builder) elems(m *pyast.Module, expr *pyast.Node, depth int) []valueAt {
+	expr = pyast.Unparen(expr)
+	if expr == nil || depth > 6 {
+		return nil
+	}
+	switch expr.Kind() {
+	case "list", "tuple", "set", "expression_list":
+		var out []valueAt
+		for _, el := range pyast.NamedChildren(expr) {
+			switch el.Kind() {
+			case "comment":
+			case "list_splat":
+				if el.NamedChildCount() > 0 {
+					out = append(out, b.elems(m, el.NamedChild(0), depth+1)...)
+				}
+			default:
+				out = append(out, valueAt{m, el})
+			}
+		}
+		return out
+	case "dictionary":
+		var out []valueAt
+		for _, p := range pyast.NamedChildren(expr) {
+			switch p.Kind() {
+			case "pair":
+				out = append(out, valueAt{m, p.ChildByFieldName("value")})
+			case "dictionary_splat":
+				if p.NamedChildCount() > 0 {
+					out = append(out, b.elems(m, p.NamedChild(0), depth+1)...)
+				}
+			}
+		}
+		return out
+	case "call":
+		callee := pyast.Unparen(pyast.Callee(expr))
+		pos, _ := m.Args(expr)
+		if obj, attr := lastAttr(m, callee); obj != nil && (attr == "values" || attr == "copy") {
+			return b.elems(m, obj, depth+1)
+		}
+		for _, q := range m.Resolve(callee) {
+			switch q {
+			case "list", "tuple", "set", "sorted", "reversed", "frozenset":
+				if len(pos) > 0 {
+					return b.elems(m, pos[0], depth+1)
+				}
+			}
+		}
+	case "binary_operator": // A + B
+		return append(b.elems(m, expr.ChildByFieldName("left"), depth+1), b.elems(m, expr.ChildByFieldName("right"), depth+1)...)
+	case "identifier", "attribute":
+		key, vals := b.collectionKey(m, expr)
+		if key == "" {
+			return nil
+		}
+		var out []valueAt
+		for _, v := range vals {
+			out = append(out, b.elems(v.m, v.n, depth+1)...)
+		}
+		return append(out, b.additions()[key]...)
+	}
+	return nil
+}
+
+// itemPairs returns the key and value expressions of a dict expression
+// iterated with .items(): for name, fn in TOOLS.items().
+func (b *builder) itemValues(m *pyast.Module, right *pyast.Node) ([]valueAt, bool) {
+	right = pyast.Unparen(right)
+	if right == nil || right.Kind() != "call" {
+		return nil, false
+	}
+	obj, attr := lastAttr(m, pyast.Callee(right))
+	if obj == nil || attr != "items" {
+		return nil, false
+	}
+	return b.elems(m, obj, 0), true
+}
+
+// additions indexes what the project adds to collection variables, by
+// collection key. Computed once.
+func (b *builder) additions() map[string][]valueAt {
+	if b.added != nil {
+		return b.added
+	}
+	b.added = map[string][]valueAt{}
+	add := func(key string, v valueAt) {
+		if key != "" && v.n != nil {
+			b.added[key] = append(b.added[key], v)
+		}
+	}
+	for _, m := range b.mods {
+		for _, call := range m.Nodes("call") {
+			obj, attr := lastAttr(m, pyast.Callee(call))
+			if obj == nil {
+				continue
+			}
+			pos, kw := m.Args(call)
+			switch attr {
+			case "append", "add", "appendleft":
+				if len(pos) == 1 {
+					key, _ := b.collectionKey(m, obj)
+					add(key, valueAt{m, pos[0]})
+				}
+			case "insert", "setdefault":
+				if len(pos) == 2 {
+					key, _ := b.collectionKey(m, obj)
+					add(key, valueAt{m, pos[1]})
+				}
+			case "extend", "update":
+				key, _ := b.collectionKey(m, obj)
+				if key == "" {
+					continue
+				}
+				if len(pos) == 1 {
+					b.added[key] = append(b.added[key], b.elemsNoAdditions(m, pos[0])...)
+				}
+				for _, v := range kw {
+					add(key, valueAt{m, v})
+				}
+			}
+		}
+		for _, n := range m.Nodes("assignment") {
+			left, right := pyast.Unparen(n.ChildByFieldName("left")), n.ChildByFieldName("right")
+			if left == nil || right == nil || left.Kind() != "subscript" {
+				continue
+			}
+			key, _ := b.collectionKey(m, left.ChildByFieldName("value"))
+			add(key, valueAt{m, right})
+		}
+	}
+	return b.added
+}
+
+// elemsNoAdditions is elems of a literal only (used while the additions
+// index is being built).
+func (b *builder) elemsNoAdditions(m *pyast.Module, expr *pyast.Node) []valueAt {
+	switch pyast.Unparen(expr).Kind() {
+	case "list", "tuple", "set", "dictionary":
+		return b.elems(m, expr, 0)
+	}
+	return []valueAt{{m, expr}}
+}
+
+// loopValues resolves a for-loop variable (for fn in TOOLS, for name, fn in
+// TOOLS.items(), for name, fn in [("a", a)]) to the expressions it takes.
+func (b *builder) loopValues(m *pyast.Module, id *pyast.Node) []valueAt {
+	name := m.Text(id)
+	for loop := pyast.Ancestor(id, "for_statement"); loop != nil; loop = pyast.Ancestor(loop, "for_statement") {
+		if m.FuncAt(loop) != m.FuncAt(id) {
+			return nil
+		}
+		left, right := pyast.Unparen(loop.ChildByFieldName("left")), loop.ChildByFieldName("right")
+		if left == nil || right == nil {
+			continue
+		}
+		if left.Kind() == "identifier" {
+			if m.Text(left) != name {
+				continue
+			}
+			return b.elems(m, right, 0)
+		}
+		// a tuple target: take the element at the variable's position
+		idx := -1
+		parts := pyast.NamedChildren(left)
+		for i, p := range parts {
+			if p.Kind() == "identifier" && m.Text(p) == name {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			continue
+		}
+		if vals, ok := b.itemValues(m, right); ok {
+			if len(parts) == 2 && idx == 1 {
+				return vals
+			}
+			return nil
+		}
+		var out []valueAt
+		for _, el := range b.elems(m, right, 0) {
+			t := pyast.Unparen(el.n)
+			if t.Kind() != "tuple" && t.Kind() != "list" {
+				continue
+			}
+			if items := pyast.NamedChildren(t); idx < len(items) {
+				out = append(out, valueAt{el.m, items[idx]})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// callees resolves a callee expression to the project functions it can
+// run: a name of one, or a loop variable over a collection of them (for reg
+// in REGISTRARS: reg(mcp)).
+func (b *builder) callees(m *pyast.Module, callee *pyast.Node) []FuncRef {
+	if r, ok := b.funcOf(m, callee); ok {
+		return []FuncRef{r}
+	}
+	callee = pyast.Unparen(callee)
+	if callee == nil || callee.Kind() != "identifier" {
+		return nil
+	}
+	var out []FuncRef
+	for _, v := range b.loopValues(m, callee) {
+		if r, ok := b.funcOf(v.m, v.n); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,6 @@
+from monorepo.server import start
+
+
+def serve() -> None:
+    """The [project.scripts] entry point."""
+    start()
