@@ -7,10 +7,10 @@ import (
 
 func TestEntryPointName(t *testing.T) {
 	for in, want := range map[string]string{
-		"pkg.cli:main":             "pkg.cli.main",
-		" pkg.cli : App.run [x] ":  "pkg.cli.App.run",
-		"pkg.cli":                  "",
-		":main":                    "",
+		"pkg.cli:main":            "pkg.cli.main",
+		" pkg.cli : App.run [x] ": "pkg.cli.App.run",
+		"pkg.cli":                 "",
+		":main":                   "",
 	} {
 		if got := entryPointName(in); got != want {
 			t.Errorf("entryPointName(%q) = %q, want %q", in, got, want)
