@@ -30,6 +30,7 @@ import (
 	"unicode"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -193,7 +194,7 @@ func Write(path string, res *engine.Result) (int, error) {
 
 // Read loads a baseline file.
 func Read(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	b, err := safeio.ReadFile(path, safeio.Baseline)
 	if err != nil {
 		return nil, fmt.Errorf("read baseline: %w", err)
 	}

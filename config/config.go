@@ -20,6 +20,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mcplint/mcplint/internal/escape"
+	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
@@ -102,7 +104,12 @@ func Find(start string) (string, error) {
 	for dir := abs; ; dir = filepath.Dir(dir) {
 		for _, name := range Names {
 			p := filepath.Join(dir, name)
-			src, err := os.ReadFile(p)
+			src, err := safeio.ReadFile(p, safeio.Config)
+			var nr *safeio.NotRegularError
+			var tl *safeio.TooLargeError
+			if errors.As(err, &nr) || errors.As(err, &tl) {
+				return p, nil // Load says why it cannot be read
+			}
 			if err != nil {
 				continue
 			}
@@ -138,7 +145,7 @@ func hasToolTable(src []byte) bool {
 
 // Load reads the configuration file at path.
 func Load(path string) (*Config, error) {
-	src, err := os.ReadFile(path)
+	src, err := safeio.ReadFile(path, safeio.Config)
 	if err != nil {
 		return nil, fmt.Errorf("read configuration: %w", err)
 	}
@@ -279,7 +286,7 @@ func (d *decoder) setting(key []string, v, keyNode *unstable.Node) error {
 		c.HandlerDecorators, err = d.strings(name, keyNode, v)
 		for _, it := range c.HandlerDecorators {
 			if !isQualifiedName(it.Value) {
-				return &Error{Path: d.path, Msg: fmt.Sprintf("handler-decorators: %q is not a qualified name such as mypkg.tools.register", it.Value), Line: lineOf(it.Where), Column: colOf(it.Where)}
+				return &Error{Path: d.path, Msg: fmt.Sprintf("handler-decorators: %s is not a qualified name such as mypkg.tools.register", escape.Quote(it.Value)), Line: lineOf(it.Where), Column: colOf(it.Where)}
 			}
 		}
 	case "per-file-ignores":
@@ -380,9 +387,9 @@ func (d *decoder) typeError(name string, keyNode, v *unstable.Node) error {
 }
 
 func (d *decoder) unknown(n *unstable.Node, name string) error {
-	msg := fmt.Sprintf("unknown key %q", name)
+	msg := fmt.Sprintf("unknown key %s", escape.Quote(name))
 	if s := suggest(name); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
+		msg += fmt.Sprintf(" (did you mean %s?)", escape.Quote(s))
 	} else {
 		var names []string
 		for k := range Keys {
@@ -478,7 +485,7 @@ func offsetPos(src []byte, off int) (int, int) {
 
 func (d *decoder) errorf(n *unstable.Node, format string, args ...any) error {
 	line, col := d.pos(n)
-	return &Error{Path: d.path, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Path: d.path, Line: line, Column: col, Msg: escape.Bound(fmt.Sprintf(format, args...))}
 }
 
 func (d *decoder) parseError(err error) error {
@@ -486,10 +493,10 @@ func (d *decoder) parseError(err error) error {
 	if errors.As(err, &perr) && perr.Highlight != nil {
 		if off, ok := d.offsetOf(perr.Highlight); ok {
 			line, col := offsetPos(d.src, off)
-			return &Error{Path: d.path, Line: line, Column: col, Msg: "invalid TOML: " + perr.Message}
+			return &Error{Path: d.path, Line: line, Column: col, Msg: "invalid TOML: " + escape.Bound(perr.Message)}
 		}
 	}
-	return &Error{Path: d.path, Msg: "invalid TOML: " + err.Error()}
+	return &Error{Path: d.path, Msg: "invalid TOML: " + escape.Bound(err.Error())}
 }
 
 func (d *decoder) offsetOf(b []byte) (off int, ok bool) {
@@ -543,7 +550,7 @@ func (c *Config) Validate() error {
 	check := func(key string, items []Item) error {
 		for _, it := range items {
 			if !Known(it.Value) {
-				return fmt.Errorf("%s: %s: unknown rule selector %q (see `mcplint rules`)", it.Where, key, it.Value)
+				return fmt.Errorf("%s: %s: unknown rule selector %s (see `mcplint rules`)", it.Where, key, escape.Quote(it.Value))
 			}
 		}
 		return nil
@@ -561,12 +568,12 @@ func (c *Config) Validate() error {
 			return err
 		}
 		if !doublestar.ValidatePattern(p.Pattern.Value) {
-			return fmt.Errorf("%s: per-file-ignores: invalid glob %q", p.Pattern.Where, p.Pattern.Value)
+			return fmt.Errorf("%s: per-file-ignores: invalid glob %s", p.Pattern.Where, escape.Quote(p.Pattern.Value))
 		}
 	}
 	for _, it := range append(append([]Item(nil), c.Exclude...), c.ExtendExclude...) {
 		if !doublestar.ValidatePattern(it.Value) {
-			return fmt.Errorf("%s: invalid glob %q", it.Where, it.Value)
+			return fmt.Errorf("%s: invalid glob %s", it.Where, escape.Quote(it.Value))
 		}
 	}
 	return nil

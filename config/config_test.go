@@ -195,3 +195,26 @@ func TestGlobs(t *testing.T) {
 		t.Error("empty globs matched")
 	}
 }
+
+// A configuration error quotes at most an excerpt of the file, escaped.
+func TestErrorsQuoteAnExcerpt(t *testing.T) {
+	long := strings.Repeat("k", 100000)
+	for _, src := range []string{
+		long + "\x1b[2J = 1\n",
+		"select = [\"" + long + "\"]\n",
+		"exclude = [\"[" + long + "\"]\n",
+		"handler-decorators = [\"a b\x1b" + long + "\"]\n",
+	} {
+		c, err := Parse("mcplint.toml", []byte(src), nil)
+		if err == nil && c != nil {
+			err = c.Validate()
+		}
+		if err == nil {
+			t.Errorf("no error for %.40q", src)
+			continue
+		}
+		if msg := err.Error(); len(msg) > 400 || strings.Contains(msg, "\x1b") {
+			t.Errorf("the error quotes too much (%d bytes) or a control character: %.120q", len(msg), msg)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -35,7 +36,7 @@ func Selection(layers ...Layer) (map[string]Decision, error) {
 		for _, list := range [][]Item{l.Select, l.ExtendSelect, l.Ignore} {
 			for _, it := range list {
 				if !Known(it.Value) {
-					return nil, fmt.Errorf("%s: unknown rule selector %q (see `mcplint rules`)", it.Where, it.Value)
+					return nil, fmt.Errorf("%s: unknown rule selector %s (see `mcplint rules`)", it.Where, escape.Quote(it.Value))
 				}
 			}
 		}
@@ -55,9 +56,9 @@ func Selection(layers ...Layer) (map[string]Decision, error) {
 					d = Decision{On: false, Why: "not in select" + whereOf(l.Select)}
 				}
 			case sel > ign:
-				d = Decision{On: true, Why: fmt.Sprintf("selected by %q (%s)", selIt.Value, selIt.Where)}
+				d = Decision{On: true, Why: fmt.Sprintf("selected by %s (%s)", escape.Quote(selIt.Value), selIt.Where)}
 			default:
-				d = Decision{On: false, Why: fmt.Sprintf("ignored by %q (%s)", ignIt.Value, ignIt.Where)}
+				d = Decision{On: false, Why: fmt.Sprintf("ignored by %s (%s)", escape.Quote(ignIt.Value), ignIt.Where)}
 			}
 		}
 		if r.Code == rules.FileErrorCode {

@@ -17,6 +17,7 @@
 package deps
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -24,6 +25,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcplint/mcplint/internal/escape"
+	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -86,13 +89,19 @@ type Options struct {
 	// (includes too): the fixer passes its overlay of edited contents so a
 	// fix can be checked before anything is written. Nil means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+	// Root is the folder that paths named inside a dependency file (-r and
+	// -c includes, setup.cfg file: entries) must stay in once symlinks are
+	// resolved: the scan root the project is under. "" means the project's
+	// own folder. A path that leads outside is not read; its MCP000 message
+	// quotes the path, never the content.
+	Root string
 }
 
 func (o Options) read(p string) ([]byte, error) {
 	if o.ReadFile != nil {
 		return o.ReadFile(p)
 	}
-	return os.ReadFile(filepath.FromSlash(p))
+	return safeio.ReadFile(filepath.FromSlash(p), safeio.Dependency)
 }
 
 // FileError is a problem in one dependency file, at a position.
@@ -179,8 +188,11 @@ type loader struct {
 	reqStack []string
 }
 
+// errorf records an error in f. The message is bounded and made printable
+// (escape.Bound) whatever a reader put in it: it must never carry more
+// than an excerpt of a file.
 func (l *loader) errorf(f *File, off int, format string, args ...any) {
-	l.errs = append(l.errs, &FileError{Path: f.Path, Offset: off, Msg: fmt.Sprintf(format, args...)})
+	l.errs = append(l.errs, &FileError{Path: f.Path, Offset: off, Msg: escape.Bound(fmt.Sprintf(format, args...))})
 }
 
 func (l *loader) addErr(err error) { l.errs = append(l.errs, err) }
@@ -192,7 +204,18 @@ func (l *loader) note(f *File, off int, format string, args ...any) {
 		p := f.Lines.Position(off)
 		pos = fmt.Sprintf(":%d:%d", p.Line, p.Column)
 	}
-	l.proj.Notes = append(l.proj.Notes, f.Path+pos+": "+fmt.Sprintf(format, args...))
+	l.proj.Notes = append(l.proj.Notes, f.Path+pos+": "+escape.Bound(fmt.Sprintf(format, args...)))
+}
+
+// named checks a path named inside a dependency file (an include) before
+// it is read: it must lead, symlinks resolved, inside opts.Root (or the
+// project's folder). The error says why not.
+func (l *loader) named(p string) error {
+	root := l.opts.Root
+	if root == "" {
+		root = filepath.FromSlash(l.proj.Dir)
+	}
+	return safeio.Within(root, filepath.FromSlash(p))
 }
 
 // file reads a file once.
@@ -273,6 +296,13 @@ func unwrapPathError(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// isOutside tells whether err is safeio's refusal of a path outside the
+// scanned tree.
+func isOutside(err error) bool {
+	var oe *safeio.OutsideError
+	return errors.As(err, &oe)
 }
 
 // Requirements returns every requirement read, file by file in source order.

@@ -3,6 +3,8 @@ package deps
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // Requirement is one dependency on a package, as a file declares or locks it.
@@ -104,16 +106,16 @@ func parsePEP508(s string) (pep508, error) {
 	r.nameEnd = i
 	r.name = s[r.nameStart:r.nameEnd]
 	if r.name == "" {
-		return r, fmt.Errorf("expected a package name in %q", s)
+		return r, fmt.Errorf("expected a package name in %s", escape.Quote(s))
 	}
 	if !isAlnum(r.name[0]) || !isAlnum(r.name[len(r.name)-1]) {
-		return r, fmt.Errorf("invalid package name %q", r.name)
+		return r, fmt.Errorf("invalid package name %s", escape.Quote(r.name))
 	}
 	skip()
 	if i < len(s) && s[i] == '[' {
 		j := strings.IndexByte(s[i:], ']')
 		if j < 0 {
-			return r, fmt.Errorf("unclosed extras in %q", s)
+			return r, fmt.Errorf("unclosed extras in %s", escape.Quote(s))
 		}
 		for _, e := range strings.Split(s[i+1:i+j], ",") {
 			e = strings.TrimSpace(e)
@@ -122,7 +124,7 @@ func parsePEP508(s string) (pep508, error) {
 			}
 			for k := 0; k < len(e); k++ {
 				if !isNameChar(e[k]) {
-					return r, fmt.Errorf("invalid extra %q", e)
+					return r, fmt.Errorf("invalid extra %s", escape.Quote(e))
 				}
 			}
 			r.extras = append(r.extras, NormalizeName(e))
@@ -142,7 +144,7 @@ func parsePEP508(s string) (pep508, error) {
 		}
 		r.url = s[i:j]
 		if r.url == "" {
-			return r, fmt.Errorf("missing URL after @ in %q", s)
+			return r, fmt.Errorf("missing URL after @ in %s", escape.Quote(s))
 		}
 		i = j
 		r.specStart, r.specEnd = -1, -1
@@ -153,7 +155,7 @@ func parsePEP508(s string) (pep508, error) {
 	case i < len(s) && s[i] == '(':
 		j := strings.IndexByte(s[i:], ')')
 		if j < 0 {
-			return r, fmt.Errorf("unclosed '(' in %q", s)
+			return r, fmt.Errorf("unclosed '(' in %s", escape.Quote(s))
 		}
 		r.specStart, r.specEnd = i+1, i+j
 		r.spec = s[i+1 : i+j]
@@ -186,14 +188,14 @@ func parsePEP508(s string) (pep508, error) {
 	if i < len(s) && s[i] == ';' {
 		r.marker = strings.TrimSpace(s[i+1:])
 		if r.marker == "" {
-			return r, fmt.Errorf("empty marker after ';' in %q", s)
+			return r, fmt.Errorf("empty marker after ';' in %s", escape.Quote(s))
 		}
 		if err := checkMarker(r.marker); err != nil {
 			return r, err
 		}
 		r.end = len(strings.TrimRight(s, " \t"))
 	} else if i < len(s) {
-		return r, fmt.Errorf("unexpected %q in %q", s[i:], s)
+		return r, fmt.Errorf("unexpected %s in %s", escape.Quote(s[i:]), escape.Quote(s))
 	}
 	return r, nil
 }
@@ -236,12 +238,12 @@ func checkMarker(m string) error {
 		case c == ')':
 			depth--
 			if depth < 0 {
-				return fmt.Errorf("unbalanced ')' in marker %q", m)
+				return fmt.Errorf("unbalanced ')' in marker %s", escape.Quote(m))
 			}
 		}
 	}
 	if quote != 0 || depth != 0 {
-		return fmt.Errorf("unbalanced marker %q", m)
+		return fmt.Errorf("unbalanced marker %s", escape.Quote(m))
 	}
 	return nil
 }

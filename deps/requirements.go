@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // requirements.txt and friends (pip's requirements file format): *.txt, *.in,
@@ -254,9 +256,13 @@ func (l *loader) requirementsOption(f *File, ll logicalLine, start int, body str
 			}
 			return nil
 		}
+		if err := l.named(target); isOutside(err) {
+			l.errorf(f, ll.off(argAt), "%s %s: the file is outside the scanned tree: not read", opt, escape.Quote(arg))
+			return nil
+		}
 		tf, err := l.file(target)
 		if err != nil {
-			l.errorf(f, ll.off(argAt), "%s %s: cannot read the included file: %s", opt, arg, unwrapPathError(err))
+			l.errorf(f, ll.off(argAt), "%s %s: cannot read the included file: %s", opt, escape.Quote(arg), unwrapPathError(err))
 			return nil
 		}
 		return l.readRequirements(tf, constraint || isC)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path"
 	"strings"
+
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // setup.cfg: [options] install_requires and [options.extras_require] (one
@@ -102,9 +104,13 @@ func (l *loader) cfgInclude(f *File, at int, name string) []*Requirement {
 	if l.reqDone[path.Clean(target)] {
 		return nil
 	}
+	if err := l.named(target); isOutside(err) {
+		l.errorf(f, at, "file: %s: the file is outside the scanned tree: not read", escape.Quote(name))
+		return nil
+	}
 	tf, err := l.file(target)
 	if err != nil {
-		l.errorf(f, at, "file: %s: cannot read the included file: %s", name, unwrapPathError(err))
+		l.errorf(f, at, "file: %s: cannot read the included file: %s", escape.Quote(name), unwrapPathError(err))
 		return nil
 	}
 	return l.readRequirements(tf, false)

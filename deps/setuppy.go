@@ -3,6 +3,7 @@ package deps
 import (
 	"strings"
 
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -52,7 +53,7 @@ func readSetupPy(l *loader, f *File) []*Requirement {
 			if v := value(n); v != nil {
 				reqs = append(reqs, pyStrings(l, f, m, v, "install_requires", "")...)
 			} else {
-				l.note(f, int(n.StartByte()), "install_requires: %s is not a module-level literal: skipped", m.Text(n))
+				l.note(f, int(n.StartByte()), "install_requires: %s is not a module-level literal: skipped", escape.Excerpt(m.Text(n)))
 			}
 		}
 		if v := value(kw["extras_require"]); v != nil && v.Kind() == "dictionary" {
@@ -100,7 +101,7 @@ func pyStrings(l *loader, f *File, m *pyast.Module, n *pyast.Node, section, grou
 	for _, e := range pyast.NamedChildren(n) {
 		s, ok := pyString(m, e)
 		if !ok {
-			l.note(f, int(e.StartByte()), "%s: %s is not a plain string literal: skipped", section, m.Text(e))
+			l.note(f, int(e.StartByte()), "%s: %s is not a plain string literal: skipped", section, escape.Excerpt(m.Text(e)))
 			continue
 		}
 		start := contentStart(e)

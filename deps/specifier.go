@@ -3,6 +3,8 @@ package deps
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // Clause is one comparison of a specifier: ">=1.20", "==1.*", "^1.2" (Poetry).
@@ -33,11 +35,11 @@ func ParseSpecifier(s string) ([]Clause, Set, error) {
 			}
 		}
 		if op == "" {
-			return nil, Set{}, fmt.Errorf("invalid specifier %q: expected an operator", part)
+			return nil, Set{}, fmt.Errorf("invalid specifier %s: expected an operator", escape.Quote(part))
 		}
 		ver := strings.TrimSpace(part[len(op):])
 		if ver == "" {
-			return nil, Set{}, fmt.Errorf("invalid specifier %q: missing version", part)
+			return nil, Set{}, fmt.Errorf("invalid specifier %s: missing version", escape.Quote(part))
 		}
 		clauses = append(clauses, Clause{Op: op, Version: ver})
 	}
@@ -68,7 +70,7 @@ func clausesSet(clauses []Clause) (Set, error) {
 // pre-release (which turns pre-releases on, as packaging does).
 func (c Clause) set() (Set, bool, error) {
 	bad := func(why string) (Set, bool, error) {
-		return Set{}, false, fmt.Errorf("invalid specifier %q: %s", c.String(), why)
+		return Set{}, false, fmt.Errorf("invalid specifier %s: %s", escape.Quote(c.String()), why)
 	}
 	if c.Op == "" && c.Version == "*" {
 		return All(), false, nil
@@ -213,7 +215,7 @@ func ParsePoetryConstraint(s string) ([]Clause, Set, error) {
 		}
 		for _, c := range clauses {
 			if c.Version == "" {
-				return nil, Set{}, fmt.Errorf("invalid constraint %q: missing version", s)
+				return nil, Set{}, fmt.Errorf("invalid constraint %s: missing version", escape.Quote(s))
 			}
 		}
 		set, err := clausesSet(clauses)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // Version is a PEP 440 version. Local labels are kept for display and
@@ -37,7 +39,7 @@ func ParseVersion(s string) (Version, error) {
 	orig := s
 	s = strings.ToLower(strings.TrimSpace(s))
 	bad := func(why string) (Version, error) {
-		return Version{}, fmt.Errorf("invalid version %q: %s", orig, why)
+		return Version{}, fmt.Errorf("invalid version %s: %s", escape.Quote(orig), why)
 	}
 	if s == "" {
 		return bad("empty")

@@ -8,8 +8,6 @@
 package engine
 
 import (
-	"os"
-
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/rules"
@@ -97,7 +95,7 @@ func (r *Result) Read(path string) ([]byte, error) {
 	}
 	read := r.read
 	if read == nil { // a Result built by hand, as renderer tests do
-		read = os.ReadFile
+		read = ReadFile
 	}
 	b, err := read(path)
 	if err == nil {

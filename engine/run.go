@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -15,14 +16,11 @@ import (
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/mcplint/mcplint/workspace"
 )
-
-// MaxFileSize is the largest Python file parsed; larger files get an MCP000
-// finding and are skipped (they are generated code in practice).
-const MaxFileSize = 8 << 20
 
 // project is one directory with dependency files and the Python files that
 // belong to it.
@@ -41,12 +39,15 @@ func Run(roots []string, opts Options) (*Result, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
-	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}}}
+	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}}, refused: map[string]bool{}}
 	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore})
 	for _, err := range walkErrs {
 		p := err.Error()
 		if pe, ok := err.(*workspace.PathError); ok {
 			p = pe.Path
+			if errors.Is(err, workspace.ErrSymlinkOutside) {
+				e.refused[p] = true
+			}
 		}
 		e.fileError(p, nil, 0, err.Error())
 	}
@@ -105,6 +106,9 @@ type runner struct {
 	res   *Result
 	mu    sync.Mutex
 	diags []rules.Diagnostic
+	// refused are paths never to read (symlinks out of the scanned tree),
+	// not even for a code frame; written before the analysis starts.
+	refused map[string]bool
 }
 
 func (e *runner) add(d rules.Diagnostic) {
@@ -113,12 +117,39 @@ func (e *runner) add(d rules.Diagnostic) {
 	e.mu.Unlock()
 }
 
-// read returns a file's bytes from the overlay or the disk.
+// read returns a file's bytes from the overlay or the disk: only a regular
+// file, and at most the limit for its kind (safeio); larger Python files are
+// generated code in practice.
 func (e *runner) read(p string) ([]byte, error) {
 	if b, ok := e.opts.Overlay[p]; ok {
 		return b, nil
 	}
-	return os.ReadFile(p)
+	if e.refused[p] {
+		return nil, &os.PathError{Op: "read", Path: p, Err: workspace.ErrSymlinkOutside}
+	}
+	return ReadFile(p)
+}
+
+// ReadFile reads a scanned file (a slash path) from the disk with the
+// limit of its kind: Python files (setup.py too) or dependency files.
+func ReadFile(p string) ([]byte, error) {
+	kind := safeio.Dependency
+	if k, ok := workspace.Classify(p); ok && k == workspace.Python {
+		kind = safeio.Python
+	}
+	return safeio.ReadFile(filepath.FromSlash(p), kind)
+}
+
+// readError is the MCP000 message for a file that could not be read.
+func readError(err error) string {
+	var tl *safeio.TooLargeError
+	if errors.As(err, &tl) {
+		return tl.Error() + ": skipped"
+	}
+	if pe, ok := err.(*os.PathError); ok {
+		err = pe.Err
+	}
+	return "cannot read: " + err.Error()
 }
 
 func (e *runner) keepSource(p string) {
@@ -256,9 +287,43 @@ func (e *runner) outerProject(file string, roots []string, get func(string) *pro
 	}
 }
 
+// containRoot is the folder the files named inside a project's dependency
+// files (includes) must stay in: the outermost scan root the project is
+// under (a file root's folder), or the project's own folder when it is above
+// every scan root (a pyproject.toml found above `mcplint check src/`).
+func (e *runner) containRoot(dir string) string {
+	best := ""
+	for _, r := range e.res.Roots {
+		if st, err := os.Stat(filepath.FromSlash(r)); err == nil && !st.IsDir() {
+			r = workspace.Dir(r)
+		}
+		if isUnder(dir, r) && (best == "" || isUnder(best, r)) {
+			best = r
+		}
+	}
+	if best == "" {
+		return dir
+	}
+	return best
+}
+
+// isUnder tells whether the slash path p is dir or below it (display
+// paths: "." is the working directory).
+func isUnder(p, dir string) bool {
+	switch {
+	case p == dir:
+		return true
+	case dir == ".":
+		return p != ".." && !strings.HasPrefix(p, "../") && !path.IsAbs(p)
+	case dir == "/":
+		return path.IsAbs(p)
+	}
+	return strings.HasPrefix(p, dir+"/")
+}
+
 // runProject analyses one project.
 func (e *runner) runProject(pr *project) {
-	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: e.read}
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: e.read, Root: filepath.FromSlash(e.containRoot(pr.dir))}
 	var proj *deps.Project
 	var errs []error
 	if pr.script {
@@ -380,12 +445,7 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 	for _, f := range pr.pyFiles {
 		src, err := e.read(f)
 		if err != nil {
-			e.fileError(f, nil, 0, fmt.Sprintf("cannot read: %v", err))
-			loaded[f] = true
-			continue
-		}
-		if len(src) > MaxFileSize {
-			e.fileError(f, nil, 0, fmt.Sprintf("file is %d bytes, over the %d-byte limit: skipped", len(src), MaxFileSize))
+			e.fileError(f, nil, 0, readError(err))
 			loaded[f] = true
 			continue
 		}

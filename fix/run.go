@@ -3,7 +3,6 @@ package fix
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mcplint/mcplint/engine"
@@ -67,7 +66,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		if b, ok := overlay[p]; ok {
 			return b, nil
 		}
-		return os.ReadFile(p)
+		return engine.ReadFile(p)
 	}
 	original := map[string][]byte{}
 	fixedIn := map[string]int{}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -234,9 +235,9 @@ func (p *Processor) check(f *file) []rules.Diagnostic {
 		var msgs []string
 		for _, c := range unused {
 			if c.Rule == "" {
-				msgs = append(msgs, fmt.Sprintf("%s is not an mcplint rule", c.Text))
+				msgs = append(msgs, fmt.Sprintf("%s is not an mcplint rule", escape.Excerpt(c.Text)))
 			} else {
-				msgs = append(msgs, fmt.Sprintf("%s matches no finding", c.Text))
+				msgs = append(msgs, fmt.Sprintf("%s matches no finding", escape.Excerpt(c.Text)))
 			}
 		}
 		start, end := dir.Start, dir.End

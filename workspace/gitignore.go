@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mcplint/mcplint/internal/safeio"
 )
 
 // This file implements .gitignore matching as git does it (gitignore(5)):
@@ -103,7 +104,7 @@ func newIgnorer(absRoot string) *ignorer {
 	for dir := absRoot; ; dir = path.Dir(dir) {
 		if _, err := os.Lstat(filepath.Join(filepath.FromSlash(dir), ".git")); err == nil {
 			ig.top = dir
-			if src, err := os.ReadFile(filepath.Join(filepath.FromSlash(dir), ".git", "info", "exclude")); err == nil {
+			if src, err := safeio.ReadFile(filepath.Join(filepath.FromSlash(dir), ".git", "info", "exclude"), safeio.Config); err == nil {
 				// Lowest precedence: kept under a key no folder has.
 				f := parseIgnore(dir, src)
 				ig.files[dir+"/.git/info"] = f
@@ -130,7 +131,7 @@ func (ig *ignorer) load(dir string) {
 	if _, ok := ig.files[dir]; ok {
 		return
 	}
-	src, err := os.ReadFile(filepath.Join(filepath.FromSlash(dir), ".gitignore"))
+	src, err := safeio.ReadFile(filepath.Join(filepath.FromSlash(dir), ".gitignore"), safeio.Config)
 	if err != nil {
 		ig.files[dir] = nil
 		return

@@ -3,7 +3,8 @@
 // wants scanned (VCS folders, virtual environments, caches, node_modules,
 // hidden folders), what .gitignore files ignore (unless told not to) and
 // what the caller excludes, and never follows directory symlinks, so a
-// symlink loop cannot trap it. A root given explicitly is always visited.
+// symlink loop cannot trap it. A symlink to a file is read only when it
+// resolves inside its scan root. A root given explicitly is always visited.
 package workspace
 
 import (
@@ -16,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/internal/safeio"
 )
 
 // Kind of a file found.
@@ -52,6 +54,10 @@ type PathError struct {
 
 func (e *PathError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
 func (e *PathError) Unwrap() error { return e.Err }
+
+// ErrSymlinkOutside is the error (in a *PathError) for a symlink under a
+// scan root that leads outside it: the file must not be read at all.
+var ErrSymlinkOutside = errors.New("a symlink to a file outside the scanned tree: not read")
 
 // skippedDirs are never descended into.
 var skippedDirs = map[string]bool{
@@ -147,6 +153,14 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 			k, ok := Classify(sp)
 			if !ok || (opts.Exclude != nil && opts.Exclude(sp, false)) || ig != nil && ig.ignored(abs(p), false) {
 				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// A symlink in a repository must not make mcplint read (and
+				// quote) a file outside it, such as /proc/self/environ.
+				if err := safeio.Within(filepath.FromSlash(root), p); err != nil {
+					errs = append(errs, &PathError{Path: sp, Err: ErrSymlinkOutside})
+					return nil
+				}
 			}
 			add(sp, k)
 			return nil
