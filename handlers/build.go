@@ -93,6 +93,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	b.dropDisabled()
 	b.dropUnreachedRegistrations()
 	b.reach()
+	b.findGuards()
 	return b.out
 }
 

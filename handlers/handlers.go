@@ -51,6 +51,8 @@ type Index struct {
 	reachable []FuncRef
 	unreached map[string]bool
 	builder   *builder
+	guards    []*Guard     // see guard.go
+	servers   []ServerSite // calls that construct a server
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.

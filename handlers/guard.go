@@ -1,0 +1,615 @@
+package handlers
+
+// The respond/cancel guard (SPEC section 1, the third remedy): code that runs
+// before the server starts and replaces RequestResponder.respond() and
+// .cancel() of mcp 1.x with functions that return early when the request was
+// already answered (self._completed). With it, a handler that returns after a
+// client's cancel cannot make the SDK answer twice, so a project whose guard
+// is in place cannot crash that way.
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// ResponderClass is the qualified name of the class a guard patches.
+const ResponderClass = "mcp.shared.session.RequestResponder"
+
+// GuardedMethods are the methods a complete guard replaces.
+var GuardedMethods = []string{"respond", "cancel"}
+
+// GuardPatch is one replacement of a RequestResponder method.
+type GuardPatch struct {
+	Module *pyast.Module
+	Stmt   *pyast.Node // the statement that installs it (assignment, setattr call, class swap)
+	Method string      // respond or cancel
+	// Target is the source text naming the patched class (RequestResponder,
+	// session.RequestResponder), for fixes that patch the other method the
+	// same way.
+	Target string
+	// Func is the replacement; Checks says whether it returns early when
+	// self._completed is set.
+	Func   FuncRef
+	Checks bool
+}
+
+// Guard is the respond/cancel guard found in one module.
+type Guard struct {
+	Module  *pyast.Module
+	Patches []*GuardPatch // in source order
+	// Active says that the guard runs before the server starts: the module
+	// is imported at import time (directly or transitively) by a module that
+	// creates or runs the server, before it runs it, or is that module and
+	// patches before run(). Why says why not, when it is not.
+	Active bool
+	Why    string
+}
+
+// Patch returns the guard's patch of method that returns early on
+// _completed, or nil.
+func (g *Guard) Patch(method string) *GuardPatch {
+	for _, p := range g.Patches {
+		if p.Method == method && p.Checks {
+			return p
+		}
+	}
+	return nil
+}
+
+// Stmt is the statement the guard is reported at: its respond patch, else
+// its first patch.
+func (g *Guard) Stmt() *pyast.Node {
+	if p := g.Patch("respond"); p != nil {
+		return p.Stmt
+	}
+	return g.Patches[0].Stmt
+}
+
+// Guards returns the modules of the project that patch RequestResponder,
+// sorted by path.
+func (ix *Index) Guards() []*Guard {
+	if ix == nil {
+		return nil
+	}
+	return ix.guards
+}
+
+// ActiveGuard returns the guard that closes the crash: active guards patch
+// both respond and cancel with the _completed check (possibly in different
+// modules). It returns the one that patches respond, or nil.
+func (ix *Index) ActiveGuard() *Guard {
+	var respond *Guard
+	cancel := false
+	for _, g := range ix.Guards() {
+		if !g.Active {
+			continue
+		}
+		if g.Patch("respond") != nil && respond == nil {
+			respond = g
+		}
+		if g.Patch("cancel") != nil {
+			cancel = true
+		}
+	}
+	if cancel {
+		return respond
+	}
+	return nil
+}
+
+// ServerSite is a place that creates an MCP server object.
+type ServerSite struct {
+	Module *pyast.Module
+	Call   *pyast.Node
+}
+
+// ServerSites returns the calls that construct a server, in module order.
+func (ix *Index) ServerSites() []ServerSite {
+	if ix == nil {
+		return nil
+	}
+	return ix.servers
+}
+
+// findGuards finds the guard patches of every module and decides whether
+// each guard runs before the server starts.
+func (b *builder) findGuards() {
+	for _, m := range b.mods {
+		for _, n := range m.Nodes("call") {
+			for _, q := range m.Resolve(pyast.Callee(n)) {
+				if _, ok := ServerClass(q); ok {
+					b.out.servers = append(b.out.servers, ServerSite{m, n})
+					break
+				}
+			}
+		}
+	}
+	byMod := map[*pyast.Module]*Guard{}
+	for _, m := range b.mods {
+		for _, p := range b.patchesIn(m) {
+			g := byMod[m]
+			if g == nil {
+				g = &Guard{Module: m}
+				byMod[m] = g
+				b.out.guards = append(b.out.guards, g)
+			}
+			g.Patches = append(g.Patches, p)
+		}
+	}
+	sort.Slice(b.out.guards, func(i, j int) bool { return b.out.guards[i].Module.Path < b.out.guards[j].Module.Path })
+	if len(b.out.guards) == 0 {
+		return
+	}
+	b.activate()
+}
+
+// patchesIn returns the patches installed by module m's top-level code,
+// and by project functions that code calls (def install(): ...; install()).
+func (b *builder) patchesIn(m *pyast.Module) []*GuardPatch {
+	if !strings.Contains(string(m.Src), "RequestResponder") {
+		return nil
+	}
+	var out []*GuardPatch
+	for _, st := range topLevel(m.Root) {
+		out = append(out, b.patchesOf(m, st)...)
+	}
+	// Installed from a function: its statements, anywhere, count when the
+	// function is called from module level (checked by activate through the
+	// call's position); keep them in source order.
+	for _, f := range m.Funcs {
+		if f.Class != nil || f.Parent != nil {
+			continue
+		}
+		for _, st := range funcStatements(f) {
+			out = append(out, b.patchesOf(m, st)...)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Stmt.StartByte() < out[j].Stmt.StartByte() })
+	return out
+}
+
+// patchesOf returns the patches one simple statement installs.
+func (b *builder) patchesOf(m *pyast.Module, st *pyast.Node) []*GuardPatch {
+	if st.Kind() != "expression_statement" || st.NamedChildCount() != 1 {
+		return nil
+	}
+	e := st.NamedChild(0)
+	switch e.Kind() {
+	case "assignment":
+		left, right := pyast.Unparen(e.ChildByFieldName("left")), pyast.Unparen(e.ChildByFieldName("right"))
+		if left == nil || right == nil {
+			return nil
+		}
+		if left.Kind() == "pattern_list" || left.Kind() == "tuple_pattern" {
+			ls, rs := pyast.NamedChildren(left), pyast.NamedChildren(right)
+			if right.Kind() != "expression_list" && right.Kind() != "tuple" || len(ls) != len(rs) {
+				return nil
+			}
+			var out []*GuardPatch
+			for i := range ls {
+				out = append(out, b.assignPatch(m, st, ls[i], rs[i])...)
+			}
+			return out
+		}
+		return b.assignPatch(m, st, left, right)
+	case "call":
+		// setattr(RequestResponder, "respond", f)
+		if !nameResolves(m, pyast.Callee(e), "setattr") {
+			return nil
+		}
+		args, _ := m.Args(e)
+		if len(args) != 3 {
+			return nil
+		}
+		name, ok := stringValue(m, args[1])
+		if !ok {
+			return nil
+		}
+		return b.installs(m, st, args[0], name, args[2])
+	}
+	return nil
+}
+
+// assignPatch handles `<target>.<method> = value` and the class swap
+// `<module>.RequestResponder = Subclass`.
+func (b *builder) assignPatch(m *pyast.Module, st, left, right *pyast.Node) []*GuardPatch {
+	if left.Kind() != "attribute" {
+		return nil
+	}
+	obj := left.ChildByFieldName("object")
+	return b.installs(m, st, obj, m.Text(left.ChildByFieldName("attribute")), right)
+}
+
+// installs returns the patches of setting attribute name of obj to value.
+func (b *builder) installs(m *pyast.Module, st, obj *pyast.Node, name string, value *pyast.Node) []*GuardPatch {
+	if name == "RequestResponder" {
+		// session.RequestResponder = Guarded: a subclass swapped in.
+		for _, q := range m.Resolve(obj) {
+			if q != "mcp.shared.session" {
+				continue
+			}
+			c := b.projectClass(m, value)
+			if c == nil || !b.subclassesResponder(c, 0) {
+				return nil
+			}
+			var out []*GuardPatch
+			for _, meth := range GuardedMethods {
+				if f := b.method(c, meth, 0); f != nil && b.moduleOf[f] != nil {
+					out = append(out, &GuardPatch{Module: m, Stmt: st, Method: meth, Target: m.Text(obj) + ".RequestResponder",
+						Func: FuncRef{b.moduleOf[f], f}, Checks: returnsEarlyOnCompleted(b.moduleOf[f], f)})
+				}
+			}
+			return out
+		}
+		return nil
+	}
+	if name != "respond" && name != "cancel" || !nameResolves(m, obj, ResponderClass) {
+		return nil
+	}
+	p := &GuardPatch{Module: m, Stmt: st, Method: name, Target: m.Text(obj)}
+	if r, ok := b.replacement(m, value); ok {
+		p.Func, p.Checks = r, returnsEarlyOnCompleted(r.Module, r.Func)
+	}
+	return []*GuardPatch{p}
+}
+
+// replacement resolves the value installed as a method: a project function,
+// or a call of a project factory that returns a nested function
+// (_guard(RequestResponder.respond) whose inner def is wrapped with
+// functools.wraps).
+func (b *builder) replacement(m *pyast.Module, value *pyast.Node) (FuncRef, bool) {
+	value = pyast.Unparen(value)
+	if value == nil {
+		return FuncRef{}, false
+	}
+	if value.Kind() == "call" {
+		for _, q := range m.Resolve(pyast.Callee(value)) {
+			sym := b.lookup(q)
+			if sym.fn == nil {
+				continue
+			}
+			for _, ret := range pyast.Returns(sym.fn) {
+				if ret.Kind() != "identifier" {
+					continue
+				}
+				for _, inner := range sym.module.Funcs {
+					if inner.Parent == sym.fn && inner.Name == sym.module.Text(ret) {
+						return FuncRef{sym.module, inner}, true
+					}
+				}
+			}
+		}
+		return FuncRef{}, false
+	}
+	for _, q := range m.Resolve(value) {
+		if sym := b.lookup(q); sym.fn != nil {
+			return FuncRef{sym.module, sym.fn}, true
+		}
+	}
+	return FuncRef{}, false
+}
+
+// projectClass resolves a name to a project class.
+func (b *builder) projectClass(m *pyast.Module, n *pyast.Node) *pyast.Class {
+	for _, q := range m.Resolve(n) {
+		if c := b.lookup(q).class; c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// subclassesResponder reports whether c derives from RequestResponder,
+// directly or through project classes.
+func (b *builder) subclassesResponder(c *pyast.Class, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	cm := b.classMod[c]
+	for _, base := range c.Bases {
+		for _, q := range cm.Resolve(base) {
+			if q == ResponderClass {
+				return true
+			}
+			if bc := b.lookup(q).class; bc != nil && bc != c && b.subclassesResponder(bc, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// returnsEarlyOnCompleted reports whether f starts by returning when its
+// first parameter's _completed is set: a top-level
+// `if self._completed: return` (or getattr(self, "_completed", False)),
+// with nothing awaited before it.
+func returnsEarlyOnCompleted(m *pyast.Module, f *pyast.Function) bool {
+	if len(f.Params) == 0 || f.Body == nil {
+		return false
+	}
+	self := f.Params[0].Name
+	for _, st := range pyast.NamedChildren(f.Body) {
+		if st.Kind() == "if_statement" && completedCheck(m, st.ChildByFieldName("condition"), self) && returnsOnly(m, st.ChildByFieldName("consequence")) {
+			return true
+		}
+		awaits := false
+		pyast.WalkCode(st, func(n *pyast.Node) bool {
+			if n.Kind() == "await" {
+				awaits = true
+			}
+			return !awaits
+		})
+		if awaits {
+			return false
+		}
+	}
+	return false
+}
+
+// completedCheck matches self._completed and getattr(self, "_completed", ...).
+func completedCheck(m *pyast.Module, cond *pyast.Node, self string) bool {
+	cond = pyast.Unparen(cond)
+	if cond == nil {
+		return false
+	}
+	switch cond.Kind() {
+	case "attribute":
+		obj := pyast.Unparen(cond.ChildByFieldName("object"))
+		return obj.Kind() == "identifier" && m.Text(obj) == self && m.Text(cond.ChildByFieldName("attribute")) == "_completed"
+	case "call":
+		if !nameResolves(m, pyast.Callee(cond), "getattr") {
+			return false
+		}
+		args, _ := m.Args(cond)
+		if len(args) < 2 || args[0].Kind() != "identifier" || m.Text(args[0]) != self {
+			return false
+		}
+		name, ok := stringValue(m, args[1])
+		return ok && name == "_completed"
+	}
+	return false
+}
+
+// returnsOnly reports whether a block ends with a bare `return` (or
+// `return None`) and awaits nothing.
+func returnsOnly(m *pyast.Module, blk *pyast.Node) bool {
+	stmts := pyast.NamedChildren(blk)
+	for len(stmts) > 0 && stmts[len(stmts)-1].Kind() == "comment" {
+		stmts = stmts[:len(stmts)-1]
+	}
+	if len(stmts) == 0 {
+		return false
+	}
+	last := stmts[len(stmts)-1]
+	if last.Kind() != "return_statement" {
+		return false
+	}
+	if v := last.NamedChild(0); v != nil && !(v.Kind() == "none") {
+		return false
+	}
+	awaits := false
+	pyast.WalkCode(blk, func(n *pyast.Node) bool {
+		awaits = awaits || n.Kind() == "await"
+		return !awaits
+	})
+	return !awaits
+}
+
+// nameResolves reports whether expression n can refer to qualified name q.
+func nameResolves(m *pyast.Module, n *pyast.Node, q string) bool {
+	for _, r := range m.Resolve(n) {
+		if r == q {
+			return true
+		}
+	}
+	return false
+}
+
+// stringValue returns the value of a plain string literal.
+func stringValue(m *pyast.Module, n *pyast.Node) (string, bool) {
+	n = pyast.Unparen(n)
+	if n == nil || n.Kind() != "string" {
+		return "", false
+	}
+	var out strings.Builder
+	for _, c := range pyast.NamedChildren(n) {
+		switch c.Kind() {
+		case "string_start":
+			if strings.ContainsAny(m.Text(c), "fFbB") {
+				return "", false
+			}
+		case "string_content":
+			out.WriteString(m.Text(c))
+		case "interpolation", "escape_sequence":
+			return "", false
+		}
+	}
+	return out.String(), true
+}
+
+// topLevel returns the simple statements that run when a module is
+// imported: module-level statements and those inside top-level if, try,
+// with and for blocks (not function or class bodies), in source order.
+func topLevel(root *pyast.Node) []*pyast.Node {
+	var out []*pyast.Node
+	var walk func(n *pyast.Node)
+	walk = func(n *pyast.Node) {
+		for _, c := range pyast.NamedChildren(n) {
+			switch c.Kind() {
+			case "function_definition", "class_definition", "decorated_definition", "comment":
+			case "if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause",
+				"with_statement", "for_statement", "while_statement", "block":
+				walk(c)
+			default:
+				out = append(out, c)
+			}
+		}
+	}
+	walk(root)
+	return out
+}
+
+// funcStatements returns the simple statements of f's body at any depth of
+// if/try/with blocks (not nested definitions).
+func funcStatements(f *pyast.Function) []*pyast.Node { return topLevel(f.Body) }
+
+// runMethods are the server methods that start serving.
+var runMethods = map[string]bool{
+	"run": true, "run_async": true, "run_stdio_async": true, "run_sse_async": true,
+	"run_streamable_http_async": true, "run_http_async": true,
+}
+
+// activate decides, for each guard, whether it runs before the server
+// starts. The start modules are those that create a server and those that
+// run one; each is cut at its first top-level statement that runs a server
+// (directly or through a project function it calls). A guard counts when it
+// is installed before that cut in a start module, or in a module that a
+// start module imports (transitively) before it.
+func (b *builder) activate() {
+	cuts := map[*pyast.Module]int{}
+	for _, s := range b.out.servers {
+		cuts[s.Module] = len(s.Module.Src)
+	}
+	for _, m := range b.mods {
+		for _, st := range topLevel(m.Root) {
+			if b.runsServer(m, st, 0) {
+				cuts[m] = int(st.StartByte())
+				break
+			}
+		}
+	}
+	if len(cuts) == 0 {
+		for _, g := range b.out.guards {
+			g.Why = "no module of the project creates or runs an MCP server"
+		}
+		return
+	}
+	// installedAt: where each guard's patches run at import time: the patch
+	// statement itself at module level, or a module-level call of the
+	// function that holds it.
+	for _, g := range b.out.guards {
+		points := b.installPoints(g)
+		for start, cut := range cuts {
+			seen := map[*pyast.Module]bool{}
+			imported := b.importsBefore(start, cut, seen)
+			for _, pt := range points {
+				if pt.mod == start && pt.off < cut || pt.mod != start && imported[pt.mod] {
+					g.Active = true
+				}
+			}
+		}
+		if !g.Active {
+			if len(points) == 0 {
+				g.Why = "the function that installs it is never called at import time"
+			} else {
+				g.Why = "no module that creates or runs the server imports " + g.Module.Path + " before the server starts"
+			}
+		}
+	}
+}
+
+type point struct {
+	mod *pyast.Module
+	off int
+}
+
+// installPoints returns where a guard's patches run at import time.
+func (b *builder) installPoints(g *Guard) []point {
+	var out []point
+	for _, p := range g.Patches {
+		f := g.Module.FuncAt(p.Stmt)
+		if f == nil {
+			out = append(out, point{g.Module, int(p.Stmt.StartByte())})
+			continue
+		}
+		for _, m := range b.mods {
+			for _, st := range topLevel(m.Root) {
+				found := false
+				pyast.WalkCode(st, func(n *pyast.Node) bool {
+					if n.Kind() == "call" {
+						if r, ok := b.funcOf(m, pyast.Callee(n)); ok && r.Func == f {
+							found = true
+						}
+					}
+					return !found
+				})
+				if found {
+					out = append(out, point{m, int(st.StartByte())})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// importsBefore returns the project modules whose top-level code has run
+// when module m reaches offset cut: those m imports before cut, and
+// everything they import, transitively (packages' __init__ included).
+func (b *builder) importsBefore(m *pyast.Module, cut int, seen map[*pyast.Module]bool) map[*pyast.Module]bool {
+	for _, st := range topLevel(m.Root) {
+		if int(st.StartByte()) >= cut {
+			break
+		}
+		if st.Kind() != "import_statement" && st.Kind() != "import_from_statement" {
+			continue
+		}
+		for _, q := range m.ImportTargets(st) {
+			for q != "" {
+				if im := b.module(q); im != nil && !seen[im] {
+					seen[im] = true
+					b.importsBefore(im, len(im.Src), seen)
+				}
+				i := strings.LastIndexByte(q, '.')
+				if i < 0 {
+					break
+				}
+				q = q[:i]
+			}
+		}
+	}
+	return seen
+}
+
+// runsServer reports whether statement st runs a server: a call of a run
+// method on a server object, in st or in a project function st calls or
+// passes (anyio.run(main)).
+func (b *builder) runsServer(m *pyast.Module, st *pyast.Node, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	found := false
+	pyast.WalkCode(st, func(n *pyast.Node) bool {
+		if found {
+			return false
+		}
+		switch n.Kind() {
+		case "call":
+			callee := pyast.Unparen(pyast.Callee(n))
+			if callee != nil && callee.Kind() == "attribute" && runMethods[m.Text(callee.ChildByFieldName("attribute"))] {
+				if fw, _ := b.serverOf(m, callee.ChildByFieldName("object")); fw != FrameworkUnknown {
+					found = true
+					return false
+				}
+			}
+			if r, ok := b.funcOf(m, callee); ok && b.funcRunsServer(r, depth) {
+				found = true
+				return false
+			}
+		case "identifier":
+			if p := n.Parent(); p != nil && p.Kind() == "argument_list" {
+				if r, ok := b.funcOf(m, n); ok && b.funcRunsServer(r, depth) {
+					found = true
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func (b *builder) funcRunsServer(r FuncRef, depth int) bool {
+	return r.Func.Body != nil && b.runsServer(r.Module, r.Func.Body, depth+1)
+}
