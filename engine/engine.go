@@ -113,6 +113,15 @@ type ProjectSummary struct {
 	Deps     *deps.Project
 	Handlers []HandlerSummary
 	Modules  int // Python files parsed
+	// Guard is the respond/cancel guard that runs before the server starts,
+	// when the project has one (its code findings are then notes).
+	Guard *GuardSummary
+}
+
+// GuardSummary says where a project's respond/cancel guard is installed.
+type GuardSummary struct {
+	Path string
+	Line int
 }
 
 // HandlerSummary is a handler found, for reports.

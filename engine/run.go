@@ -51,6 +51,7 @@ func Run(roots []string, opts Options) (*Result, error) {
 		}
 		e.fileError(p, nil, 0, err.Error())
 	}
+	files = e.withOverlayFiles(files, roots)
 	e.res.Files = len(files)
 	e.res.read = e.read
 	for _, f := range files {
@@ -85,6 +86,42 @@ func Run(roots []string, opts Options) (*Result, error) {
 	SortDiagnostics(out)
 	e.res.Diagnostics = out
 	return e.res, nil
+}
+
+// withOverlayFiles adds the files of the overlay that do not exist on disk
+// (a fix that creates a module) under the roots, so the re-analysis sees
+// them as the walk would.
+func (e *runner) withOverlayFiles(files []workspace.File, roots []string) []workspace.File {
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[f.Path] = true
+	}
+	added := false
+	for p := range e.opts.Overlay {
+		kind, ok := workspace.Classify(p)
+		if !ok || seen[p] || !underRoot(p, roots) {
+			continue
+		}
+		if _, err := os.Lstat(p); err == nil {
+			continue // on disk but excluded or ignored: the walk knows best
+		}
+		files = append(files, workspace.File{Path: p, Kind: kind})
+		added = true
+	}
+	if added {
+		sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	}
+	return files
+}
+
+func underRoot(p string, roots []string) bool {
+	for _, r := range roots {
+		r = workspace.DisplayPath(r)
+		if r == "." && !strings.HasPrefix(p, "../") && !strings.HasPrefix(p, "/") || p == r || strings.HasPrefix(p, strings.TrimSuffix(r, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // SortDiagnostics orders diagnostics by path, position and code.
@@ -355,6 +392,14 @@ func (e *runner) runProject(pr *project) {
 	}()
 	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, EntryPoints: e.entryPoints(pr)})
 	sum := &ProjectSummary{Dir: pr.dir, Deps: proj, Modules: len(mods)}
+	guard := hx.ActiveGuard()
+	var guardAt []rules.Related
+	if guard != nil {
+		st := guard.Stmt()
+		sum.Guard = &GuardSummary{Path: guard.Module.Path, Line: guard.Module.Pos(int(st.StartByte())).Line}
+		guardAt = []rules.Related{{Location: rules.NodeLocation(guard.Module, st),
+			Message: "guarded here: respond() and cancel() return early once the request was answered, so this cannot crash the server"}}
+	}
 	for _, h := range hx.Handlers {
 		sum.Handlers = append(sum.Handlers, HandlerSummary{
 			Path: h.Module.Path, Line: h.Module.Pos(int(h.Func.Node.StartByte())).Line, Name: h.Func.Qual,
@@ -381,8 +426,15 @@ func (e *runner) runProject(pr *project) {
 		case deps.No:
 			sev = rules.SeverityNone
 		}
+		guarded := r.Guarded && guard != nil
+		if guarded {
+			sev = rules.SeverityNone // shown as a note with ShowSafe, like mcp >= 2
+		}
 		report := func(d rules.Diagnostic) {
 			d.Exposure, d.Severity = exposure, sev
+			if guarded {
+				d.Related = append(d.Related, guardAt...)
+			}
 			if r.Kind == rules.CodeRule && hx.Unreached(d.Anchor) {
 				d.Severity = rules.SeverityNote
 			}
@@ -396,7 +448,7 @@ func (e *runner) runProject(pr *project) {
 // does (--select MCP001), no Python file is parsed.
 func (e *runner) needsCode() bool {
 	for _, r := range e.rulesToRun() {
-		if r.Kind == rules.CodeRule {
+		if r.Kind == rules.CodeRule || r.ReadsCode {
 			return true
 		}
 	}

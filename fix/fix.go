@@ -7,7 +7,9 @@ package fix
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -54,6 +56,7 @@ type Change struct {
 	Old     []byte
 	New     []byte
 	Applied []int // indices of the diagnostics whose fix is in New
+	Created bool  // the file does not exist: a fix creates it (Old is empty)
 	edits   []rules.Edit
 	picked  map[int]*rules.Fix // the fix applied for each index in Applied
 }
@@ -84,12 +87,27 @@ func Plan(diags []rules.Diagnostic, pick func(*rules.Diagnostic) *rules.Fix, rea
 			c := byPath[e.Path]
 			if c == nil {
 				src, err := read(e.Path)
-				if err != nil {
+				switch {
+				case e.Create && errors.Is(err, fs.ErrNotExist):
+					c = &Change{Path: e.Path, Created: true}
+				case e.Create: // a file, a directory, a link, or unreadable
+					ok = false
+					skipped = append(skipped, Skipped{i, fmt.Sprintf("%s exists: a fix never overwrites a file", e.Path)})
+				case err != nil:
 					return nil, nil, fmt.Errorf("read %s: %w", e.Path, err)
+				default:
+					c = &Change{Path: e.Path, Old: src}
 				}
-				c = &Change{Path: e.Path, Old: src}
+				if !ok {
+					break
+				}
 				byPath[e.Path] = c
 				order = append(order, e.Path)
+			}
+			if e.Create != c.Created {
+				ok = false
+				skipped = append(skipped, Skipped{i, fmt.Sprintf("a fix both creates and edits %s", e.Path)})
+				break
 			}
 			if e.Start < 0 || e.End < e.Start || e.End > len(c.Old) {
 				ok = false
@@ -220,6 +238,33 @@ func UnifiedDiff(path string, old, new []byte) string {
 		return ""
 	}
 	return udiff.Unified("a/"+path, "b/"+path, string(old), string(new))
+}
+
+// NewFileDiff returns the unified diff that creates a file.
+func NewFileDiff(path string, data []byte) string {
+	return udiff.Unified("/dev/null", "b/"+path, "", string(data))
+}
+
+// WriteNew creates the file at path with data, atomically, and fails when
+// the path exists: a fix never overwrites a file it did not read.
+func WriteNew(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".mcplint-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	// A hard link fails when path exists, where a rename would replace it.
+	return os.Link(tmp.Name(), path)
 }
 
 // WriteAtomic replaces the file at path with data: it writes a temporary

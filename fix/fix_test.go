@@ -124,3 +124,51 @@ func TestUnifiedDiff(t *testing.T) {
 		t.Error("diff of equal contents is not empty")
 	}
 }
+
+// TestCreateFile covers fixes that create a file: planned from nothing,
+// shared between findings, refused over an existing file, shown as a diff
+// from /dev/null, and written only where nothing exists.
+func TestCreateFile(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "taken.py")
+	if err := os.WriteFile(existing, []byte("keep = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	newPath := filepath.Join(dir, "guard.py")
+	create := func(p string) rules.Fix {
+		return rules.Fix{Applicability: rules.Unsafe, Edits: []rules.Edit{{Path: p, New: "x = 1\n", Create: true}}}
+	}
+	diags := []rules.Diagnostic{diag(create(newPath)), diag(create(newPath)), diag(create(existing))}
+	changes, skipped, err := Plan(diags, func(d *rules.Diagnostic) *rules.Fix { return &d.Fixes[0] }, os.ReadFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || !changes[0].Created || string(changes[0].New) != "x = 1\n" || len(changes[0].Applied) != 2 {
+		t.Fatalf("changes = %+v, want one created file shared by two findings", changes)
+	}
+	if len(skipped) != 1 || skipped[0].Index != 2 || !strings.Contains(skipped[0].Reason, "never overwrites") {
+		t.Errorf("skipped = %+v, want the fix over the existing file refused", skipped)
+	}
+	o := &Outcome{Files: []*FileResult{{Path: newPath, New: changes[0].New, Created: true}}}
+	if d := Diffs(o); !strings.HasPrefix(d, "--- /dev/null\n+++ b/"+newPath+"\n@@ -0,0 +1 @@\n+x = 1\n") {
+		t.Errorf("diff:\n%s", d)
+	}
+	if err := Write(o); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(newPath); err != nil || string(b) != "x = 1\n" {
+		t.Errorf("created file = %q, %v", b, err)
+	}
+	// The file now exists: writing the same outcome again must fail and
+	// leave the file alone, as it must for any file that appeared meanwhile.
+	o.Files[0].New = []byte("y = 2\n")
+	if err := Write(o); err == nil {
+		t.Error("writing a created file over an existing one succeeded")
+	}
+	if b, _ := os.ReadFile(newPath); string(b) != "x = 1\n" {
+		t.Errorf("existing file overwritten: %q", b)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*mcplint-*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}

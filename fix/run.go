@@ -3,6 +3,7 @@ package fix
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/mcplint/mcplint/engine"
@@ -26,6 +27,9 @@ type FileResult struct {
 	Old   []byte
 	New   []byte
 	Fixed int // findings fixed in this file (counted on their primary file)
+	// Created: the file is new (Old is empty); it is written only when
+	// nothing exists at Path.
+	Created bool
 }
 
 // Failure is a file left unchanged because its fixes failed a check.
@@ -69,7 +73,9 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		return engine.ReadFile(p)
 	}
 	original := map[string][]byte{}
+	created := map[string]bool{}
 	fixedIn := map[string]int{}
+	elsewhere := 0 // fixed findings whose own file the fix leaves alone
 	out := &Outcome{}
 	broken := map[string]string{}
 	opts.Overlay = overlay
@@ -98,6 +104,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		for _, c := range changes {
 			if _, ok := original[c.Path]; !ok {
 				original[c.Path] = c.Old
+				created[c.Path] = c.Created
 			}
 			next[c.Path] = c.New
 		}
@@ -120,6 +127,26 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 				failed = true
 			}
 		}
+		// A finding whose fix edits only other files (the guard module for
+		// MCP001) must be gone from its own, unchanged file too.
+		for _, i := range elsewhereFixed(changes, diags) {
+			d := diags[i]
+			if reason := checkElsewhere(&d, pick(&d), after); reason != "" {
+				for _, e := range pick(&d).Edits {
+					if _, done := broken[e.Path]; done {
+						continue
+					}
+					broken[e.Path] = reason
+					out.Failures = append(out.Failures, Failure{e.Path, reason})
+					if orig, ok := overlay[e.Path]; ok {
+						next[e.Path] = orig
+					} else {
+						delete(next, e.Path)
+					}
+				}
+				failed = true
+			}
+		}
 		if failed {
 			opts.Overlay = next
 			if after, err = engine.Run(roots, opts); err != nil {
@@ -133,6 +160,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 					}
 				}
 			}
+			elsewhere += len(elsewhereFixed(changes, diags))
 		}
 		overlay = next
 		res = after
@@ -142,10 +170,11 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		if !ok || bytes.Equal(cur, old) {
 			continue
 		}
-		fr := &FileResult{Path: p, Old: old, New: cur, Fixed: fixedIn[p]}
+		fr := &FileResult{Path: p, Old: old, New: cur, Fixed: fixedIn[p], Created: created[p]}
 		out.Files = append(out.Files, fr)
 		out.Fixed += fr.Fixed
 	}
+	out.Fixed += elsewhere
 	sortFiles(out.Files)
 	out.Result = res
 	return out, nil
@@ -195,6 +224,45 @@ func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
 	return ""
 }
 
+// checkElsewhere verifies a finding fixed through other files: its file is
+// unchanged, so the finding must be gone from where it was (or, for a
+// partial fix, have changed).
+func checkElsewhere(d *rules.Diagnostic, f *rules.Fix, after *engine.Result) string {
+	for _, a := range after.Diagnostics {
+		if a.Path != d.Path || a.Code != d.Code || a.Start.Offset != d.Start.Offset {
+			continue
+		}
+		if f == nil || !f.Partial {
+			return fmt.Sprintf("the fix for %s at %s:%d did not remove the finding", d.Code, d.Path, d.Start.Line)
+		}
+		if a.Message == d.Message {
+			return fmt.Sprintf("the partial fix for %s at %s:%d did not change the finding", d.Code, d.Path, d.Start.Line)
+		}
+	}
+	return ""
+}
+
+// elsewhereFixed returns the indices of the applied findings whose own file
+// no change touches.
+func elsewhereFixed(changes []*Change, diags []rules.Diagnostic) []int {
+	touched := map[string]bool{}
+	for _, c := range changes {
+		touched[c.Path] = true
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, c := range changes {
+		for _, i := range c.Applied {
+			if !seen[i] && !touched[diags[i].Path] {
+				seen[i] = true
+				out = append(out, i)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
 func fileErrors(diags []rules.Diagnostic, path string) int {
 	n := 0
 	for _, d := range diags {
@@ -208,7 +276,11 @@ func fileErrors(diags []rules.Diagnostic, path string) int {
 // Write writes every changed file atomically.
 func Write(o *Outcome) error {
 	for _, f := range o.Files {
-		if err := WriteAtomic(f.Path, f.New); err != nil {
+		write := WriteAtomic
+		if f.Created {
+			write = WriteNew
+		}
+		if err := write(f.Path, f.New); err != nil {
 			return fmt.Errorf("write %s: %w", f.Path, err)
 		}
 	}
@@ -219,6 +291,10 @@ func Write(o *Outcome) error {
 func Diffs(o *Outcome) string {
 	var b strings.Builder
 	for _, f := range o.Files {
+		if f.Created {
+			b.WriteString(NewFileDiff(f.Path, f.New))
+			continue
+		}
 		b.WriteString(UnifiedDiff(f.Path, f.Old, f.New))
 	}
 	return b.String()

@@ -213,6 +213,10 @@ func FixDiff(res *engine.Result, f *rules.Fix) string {
 	order, byPath := f.EditsByFile()
 	var out strings.Builder
 	for _, p := range order {
+		if edits := byPath[p]; len(edits) > 0 && edits[0].Create {
+			out.WriteString(fix.NewFileDiff(p, fix.Apply(nil, edits)))
+			continue
+		}
 		src := source(res, p)
 		if src == nil {
 			fmt.Fprintf(&out, "# %s: file not available\n", p)

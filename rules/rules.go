@@ -53,12 +53,15 @@ func (a Applicability) String() string {
 	return [...]string{"safe", "unsafe", "display-only"}[a]
 }
 
-// Edit replaces Src[Start:End] of the file at Path with New.
+// Edit replaces Src[Start:End] of the file at Path with New. With Create
+// set, the edit makes a new file whose contents are New (Start and End are
+// 0); the fixer refuses it when the file exists.
 type Edit struct {
-	Path  string `json:"path"`
-	Start int    `json:"start"`
-	End   int    `json:"end"`
-	New   string `json:"new"`
+	Path   string `json:"path"`
+	Start  int    `json:"start"`
+	End    int    `json:"end"`
+	New    string `json:"new"`
+	Create bool   `json:"create,omitempty"`
 }
 
 // Fix is one way to resolve a diagnostic. Several fixes on one diagnostic are
@@ -178,6 +181,14 @@ type Rule struct {
 	// can happen there: Yes (error), Unknown (warning), No (not reported, or a
 	// note on request). Nil means always Yes.
 	Exposure func(p *deps.Project) deps.Tri
+	// Guarded says that a respond/cancel guard running before the server
+	// starts (SPEC section 1, the third remedy; handlers.Index.ActiveGuard)
+	// closes the crash the rule reports: in a guarded project the engine
+	// treats its findings as on mcp >= 2 (notes, shown on request).
+	Guarded bool
+	// ReadsCode makes a dependency rule's project parse its Python code too
+	// (for fixes that edit it, such as the guard).
+	ReadsCode bool
 	// DefaultOff rules run only when selected explicitly.
 	DefaultOff bool
 	Run        func(*Pass)
