@@ -19,6 +19,8 @@ var mcp001 = Register(&Rule{
 	Fix:       FixSometimes,
 	Tags:      []string{"dependencies", "mcp-1x", "cancellation", "crash"},
 	Precision: "very-high",
+	Guarded:   true,
+	ReadsCode: true,
 	Doc: Doc{
 		Summary: "The declared or locked mcp admits only 1.x, where a client's cancel can crash the server",
 		WhatItDoes: "Flags a requirement on the official `mcp` SDK, in any Python dependency file (pyproject.toml, " +
@@ -84,6 +86,9 @@ func runMCP001(p *Pass) {
 					Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: text}},
 				})
 			}
+		}
+		if g, ok := GuardFix(p); ok && p.Project.MCP1() != deps.No {
+			fixes = append(fixes, g)
 		}
 		reportRequirement(p, r, msg, fixes)
 	}

@@ -17,6 +17,8 @@ var mcp002 = Register(&Rule{
 	Fix:       FixSometimes,
 	Tags:      []string{"dependencies", "fastmcp", "mcp-1x", "cancellation", "crash"},
 	Precision: "very-high",
+	Guarded:   true,
+	ReadsCode: true,
 	Doc: Doc{
 		Summary: "The declared or locked fastmcp admits only versions below 4, which run on mcp 1.x",
 		WhatItDoes: "Flags a requirement on PrefectHQ `fastmcp` or `fastmcp-slim` (from 3.3.0 the code and the mcp pin " +
@@ -57,6 +59,9 @@ func runMCP002(p *Pass) {
 				Applicability: Unsafe,
 				Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: ">=4,<5"}},
 			})
+		}
+		if g, ok := GuardFix(p); ok && p.Project.MCP1() != deps.No {
+			fixes = append(fixes, g)
 		}
 		reportRequirement(p, r, msg, fixes)
 	}

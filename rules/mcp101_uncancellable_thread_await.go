@@ -31,6 +31,7 @@ var mcp101 = Register(&Rule{
 	Tags:      []string{"cancellation", "mcp-1x", "crash", "correctness", "threads"},
 	Precision: "high",
 	Exposure:  func(p *deps.Project) deps.Tri { return p.MCP1() },
+	Guarded:   true,
 	Doc: Doc{
 		Summary: "A request handler waits for a worker thread that cannot observe the request's cancellation and returns normally after it",
 		WhatItDoes: "Flags, in code a request handler can run, an `await` of work offloaded to a thread, process or " +

@@ -34,6 +34,7 @@ var mcp102 = Register(&Rule{
 	Tags:      []string{"cancellation", "mcp-1x", "crash", "anyio"},
 	Precision: "high",
 	Exposure:  func(p *deps.Project) deps.Tri { return p.MCP1() },
+	Guarded:   true,
 	Doc: Doc{
 		Summary: "A shielded cancel scope in a handler is not followed by a checkpoint before the handler returns",
 		WhatItDoes: "Flags, in code a request handler can run, `with anyio.CancelScope(shield=True):`, " +

@@ -39,6 +39,7 @@ var mcp103 = Register(&Rule{
 	Tags:      []string{"cancellation", "fastmcp-3x", "crash", "threads"},
 	Precision: "high",
 	Exposure:  func(p *deps.Project) deps.Tri { return p.FastMCP3() },
+	Guarded:   true,
 	Doc: Doc{
 		Summary: "A sync def handler on fastmcp 3.x runs in a worker thread that ignores the client's cancel",
 		WhatItDoes: "Flags a tool, static resource, prompt, or resource template that takes an injected parameter " +

@@ -69,6 +69,7 @@ var mcp104 = Register(&Rule{
 	Tags:      []string{"cancellation", "mcp-1x", "crash", "correctness"},
 	Precision: "high",
 	Exposure:  func(p *deps.Project) deps.Tri { return p.MCP1() },
+	Guarded:   true,
 	Doc: Doc{
 		Summary: "Handler-reachable code catches the request's cancellation and does not re-raise it",
 		WhatItDoes: "Flags, in code a request handler can run, an `except` clause that can catch the handler's own " +

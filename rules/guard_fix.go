@@ -1,0 +1,222 @@
+package rules
+
+// The respond/cancel guard as a fix (SPEC section 1, the third remedy): a
+// small module written into the project that makes
+// RequestResponder.respond() and .cancel() return early when the request was
+// already answered, imported first by the modules that create the server.
+// MCP001 and MCP002 offer it next to the move to mcp 2.x; MCP106 completes a
+// guard that patches respond() only.
+
+import (
+	"path"
+	"strings"
+
+	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// GuardModuleName is the module the guard fix writes.
+const GuardModuleName = "mcp_respond_guard"
+
+// GuardModule is the source of the module the guard fix writes. Its
+// semantics are those of SPEC section 1: respond() and cancel() return None
+// at once when self._completed is set, and otherwise call the SDK's own
+// method with the same arguments and return its result.
+const GuardModule = `"""Guard for mcp 1.x: a request is answered at most once.
+
+In mcp 1.x (1.12.3 up to 1.30.0), when a client cancels a request,
+RequestResponder.cancel() answers it at once with "Request cancelled". If the
+handler then returns normally (it was waiting on work that cannot observe the
+cancel: a worker thread, a shielded scope, a swallowed CancelledError),
+respond() answers a second time and fails with
+"AssertionError: Request already responded to", which stops the server. A
+cancel that arrives after the response, or a repeated cancel, does the same
+through cancel().
+
+This module makes respond() and cancel() return early when the request was
+already answered. It must be imported before the server starts: the module
+that creates the server imports it first.
+
+It relies on a private attribute of the SDK (RequestResponder._completed).
+Remove this module, and its import, when the project moves to mcp 2.x, which
+never answers a cancelled request twice and has no RequestResponder.
+
+Written by mcplint (https://github.com/mcplint/mcplint).
+"""
+
+import functools
+
+from mcp.shared.session import RequestResponder
+
+_sdk_respond = RequestResponder.respond
+_sdk_cancel = RequestResponder.cancel
+
+
+@functools.wraps(_sdk_respond)
+async def _respond_once(self, *args, **kwargs):
+    if self._completed:
+        return None
+    return await _sdk_respond(self, *args, **kwargs)
+
+
+@functools.wraps(_sdk_cancel)
+async def _cancel_once(self, *args, **kwargs):
+    if self._completed:
+        return None
+    return await _sdk_cancel(self, *args, **kwargs)
+
+
+RequestResponder.respond = _respond_once
+RequestResponder.cancel = _cancel_once
+`
+
+// GuardFix returns the fix that writes the guard module next to the first
+// module that creates a server and imports it first in every module that
+// creates one. ok is false when the project has no server, or already has a
+// guard (complete or not: MCP106 and MCP107 speak about it).
+func GuardFix(p *Pass) (Fix, bool) {
+	hx := p.Handlers
+	sites := hx.ServerSites()
+	if len(sites) == 0 || len(hx.Guards()) > 0 {
+		return Fix{}, false
+	}
+	first := sites[0].Module
+	if p.Project != nil && p.Project.File(first.Path) != nil {
+		// A PEP 723 script is a project of one file: a module beside it
+		// would belong to another project.
+		return Fix{}, false
+	}
+	file := path.Join(path.Dir(first.Path), GuardModuleName+".py")
+	for _, m := range p.Modules {
+		if m.Path == file {
+			return Fix{}, false
+		}
+	}
+	name := GuardModuleName
+	if pkg := packageOf(first); pkg != "" {
+		name = pkg + "." + GuardModuleName
+	}
+	edits := []Edit{{Path: file, New: GuardModule, Create: true}}
+	var where []string
+	seen := map[*pyast.Module]bool{}
+	for _, s := range sites {
+		if seen[s.Module] {
+			continue
+		}
+		seen[s.Module] = true
+		nl := srcNewline(s.Module.Src)
+		at, lead := firstImportOffset(s.Module)
+		text := lead + "# Must stay the first import: " + GuardModuleName + ".py says why." + nl +
+			"import " + name + "  # noqa: F401" + nl
+		edits = append(edits, Edit{Path: s.Module.Path, Start: at, End: at, New: text})
+		where = append(where, path.Base(s.Module.Path))
+	}
+	return Fix{
+		Message: "stay on mcp 1.x and add a guard: write " + file + ", which makes RequestResponder.respond() and " +
+			".cancel() return early once the request was answered, and import it first in " + strings.Join(where, ", ") +
+			" (it patches a private attribute of the SDK; remove it when moving to mcp 2.x)",
+		Applicability: Unsafe,
+		Edits:         edits,
+	}, true
+}
+
+// packageOf returns the dotted package a module is in ("" at the top).
+func packageOf(m *pyast.Module) string {
+	if m.IsPackage() {
+		return m.Name
+	}
+	if i := strings.LastIndexByte(m.Name, '.'); i >= 0 {
+		return m.Name[:i]
+	}
+	return ""
+}
+
+// firstImportOffset returns where a module's first import goes: after a BOM,
+// the shebang and encoding comments, the module docstring and __future__
+// imports, before any other statement; lead is a newline to write first
+// when that place is the end of a file with no final newline.
+//
+// TODO: unify with the top-of-file insertion helper of rules/edits.go
+// (anyioImport places `import anyio` by the same rule).
+func firstImportOffset(m *pyast.Module) (at int, lead string) {
+	at = len(m.Src)
+	stmts := pyast.NamedChildren(m.Root)
+	for i, st := range stmts {
+		switch {
+		case st.Kind() == "comment":
+			continue
+		case i == firstCode(stmts) && st.Kind() == "expression_statement" && st.NamedChildCount() == 1 && st.NamedChild(0).Kind() == "string":
+			continue // module docstring
+		case st.Kind() == "future_import_statement":
+			continue
+		}
+		at = srcLineStart(m.Src, int(st.StartByte()))
+		break
+	}
+	if at == len(m.Src) {
+		// Nothing but comments, a docstring and __future__ imports: after
+		// the last of those that is code, else at the end.
+		for i := len(stmts) - 1; i >= 0; i-- {
+			if stmts[i].Kind() != "comment" {
+				at = srcLineEnd(m.Src, int(stmts[i].EndByte()))
+				at += len(lineNewline(m.Src, at))
+				break
+			}
+		}
+	}
+	if bom := "\ufeff"; at < len(bom) && strings.HasPrefix(string(m.Src), bom) {
+		at = len(bom)
+	}
+	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' {
+		lead = srcNewline(m.Src)
+	}
+	return at, lead
+}
+
+// guardCancelFix returns the fix that completes a guard that patches
+// respond() only: it patches cancel() the same way right after.
+func guardCancelFix(g *handlers.Guard) (Fix, bool) {
+	rp := g.Patch("respond")
+	if rp == nil || rp.Target == "" {
+		return Fix{}, false
+	}
+	m := rp.Module
+	indent, own := stmtIndent(m, rp.Stmt)
+	if !own {
+		return Fix{}, false
+	}
+	for _, name := range []string{"_sdk_cancel", "_cancel_once"} {
+		if len(m.ScopeAt(rp.Stmt).Lookup(name)) > 0 {
+			return Fix{}, false
+		}
+	}
+	nl := srcNewline(m.Src)
+	eol := srcLineEnd(m.Src, int(rp.Stmt.EndByte()))
+	lines := []string{
+		"",
+		"# cancel() must return early too: a repeated cancel, or one that arrives",
+		"# after the response, would otherwise answer the request a second time.",
+		"_sdk_cancel = " + rp.Target + ".cancel",
+		"",
+		"",
+		"async def _cancel_once(self, *args, **kwargs):",
+		"    if self._completed:",
+		"        return None",
+		"    return await _sdk_cancel(self, *args, **kwargs)",
+		"",
+		"",
+		rp.Target + ".cancel = _cancel_once",
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(nl)
+		if l != "" {
+			b.WriteString(indent + l)
+		}
+	}
+	return Fix{
+		Message:       "guard cancel() too: patch " + rp.Target + ".cancel to return early once the request was answered",
+		Applicability: Unsafe,
+		Edits:         []Edit{{Path: m.Path, Start: eol, End: eol, New: b.String()}},
+	}, true
+}
