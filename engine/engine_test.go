@@ -106,9 +106,16 @@ func TestPrefilterParsesOnlyWhatCanMatter(t *testing.T) {
 	if res.Parsed != 9 {
 		t.Errorf("with ReportUnreachable parsed %d, want every file (9)", res.Parsed)
 	}
-	res = run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP001")}})
+	depOnly := &rules.Rule{Code: "MCP999", Name: "deps-only", Kind: rules.DependencyRule, Run: func(*rules.Pass) {}}
+	res = run(t, []string{root}, Options{Rules: []*rules.Rule{depOnly}})
 	if res.Parsed != 0 {
 		t.Errorf("with only a dependency rule parsed %d Python files, want 0", res.Parsed)
+	}
+	// MCP001 reads code too: a guard changes its severity, and its guard fix
+	// edits the module that creates the server.
+	res = run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP001")}})
+	if res.Parsed != 7 {
+		t.Errorf("with MCP001 (ReadsCode) parsed %d Python files, want 7", res.Parsed)
 	}
 }
 

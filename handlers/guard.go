@@ -493,6 +493,14 @@ func (b *builder) activate() {
 		points := b.installPoints(g)
 		for start, cut := range cuts {
 			seen := map[*pyast.Module]bool{}
+			// Importing pkg.server runs pkg/__init__.py first.
+			parts := strings.Split(start.Name, ".")
+			for i := 1; i < len(parts); i++ {
+				if pkg := b.module(strings.Join(parts[:i], ".")); pkg != nil && pkg != start && !seen[pkg] {
+					seen[pkg] = true
+					b.importsBefore(pkg, len(pkg.Src), seen)
+				}
+			}
 			imported := b.importsBefore(start, cut, seen)
 			for _, pt := range points {
 				if pt.mod == start && pt.off < cut || pt.mod != start && imported[pt.mod] {
@@ -504,7 +512,7 @@ func (b *builder) activate() {
 			if len(points) == 0 {
 				g.Why = "the function that installs it is never called at import time"
 			} else {
-				g.Why = "no module that creates or runs the server imports " + g.Module.Path + " before the server starts"
+				g.Why = "no module that creates or runs the server imports it before the server starts"
 			}
 		}
 	}

@@ -78,6 +78,7 @@ type JSONEdit struct {
 	Start   JSONPosition `json:"start"`
 	End     JSONPosition `json:"end"`
 	Content string       `json:"content"`
+	Create  bool         `json:"create,omitempty"` // the edit creates the file at path: content is all of it
 }
 
 // JSONProject is one project (a directory with dependency files).
@@ -191,9 +192,12 @@ func jsonDiagnostic(res *engine.Result, d *rules.Diagnostic, opts Options, lines
 	for _, f := range d.Fixes {
 		jf := JSONFix{Message: f.Message, Applicability: f.Applicability.String(), Edits: []JSONEdit{}}
 		for _, e := range f.Edits {
-			je := JSONEdit{Path: e.Path, Content: e.New,
+			je := JSONEdit{Path: e.Path, Content: e.New, Create: e.Create,
 				Start: JSONPosition{Offset: e.Start}, End: JSONPosition{Offset: e.End}}
-			if li := lineIndex(res, e.Path, lines); li != nil {
+			if e.Create {
+				start := JSONPosition{Line: 1, Column: 1, ColumnUTF16: 1}
+				je.Start, je.End = start, start
+			} else if li := lineIndex(res, e.Path, lines); li != nil {
 				je.Start, je.End = jsonPos(li.Position(e.Start)), jsonPos(li.Position(e.End))
 			}
 			jf.Edits = append(jf.Edits, je)

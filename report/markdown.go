@@ -77,6 +77,10 @@ func WriteMarkdownBody(b *strings.Builder, res *engine.Result, opts Options, lev
 			b.WriteString(" (no MCP request handler found)")
 		}
 		b.WriteString("\n\n")
+		if g := p.Guard; g != nil {
+			fmt.Fprintf(b, "Guarded by `%s:%d`: respond() and cancel() return early once a request was answered, so the "+
+				"handler findings are notes (`--show-safe`). Remove the guard when moving to mcp 2.x.\n\n", g.Path, g.Line)
+		}
 		var vs []string
 		for _, pkg := range VersionPackages {
 			if s := Describe(p, pkg); s != "" {

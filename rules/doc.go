@@ -28,6 +28,9 @@ func (r *Rule) Markdown() string {
 	section("Example", code(r.Doc.Example))
 	section("Use instead", code(r.Doc.UseInstead))
 	section("Fix safety", r.Doc.FixSafety)
+	if r.Guarded {
+		section("The respond/cancel guard", GuardDoc)
+	}
 	if len(r.Doc.References) > 0 {
 		var refs []string
 		for _, ref := range r.Doc.References {

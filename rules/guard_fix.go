@@ -15,6 +15,22 @@ import (
 	"github.com/mcplint/mcplint/pyast"
 )
 
+// GuardDoc explains the guard in the docs of the rules whose findings it
+// turns into notes (Rule.Guarded).
+const GuardDoc = "On mcp 1.x, a third remedy besides moving to mcp 2.x and making the awaited work cancellable " +
+	"is an idempotence guard: a small module, imported before the server starts, that replaces " +
+	"`RequestResponder.respond()` and `RequestResponder.cancel()` (in `mcp.shared.session`) with functions that " +
+	"return early when `self._completed` is already set, so a request is never answered twice. Measured on mcp " +
+	"1.29.0 and fastmcp 3.4.7, with the guard imported first, the worker-thread, catch-and-return and fastmcp 3 " +
+	"sync `def` patterns all survive a cancel, and the guard also closes the race that even perfect handler code " +
+	"keeps on 1.x (a cancel that lands after the handler returned). Prefer it for a large 1.x server that cannot " +
+	"migrate yet, or cannot touch every tool. Its cost: it patches a private attribute of the SDK, and it must be " +
+	"removed on mcp 2.x (rule MCP107 says when). In a project where a complete guard runs before the server " +
+	"starts, this rule's findings are notes (shown with `--show-safe`), and `--verbose` and the markdown report " +
+	"name the file and line that guard it. MCP001 and MCP002 offer the guard as an unsafe fix that writes " +
+	"`" + GuardModuleName + ".py` and imports it first where the server is created; MCP106 reports a guard that " +
+	"is incomplete or runs too late."
+
 // GuardModuleName is the module the guard fix writes.
 const GuardModuleName = "mcp_respond_guard"
 

@@ -42,7 +42,9 @@ var mcp001 = Register(&Rule{
 			"handlers run in a worker thread). Where the range admits versions below 1.27.0, the finding also suggests " +
 			"raising the floor to `>=1.27.0` within 1.x (a minor release of the same API): it removes the transport-close " +
 			"crashes but not the cancel race, so it is shown as advice (rule MCP105 applies it as its safe fix). A lock " +
-			"file gets no edit: change the manifest, then re-lock.",
+			"file gets no edit: change the manifest, then re-lock. Where the project creates a server (and has no guard yet), " +
+			"a third alternative stays on 1.x and writes the respond/cancel guard (below): unsafe, since it patches a " +
+			"private attribute of the SDK.",
 		References: []string{
 			"https://github.com/modelcontextprotocol/python-sdk/releases",
 			"https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/cancellation",

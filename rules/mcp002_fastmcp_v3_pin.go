@@ -33,7 +33,9 @@ var mcp002 = Register(&Rule{
 		Example:    "# requirements.txt\nfastmcp>=3,<4\n",
 		UseInstead: "# requirements.txt\nfastmcp>=4,<5\n",
 		FixSafety: "`fastmcp>=4,<5` is unsafe: fastmcp 4 moves to mcp 2.x, a breaking migration for code that uses the " +
-			"SDK's types directly. A lock file gets no edit: change the manifest, then re-lock.",
+			"SDK's types directly. A lock file gets no edit: change the manifest, then re-lock. Where the project creates " +
+			"a server (and has no guard yet), an alternative stays on fastmcp 3 and writes the respond/cancel guard " +
+			"(below): unsafe, since it patches a private attribute of the SDK.",
 		References: []string{"https://github.com/PrefectHQ/fastmcp/releases"},
 	},
 	Run: runMCP002,

@@ -149,6 +149,9 @@ func printVerbose(w io.Writer, res *engine.Result) {
 	for _, p := range res.Projects {
 		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", p.Dir, len(p.Handlers),
 			p.Deps.Describe("mcp"), p.Deps.Describe("fastmcp"), p.Deps.Describe("anyio"))
+		if g := p.Guard; g != nil {
+			fmt.Fprintf(w, "mcplint: project %s is guarded by %s:%d (respond() and cancel() return early once answered): code findings are notes\n", p.Dir, g.Path, g.Line)
+		}
 		for _, n := range p.Deps.Notes {
 			fmt.Fprintf(w, "mcplint: note: %s\n", n)
 		}

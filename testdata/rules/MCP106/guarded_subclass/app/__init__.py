@@ -1,0 +1,1 @@
+from app import compat  # noqa: F401

@@ -1,0 +1,9 @@
+import guard  # noqa: F401
+from fastmcp import FastMCP
+
+mcp = FastMCP("sync")
+
+
+@mcp.tool
+def slow_sum(a: int, b: int) -> int:
+    return a + b
