@@ -1,0 +1,246 @@
+package rules_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/internal/testfs"
+	"github.com/mcplint/mcplint/rules"
+)
+
+const guardedServer = `"""Weather tools."""
+from __future__ import annotations
+
+import anyio
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("weather")
+
+
+def fetch() -> str:
+    return "sunny"
+
+
+@mcp.tool()
+async def forecast() -> str:
+    return await anyio.to_thread.run_sync(fetch)
+
+
+if __name__ == "__main__":
+    mcp.run()
+`
+
+// createsFile picks the fix alternative that writes a new file: the guard.
+func createsFile(d *rules.Diagnostic) *rules.Fix {
+	for i := range d.Fixes {
+		for _, e := range d.Fixes[i].Edits {
+			if e.Create {
+				return &d.Fixes[i]
+			}
+		}
+	}
+	return nil
+}
+
+func guardOpts(showSafe bool, overlay map[string][]byte) engine.Options {
+	var sel []*rules.Rule
+	for _, c := range []string{"MCP001", "MCP101", "MCP106", "MCP107"} {
+		sel = append(sel, rules.Lookup(c))
+	}
+	return engine.Options{Rules: sel, Jobs: 2, ShowSafe: showSafe, Overlay: overlay}
+}
+
+// TestGuardFixEndToEnd applies MCP001's guard alternative to a package
+// project: the module is written beside the server, imported first after
+// the docstring and the __future__ import, recognised on re-analysis (the
+// MCP101 error becomes a note that points at the guard), not offered again,
+// and written to disk only as a new file.
+func TestGuardFixEndToEnd(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"pyproject.toml":  "[project]\nname = \"weather\"\ndependencies = [\"mcp>=1.27,<2\"]\n",
+		"app/__init__.py": "",
+		"app/server.py":   guardedServer,
+	})
+	server := filepath.ToSlash(filepath.Join(root, "app", "server.py"))
+	guard := filepath.ToSlash(filepath.Join(root, "app", rules.GuardModuleName+".py"))
+
+	before, err := engine.Run([]string{root}, guardOpts(false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	offered := 0
+	for i, d := range before.Diagnostics {
+		codes = append(codes, d.Code+":"+d.Severity.String())
+		if createsFile(&before.Diagnostics[i]) != nil {
+			offered++
+		}
+	}
+	if strings.Join(codes, " ") != "MCP101:error MCP001:error" && strings.Join(codes, " ") != "MCP001:error MCP101:error" {
+		t.Fatalf("before the fix: %v, want an MCP001 and an MCP101 error", codes)
+	}
+	if offered != 1 {
+		t.Fatalf("the guard is offered on %d findings, want 1 (MCP001)", offered)
+	}
+
+	out, err := fix.Run([]string{root}, guardOpts(false, nil), fix.Mode{Pick: createsFile, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Failures) > 0 {
+		t.Fatalf("fix failures: %+v", out.Failures)
+	}
+	changed := map[string][]byte{}
+	for _, f := range out.Files {
+		changed[f.Path] = f.New
+		if f.Created != (f.Path == guard) {
+			t.Errorf("%s: Created = %v", f.Path, f.Created)
+		}
+	}
+	if string(changed[guard]) != rules.GuardModule {
+		t.Errorf("guard module not written as rules.GuardModule: %q", changed[guard])
+	}
+	wantServer := strings.Replace(guardedServer, "from __future__ import annotations\n\n",
+		"from __future__ import annotations\n\n# Must stay the first import: mcp_respond_guard.py says why.\nimport app.mcp_respond_guard  # noqa: F401\n", 1)
+	if string(changed[server]) != wantServer {
+		t.Errorf("server after the fix:\n%s", fix.UnifiedDiff(server, []byte(wantServer), changed[server]))
+	}
+	if len(out.Result.Diagnostics) != 0 {
+		t.Errorf("after the fix %d findings remain, want none: %+v", len(out.Result.Diagnostics), out.Result.Diagnostics)
+	}
+	if out.Fixed != 1 {
+		t.Errorf("Fixed = %d, want 1 (MCP001, fixed through other files)", out.Fixed)
+	}
+
+	// With --show-safe the MCP101 finding is a note pointing at the guard.
+	after, err := engine.Run([]string{root}, guardOpts(true, changed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := after.Projects[0].Guard; g == nil || g.Path != guard || g.Line != 45 {
+		t.Errorf("project guard = %+v, want %s:45 (RequestResponder.respond = ...)", g, guard)
+	}
+	for i, d := range after.Diagnostics {
+		if d.Severity != rules.SeverityNote {
+			t.Errorf("%s: %s in a guarded project, want a note", d.Code, d.Severity)
+		}
+		if createsFile(&after.Diagnostics[i]) != nil {
+			t.Errorf("%s: the guard is offered again in a guarded project", d.Code)
+		}
+		if d.Code == "MCP101" && (len(d.Related) == 0 || d.Related[len(d.Related)-1].Path != guard) {
+			t.Errorf("MCP101 note does not point at the guard: %+v", d.Related)
+		}
+	}
+	again, err := fix.Run([]string{root}, guardOpts(false, changed), fix.Mode{Pick: createsFile, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Files) != 0 {
+		t.Errorf("a second --fix changes %d files", len(again.Files))
+	}
+
+	if err := fix.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	disk, err := engine.Run([]string{root}, guardOpts(false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(disk.Diagnostics) != 0 || disk.Projects[0].Guard == nil {
+		t.Errorf("from disk after writing: %d findings, guard %+v", len(disk.Diagnostics), disk.Projects[0].Guard)
+	}
+}
+
+// stubSession is a stand-in for mcp.shared.session of mcp 1.x: respond()
+// asserts as the SDK does, and both record what they send.
+const stubSession = `class RequestResponder:
+    def __init__(self):
+        self._completed = False
+        self.sent = []
+
+    async def respond(self, response):
+        """Send the response."""
+        assert not self._completed, "Request already responded to"
+        self._completed = True
+        self.sent.append(("respond", response))
+        return "respond-result"
+
+    async def cancel(self):
+        """Cancel the request."""
+        self._completed = True
+        self.sent.append(("cancel", None))
+        return "cancel-result"
+`
+
+const guardDriver = `import asyncio
+import sys
+
+if sys.argv[1] == "guarded":
+    import mcp_respond_guard  # noqa: F401
+from mcp.shared.session import RequestResponder as R
+
+
+async def main():
+    out = []
+    r = R()  # answered, then a late cancel
+    out += [await r.respond("a"), await r.cancel(), r.sent]
+    r = R()  # cancelled, then the handler's late result: the crash without the guard
+    out += [await r.cancel()]
+    try:
+        out += [await r.respond("late")]
+    except AssertionError as e:
+        out += ["AssertionError: %s" % e]
+    out += [r.sent]
+    r = R()  # a repeated cancel
+    await r.cancel()
+    out += [await r.cancel(), r.sent]
+    r = R()  # keyword arguments pass through
+    out += [await r.respond(response="kw"), r.sent]
+    out += [R.respond.__name__, R.respond.__doc__, R.cancel.__name__, R.cancel.__doc__]
+    print(repr(out))
+
+
+asyncio.run(main())
+`
+
+// TestGuardModuleSemantics runs the module the guard fix writes against a
+// stub RequestResponder (no mcp package, no network): respond() and cancel()
+// return None at once when the request was answered and otherwise behave as
+// the SDK's own methods, arguments, results and metadata included. The stub
+// without the guard shows the crash the guard prevents.
+func TestGuardModuleSemantics(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: the recogniser tests (TestGuardFixEndToEnd) still cover the module's structure")
+	}
+	dir := testfs.Write(t, map[string]string{
+		"mcp/__init__.py":        "",
+		"mcp/shared/__init__.py": "",
+		"mcp/shared/session.py":  stubSession,
+		"mcp_respond_guard.py":   rules.GuardModule,
+		"driver.py":              guardDriver,
+	})
+	run := func(mode string) string {
+		cmd := exec.Command(py, "-B", "driver.py", mode)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PYTHONPATH=", "PYTHONNOUSERSITE=1")
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("python3 driver.py %s: %v\n%s", mode, err, b)
+		}
+		return strings.TrimSpace(string(b))
+	}
+	const want = `['respond-result', None, [('respond', 'a')], 'cancel-result', None, [('cancel', None)], None, [('cancel', None)], 'respond-result', [('respond', 'kw')], 'respond', 'Send the response.', 'cancel', 'Cancel the request.']`
+	if got := run("guarded"); got != want {
+		t.Errorf("with the guard:\n got %s\nwant %s", got, want)
+	}
+	const unguarded = `['respond-result', 'cancel-result', [('respond', 'a'), ('cancel', None)], 'cancel-result', 'AssertionError: Request already responded to', [('cancel', None)], 'cancel-result', [('cancel', None), ('cancel', None)], 'respond-result', [('respond', 'kw')], 'respond', 'Send the response.', 'cancel', 'Cancel the request.']`
+	if got := run("plain"); got != unguarded {
+		t.Errorf("without the guard:\n got %s\nwant %s", got, unguarded)
+	}
+}
