@@ -138,7 +138,11 @@ func TestCreateFile(t *testing.T) {
 	create := func(p string) rules.Fix {
 		return rules.Fix{Applicability: rules.Unsafe, Edits: []rules.Edit{{Path: p, New: "x = 1\n", Create: true}}}
 	}
-	diags := []rules.Diagnostic{diag(create(newPath)), diag(create(newPath)), diag(create(existing))}
+	sub := filepath.Join(dir, "pkg.py")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	diags := []rules.Diagnostic{diag(create(newPath)), diag(create(newPath)), diag(create(existing)), diag(create(sub))}
 	changes, skipped, err := Plan(diags, func(d *rules.Diagnostic) *rules.Fix { return &d.Fixes[0] }, os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
@@ -146,8 +150,8 @@ func TestCreateFile(t *testing.T) {
 	if len(changes) != 1 || !changes[0].Created || string(changes[0].New) != "x = 1\n" || len(changes[0].Applied) != 2 {
 		t.Fatalf("changes = %+v, want one created file shared by two findings", changes)
 	}
-	if len(skipped) != 1 || skipped[0].Index != 2 || !strings.Contains(skipped[0].Reason, "never overwrites") {
-		t.Errorf("skipped = %+v, want the fix over the existing file refused", skipped)
+	if len(skipped) != 2 || skipped[0].Index != 2 || skipped[1].Index != 3 || !strings.Contains(skipped[0].Reason, "never overwrites") {
+		t.Errorf("skipped = %+v, want the fixes over the existing file and the directory refused", skipped)
 	}
 	o := &Outcome{Files: []*FileResult{{Path: newPath, New: changes[0].New, Created: true}}}
 	if d := Diffs(o); !strings.HasPrefix(d, "--- /dev/null\n+++ b/"+newPath+"\n@@ -0,0 +1 @@\n+x = 1\n") {
