@@ -38,6 +38,11 @@ type Extra struct {
 	// Stop reports statements that end a path as a checkpoint would
 	// (`if cancelled: raise CancelledError` after a flag was set).
 	Stop func(stmt *pyast.Node) bool
+	// Fail reports statements that end a path as a normal return would,
+	// unless their own expression checkpoints (a raise of a different
+	// exception in the except body that caught the cancellation: only a
+	// real checkpoint before it re-delivers the cancellation).
+	Fail func(stmt *pyast.Node) bool
 }
 
 // ignored reports whether an await or statement n is inside f.x.Ignore.
@@ -212,6 +217,9 @@ func (f *flow) seq(stmts []*pyast.Node, i int, k cont, sh bool) bool {
 func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
 	if f.x.Stop != nil && f.x.Stop(s) {
 		return true
+	}
+	if f.x.Fail != nil && f.x.Fail(s) {
+		return f.exprCP(s, sh)
 	}
 	switch s.Kind() {
 	case "comment", "pass_statement", "function_definition", "class_definition", "decorated_definition",

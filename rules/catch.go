@@ -143,17 +143,23 @@ func raisesCancelClass(m *pyast.Module, e *pyast.Node) bool {
 // and is not guarded by a type check of the caught exception that excludes
 // the cancellation (guardedFromCancel), or nil.
 func replacingRaise(m *pyast.Module, clause, blk *pyast.Node) *pyast.Node {
+	if rs := replacingRaises(m, clause, blk); len(rs) > 0 {
+		return rs[0]
+	}
+	return nil
+}
+
+// replacingRaises returns every raise statement of except body blk that
+// raises a different exception where the cancellation can be caught.
+func replacingRaises(m *pyast.Module, clause, blk *pyast.Node) []*pyast.Node {
 	_, name := exceptTarget(m, clause)
-	var out *pyast.Node
+	var out []*pyast.Node
 	pyast.WalkCode(blk, func(n *pyast.Node) bool {
-		if out != nil {
-			return false
-		}
 		if n.Kind() != "raise_statement" {
 			return true
 		}
 		if !reraise(m, name, n) && !guardedFromCancel(m, blk, name, n) {
-			out = n
+			out = append(out, n)
 		}
 		return false
 	})

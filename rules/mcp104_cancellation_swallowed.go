@@ -57,9 +57,14 @@ import (
 // finally:, and a try whose awaits only await a task already known done
 // (inside `if t.done():` / `if t.cancelled():`, or `for t in done` after
 // `done, pending = await asyncio.wait(...)`). Not recognised: a flag returned
-// to the caller, which raises the cancellation itself; a different exception
-// raised only after an await in the except body that really yields (the
-// re-delivered cancellation would be raised there first).
+// to the caller, which raises the cancellation itself.
+//
+// A real checkpoint in the except body itself counts like one after it: a
+// different exception raised only after an unshielded await of real I/O in
+// the except body (except BaseException: await client.aclose(); raise
+// ToolError(...)) is not reported, since anyio re-delivers the cancellation
+// at that await and it propagates (SPEC section 1); under a shield it does
+// not count.
 var mcp104 = Register(&Rule{
 	Code:      "MCP104",
 	Name:      "cancellation-swallowed",
@@ -172,6 +177,14 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 				loc = SpanLocation(m.Path, m.Lines, int(c.StartByte()), int(v.EndByte()))
 			}
 			reraises := reraisesCancel(m, c, blk)
+			if rs := replacingRaises(m, c, blk); len(rs) > 0 && !inNestedHandler(rs, blk) &&
+				ends.checkpoints.CoveredFrom(m, f, blk, checkpoint.Extra{Ignore: body, Fail: isOneOf(rs)}) {
+				// An unshielded real checkpoint in the except body before
+				// every raise (and every normal return) re-delivers the
+				// cancellation there: it propagates, the other exception
+				// is never raised.
+				continue
+			}
 			if r := replacingRaise(m, c, blk); r != nil {
 				// A different exception propagates whatever the callers do:
 				// mcp 1.x turns it into a second response.
@@ -194,6 +207,32 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 		case "finally_clause":
 			swallowInFinally(ends, m, f, c)
 		}
+	}
+}
+
+// inNestedHandler reports whether one of stmts is inside an except clause
+// nested in blk: the flow analysis reaches handlers only from explicit
+// raises, so a raise there (after an await that failed) is not judged.
+func inNestedHandler(stmts []*pyast.Node, blk *pyast.Node) bool {
+	for _, s := range stmts {
+		for a := s.Parent(); a != nil && !a.Equals(*blk); a = a.Parent() {
+			if a.Kind() == "except_clause" || a.Kind() == "except_group_clause" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isOneOf reports whether a statement is one of stmts.
+func isOneOf(stmts []*pyast.Node) func(*pyast.Node) bool {
+	return func(s *pyast.Node) bool {
+		for _, x := range stmts {
+			if x.Equals(*s) {
+				return true
+			}
+		}
+		return false
 	}
 }
 

@@ -235,6 +235,43 @@ async def other_flag(task):
         raise asyncio.CancelledError
     return result
 `,
+		"checkpoint in the except body": `
+import anyio
+
+async def h():
+    try:
+        await x()
+    except BaseException:
+        await anyio.sleep(0)
+        raise ToolError("x")
+    try:
+        await x()
+    except BaseException as exc:
+        if exc:
+            await anyio.lowlevel.checkpoint()
+        else:
+            await anyio.sleep(0)
+        raise ToolError("x") from exc
+    try:
+        await x()
+    except BaseException:  # want: MCP104
+        if y:
+            raise ToolError("early")
+        await anyio.sleep(0)
+        raise ToolError("x")
+    try:
+        await x()
+    except BaseException:  # want: MCP104
+        if y:
+            await anyio.sleep(0)
+        raise ToolError("x")
+    try:
+        await x()
+    except BaseException:  # want: MCP104
+        with anyio.CancelScope(shield=True):
+            await anyio.sleep(0)
+        raise ToolError("x")
+`,
 		"different exception on one path": `
 import asyncio
 import anyio
