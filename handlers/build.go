@@ -56,6 +56,7 @@ type builder struct {
 	// decoratedBy maps a decorator function (or the function a decorator
 	// factory returns) to the functions it decorates.
 	decoratedBy map[*pyast.Function][]FuncRef
+	subclasses  map[*pyast.Class][]*pyast.Class // project subclasses by base
 }
 
 // Build finds the servers, handlers and reachable code of one project.
@@ -234,7 +235,7 @@ func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 				}
 			}
 		}
-		for _, t := range types {
+		for _, t := range qualifyTypes(m, types) {
 			if c := b.classOf(t, 0); c != nil {
 				if f := b.method(c, attr, 0); f != nil {
 					return FuncRef{b.moduleOf[f], f}, true
@@ -243,6 +244,27 @@ func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 		}
 	}
 	return FuncRef{}, false
+}
+
+// qualifyTypes resolves bare type names in m's module scope: a function
+// body indexed before a later module-level def (p = make() above def
+// make()) records the name as written.
+func qualifyTypes(m *pyast.Module, types []string) []string {
+	var out []string
+	for _, t := range types {
+		if strings.Contains(t, ".") {
+			out = append(out, t)
+			continue
+		}
+		bs := m.Scope.Local(t)
+		if len(bs) == 0 {
+			out = append(out, t)
+		}
+		for _, bd := range bs {
+			out = append(out, bd.Targets...)
+		}
+	}
+	return out
 }
 
 // classOf returns the project class a constructor or factory name produces:

@@ -559,3 +559,43 @@ for name, p in PROMPTS.items():
 		t.Errorf("handlers:\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestMethodDispatchReachesOverrides(t *testing.T) {
+	ix := build(t, map[string]string{
+		"server.py": `
+from mcp.server.fastmcp import FastMCP
+from procs import Base
+mcp = FastMCP("x")
+@mcp.tool()
+async def typed(p: Base, x: int) -> int:
+    return await p.run(x)
+`,
+		"procs.py": `
+class Base:
+    async def run(self, x):
+        return await self.process(x)
+    async def process(self, x):
+        return x
+class Impl(Base):
+    async def process(self, x):
+        return x
+class Deeper(Impl):
+    async def process(self, x):
+        return x
+class Other:
+    async def process(self, x):
+        return x
+`}, Config{})
+	reached := map[string]bool{}
+	for _, r := range ix.ReachableFuncs() {
+		reached[r.Func.Qual] = true
+	}
+	for _, q := range []string{"procs.Base.run", "procs.Base.process", "procs.Impl.process", "procs.Deeper.process"} {
+		if !reached[q] {
+			t.Errorf("%s not reachable", q)
+		}
+	}
+	if reached["procs.Other.process"] {
+		t.Error("procs.Other.process is no override of Base.process")
+	}
+}

@@ -258,7 +258,16 @@ func (b *builder) loopValues(m *pyast.Module, id *pyast.Node) []valueAt {
 // in REGISTRARS: reg(mcp)).
 func (b *builder) callees(m *pyast.Module, callee *pyast.Node) []FuncRef {
 	if r, ok := b.funcOf(m, callee); ok {
-		return []FuncRef{r}
+		out := []FuncRef{r}
+		if obj, attr := lastAttr(m, callee); obj != nil && r.Func.Class != nil && r.Func.Name == attr {
+			// obj.method() on an instance typed by a base class (self in
+			// the base, an annotation, a factory's declared return type)
+			// can run every override in the project's subclasses.
+			for _, o := range b.overrides(r.Func.Class, attr) {
+				out = append(out, o)
+			}
+		}
+		return out
 	}
 	callee = pyast.Unparen(callee)
 	if callee == nil || callee.Kind() != "identifier" {
@@ -268,6 +277,43 @@ func (b *builder) callees(m *pyast.Module, callee *pyast.Node) []FuncRef {
 	for _, v := range b.loopValues(m, callee) {
 		if r, ok := b.funcOf(v.m, v.n); ok {
 			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// overrides returns the methods named name defined by the project's
+// subclasses of c, at any depth.
+func (b *builder) overrides(c *pyast.Class, name string) []FuncRef {
+	if b.subclasses == nil {
+		b.subclasses = map[*pyast.Class][]*pyast.Class{}
+		for _, m := range b.mods {
+			for _, sub := range m.Classes {
+				for _, base := range sub.Bases {
+					for _, q := range m.Resolve(base) {
+						if sym := b.lookup(q); sym.class != nil && sym.class != sub {
+							b.subclasses[sym.class] = append(b.subclasses[sym.class], sub)
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []FuncRef
+	seen := map[*pyast.Class]bool{c: true}
+	queue := []*pyast.Class{c}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, sub := range b.subclasses[k] {
+			if seen[sub] {
+				continue
+			}
+			seen[sub] = true
+			queue = append(queue, sub)
+			if f := sub.Methods[name]; f != nil {
+				out = append(out, FuncRef{b.moduleOf[f], f})
+			}
 		}
 	}
 	return out
