@@ -599,3 +599,40 @@ class Other:
 		t.Error("procs.Other.process is no override of Base.process")
 	}
 }
+
+func TestProvidersAndMountedServers(t *testing.T) {
+	got := handlerSet(build(t, map[string]string{
+		"apps.py": `
+from fastmcp import FastMCPApp
+from fastmcp.server.providers import LocalProvider
+app = FastMCPApp("Dashboard")
+@app.ui()
+def show(): pass
+@app.tool()
+def save(name: str): pass
+provider = LocalProvider()
+@provider.tool
+def listed(): pass
+def via_call(): pass
+provider.tool(via_call)
+`,
+		"sub.py": `
+from fastmcp import FastMCP
+weather = FastMCP("weather")
+@weather.tool
+def forecast(city: str): pass
+`,
+		"server.py": `
+from fastmcp import FastMCP
+from apps import app, provider
+from sub import weather
+mcp = FastMCP("main")
+mcp.add_provider(app)
+mcp.add_provider(provider)
+mcp.mount(weather, prefix="w")
+`}, Config{}))
+	want := []string{"apps.listed:tool:fastmcp", "apps.save:tool:fastmcp", "apps.show:tool:fastmcp", "apps.via_call:tool:fastmcp", "sub.forecast:tool:fastmcp"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("handlers:\n got %q\nwant %q", got, want)
+	}
+}

@@ -186,9 +186,12 @@ func (b *builder) registration(m *pyast.Module, expr *pyast.Node, isCall bool) (
 			return FrameworkUnknown, "", "", false
 		}
 	default:
-		if !decoratorKinds[attr] {
+		if !decoratorKinds[attr] || attr == "ui" && fw != PrefectFastMCP {
 			return FrameworkUnknown, "", "", false
 		}
+	}
+	if attr == "ui" {
+		attr = "tool" // an app's entry-point tool
 	}
 	return fw, attr, server, true
 }
@@ -392,10 +395,14 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	case decoratorKinds[attr] && len(pos) > 0:
 		// fastmcp call form: mcp.tool(fn, name=...)
 		fw, server := b.serverOf(m, obj)
-		if fw == PrefectFastMCP || fw == OfficialMCPServer {
+		kind := attr
+		if kind == "ui" {
+			kind = "tool"
+		}
+		if fw == PrefectFastMCP || fw == OfficialMCPServer && attr != "ui" {
 			for _, t := range b.targets(m, pos[0], 0) {
 				r, ws := t.ref, t.wrappers
-				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: attr, Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
+				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: resourceKind(m, kind, call), Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 			}
 		}
 	case addMethods[attr] != "" && len(pos) > 0:

@@ -22,6 +22,15 @@ var serverClasses = map[string]Framework{
 	"fastmcp.server.FastMCP":                PrefectFastMCP,
 	"fastmcp.server.server.FastMCP":         PrefectFastMCP,
 	"fastmcp.server.FastMCPServer":          PrefectFastMCP,
+	// fastmcp 3 providers: their components are served by the server they
+	// are added to (mcp.add_provider(app), FastMCP(providers=[app])).
+	"fastmcp.FastMCPApp":                                                   PrefectFastMCP,
+	"fastmcp.apps.FastMCPApp":                                              PrefectFastMCP,
+	"fastmcp.apps.app.FastMCPApp":                                          PrefectFastMCP,
+	"fastmcp.server.app.FastMCPApp":                                        PrefectFastMCP,
+	"fastmcp.server.providers.LocalProvider":                               PrefectFastMCP,
+	"fastmcp.server.providers.local_provider.LocalProvider":                PrefectFastMCP,
+	"fastmcp.server.providers.local_provider.local_provider.LocalProvider": PrefectFastMCP,
 }
 
 // ServerClass returns the framework of a server class's qualified name.
@@ -63,6 +72,7 @@ var fromFunction = map[string]Framework{
 // decoratorKinds are the registration methods on high-level servers.
 var decoratorKinds = map[string]bool{
 	"tool": true, "resource": true, "prompt": true, "completion": true,
+	"ui": true, // FastMCPApp entry-point tools (@app.ui())
 }
 
 // lowLevelKinds are the registration decorators of the low-level Server.
