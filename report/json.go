@@ -78,7 +78,7 @@ type JSONEdit struct {
 	Start   JSONPosition `json:"start"`
 	End     JSONPosition `json:"end"`
 	Content string       `json:"content"`
-	Create  bool         `json:"create,omitempty"` // the edit creates the file at path: content is all of it
+	Create  bool         `json:"create"` // the edit creates the file at path: content is all of it
 }
 
 // JSONProject is one project (a directory with dependency files).
@@ -88,6 +88,15 @@ type JSONProject struct {
 	Handlers []JSONHandler     `json:"handlers"`
 	Modules  int               `json:"modules"`
 	Verdict  string            `json:"verdict"` // crashes on cancel: yes, no or unknown
+	// Guard is where the respond/cancel guard that runs before the server
+	// starts is installed (path "" when the project has none).
+	Guard JSONGuard `json:"guard"`
+}
+
+// JSONGuard locates a project's respond/cancel guard.
+type JSONGuard struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
 }
 
 // JSONHandler is a registered request handler.
@@ -158,6 +167,9 @@ func BuildJSON(res *engine.Result, opts Options) *JSONReport {
 			if s := Describe(p, pkg); s != "" {
 				jp.Versions[pkg] = s
 			}
+		}
+		if g := p.Guard; g != nil {
+			jp.Guard = JSONGuard{Path: g.Path, Line: g.Line}
 		}
 		for _, h := range p.Handlers {
 			jp.Handlers = append(jp.Handlers, JSONHandler{Name: h.Name, Kind: h.Kind, Framework: h.Framework.String(), Async: h.Async, Path: h.Path, Line: h.Line})
