@@ -8,6 +8,7 @@ package handlers
 // is in place cannot crash that way.
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -117,6 +118,11 @@ func (ix *Index) ServerSites() []ServerSite {
 // each guard runs before the server starts.
 func (b *builder) findGuards() {
 	for _, m := range b.mods {
+		// Every server class name holds one of these; a module without
+		// them cannot construct one.
+		if !bytes.Contains(m.Src, []byte("FastMCP")) && !bytes.Contains(m.Src, []byte("Server")) {
+			continue
+		}
 		for _, n := range m.Nodes("call") {
 			for _, q := range m.Resolve(pyast.Callee(n)) {
 				if _, ok := ServerClass(q); ok {
@@ -148,7 +154,7 @@ func (b *builder) findGuards() {
 // patchesIn returns the patches installed by module m's top-level code,
 // and by project functions that code calls (def install(): ...; install()).
 func (b *builder) patchesIn(m *pyast.Module) []*GuardPatch {
-	if !strings.Contains(string(m.Src), "RequestResponder") {
+	if !bytes.Contains(m.Src, []byte("RequestResponder")) {
 		return nil
 	}
 	var out []*GuardPatch
