@@ -118,17 +118,9 @@ func (ix *Index) ServerSites() []ServerSite {
 // each guard runs before the server starts.
 func (b *builder) findGuards() {
 	for _, m := range b.mods {
-		// Every server class name holds one of these; a module without
-		// them cannot construct one.
-		if !bytes.Contains(m.Src, []byte("FastMCP")) && !bytes.Contains(m.Src, []byte("Server")) {
-			continue
-		}
 		for _, n := range m.Nodes("call") {
-			for _, q := range m.Resolve(pyast.Callee(n)) {
-				if _, ok := ServerClass(q); ok {
-					b.out.servers = append(b.out.servers, ServerSite{m, n})
-					break
-				}
+			if b.constructsServer(m, n) {
+				b.out.servers = append(b.out.servers, ServerSite{m, n})
 			}
 		}
 	}
@@ -149,6 +141,20 @@ func (b *builder) findGuards() {
 		return
 	}
 	b.activate()
+}
+
+// constructsServer reports whether call constructs a server: an SDK or
+// fastmcp server class, or a project subclass of one.
+func (b *builder) constructsServer(m *pyast.Module, call *pyast.Node) bool {
+	for _, q := range m.Resolve(pyast.Callee(call)) {
+		if _, ok := ServerClass(q); ok {
+			return true
+		}
+		if b.lookup(q).class != nil && b.frameworkOfQual(q, 0) != FrameworkUnknown {
+			return true
+		}
+	}
+	return false
 }
 
 // patchesIn returns the patches installed by module m's top-level code,

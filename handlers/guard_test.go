@@ -147,6 +147,10 @@ RequestResponder.respond, RequestResponder.cancel = respond, cancel
 			false, "guard.py:respond+cancel:false"},
 		{"imported inside a function only", map[string]string{"server.py": server("def later():\n    import guard\n", ""), "guard.py": attrGuard},
 			false, "guard.py:respond+cancel:false"},
+		{"a project subclass of the server", map[string]string{"guard.py": attrGuard,
+			"base.py":   "from mcp.server.fastmcp import FastMCP\n\nclass AppServer(FastMCP):\n    pass\n",
+			"server.py": "import guard\nfrom base import AppServer\n\nmcp = AppServer('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n"},
+			true, "guard.py:respond+cancel:true"},
 		{"a different class of the same name", map[string]string{"server.py": server("import guard", ""), "guard.py": strings.ReplaceAll(attrGuard,
 			"from mcp.shared.session import RequestResponder", "from mylib import RequestResponder")}, false, ""},
 	}
