@@ -94,8 +94,9 @@ func runMCP106(p *Pass) {
 					continue
 				}
 				p.ReportNode(m, pt.Stmt, fmt.Sprintf("this replaces RequestResponder.%s() with a function that does not "+
-					"return early when self._completed is set (`if self._completed: return` first), so it does not "+
-					"guard against answering a request twice", pt.Method), nil)
+					"start by returning when self._completed is set (`if self._completed: return` before any await), so "+
+					"mcplint does not count it as a guard against answering a request twice: the handler findings stay "+
+					"errors (if it guards another way, say so in a suppression)", pt.Method), nil)
 			}
 		}
 	}
