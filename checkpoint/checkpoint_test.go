@@ -55,7 +55,7 @@ func marked(t *testing.T, m *pyast.Module) *pyast.Node {
 		if found != nil {
 			return false
 		}
-		if int(n.StartPosition().Row)+1 != line {
+		if m.Pos(int(n.StartByte())).Line != line {
 			return true
 		}
 		if n.Kind() == "await" {

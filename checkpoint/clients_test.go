@@ -15,7 +15,7 @@ func awaitOn(t *testing.T, m *pyast.Module) *pyast.Node {
 		if found != nil {
 			return false
 		}
-		if n.Kind() == "await" && strings.Contains(m.Lines.LineText(int(n.StartPosition().Row)+1), "# here") {
+		if n.Kind() == "await" && strings.Contains(m.Lines.LineText(m.Pos(int(n.StartByte())).Line), "# here") {
 			found = n
 		}
 		return found == nil

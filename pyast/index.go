@@ -2,8 +2,6 @@ package pyast
 
 import (
 	"strings"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
 // Function is a def or async def.
@@ -84,26 +82,27 @@ func (m *Module) ScopeAt(n *Node) *Scope {
 	return m.Scope
 }
 
-// indexQuery finds every node that binds a name. Running it in C is much
-// cheaper than visiting every node from Go; matches come in document order,
-// so a def or class is indexed before anything inside it.
-var indexQuery = mustQuery(`[
-  (function_definition) (class_definition) (import_statement)
-  (import_from_statement) (assignment) (with_item)
-] @n`)
+// bindingKinds are the nodes that bind a name.
+var bindingKinds = newKindSet("function_definition", "class_definition", "import_statement",
+	"import_from_statement", "assignment", "with_item")
 
-// index builds scopes, functions, classes and bindings.
+// index builds scopes, functions, classes and bindings, and the per-kind
+// node lists of Nodes, in one pass over the tree in document order (so a def
+// or class is indexed before anything inside it).
 func (m *Module) index() {
 	m.funcByStart = map[uint]*Function{}
 	m.classByStart = map[uint]*Class{}
 	m.Scope = newScope(nil, m.Name)
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	matches := qc.Matches(indexQuery, m.Root, m.Src)
-	for match := matches.Next(); match != nil; match = matches.Next() {
-		for _, c := range match.Captures {
-			n := c.Node
-			m.indexNode(&n)
+	m.nodes.byKind = map[string][]*Node{}
+	t := m.tree
+	for i := range t.data {
+		sym := uint16(t.data[i].symbol)
+		if indexedKinds.has(sym) {
+			k := kindName(sym)
+			m.nodes.byKind[k] = append(m.nodes.byKind[k], &t.handles[i])
+		}
+		if bindingKinds.has(sym) {
+			m.indexNode(&t.handles[i])
 		}
 	}
 }

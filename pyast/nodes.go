@@ -2,24 +2,33 @@ package pyast
 
 import (
 	"sort"
-	"sync"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
-// nodeKinds are the node kinds Module.Nodes indexes. One query collects them
-// all in C, which costs a fraction of visiting every node from Go.
+// nodeKinds are the node kinds Module.Nodes indexes.
 var nodeKinds = []string{
 	"call", "decorated_definition", "assignment", "import_statement", "import_from_statement", "comment",
 }
 
-var nodesQuery = mustQuery(`[
-  (call) (decorated_definition) (assignment) (import_statement) (import_from_statement) (comment)
-] @n`)
+// kindSet is a set of node kinds as a table indexed by symbol id.
+type kindSet []bool
 
-// nodeIndex is a module's nodes of the indexed kinds, in document order.
+func newKindSet(kinds ...string) kindSet {
+	s := make(kindSet, len(symbolNames))
+	for _, k := range kinds {
+		for _, sym := range symbolsOf(k) {
+			s[sym] = true
+		}
+	}
+	return s
+}
+
+func (s kindSet) has(sym uint16) bool { return int(sym) < len(s) && s[sym] }
+
+var indexedKinds = newKindSet(nodeKinds...)
+
+// nodeIndex is a module's nodes of the indexed kinds, in document order,
+// collected by the same pass over the tree that builds the index.
 type nodeIndex struct {
-	once   sync.Once
 	byKind map[string][]*Node
 }
 
@@ -27,19 +36,6 @@ type nodeIndex struct {
 // order. Only the kinds in nodeKinds are indexed; others panic, so a caller
 // cannot silently get an empty list.
 func (m *Module) Nodes(kind string) []*Node {
-	m.nodes.once.Do(func() {
-		m.nodes.byKind = map[string][]*Node{}
-		qc := sitter.NewQueryCursor()
-		defer qc.Close()
-		matches := qc.Matches(nodesQuery, m.Root, m.Src)
-		for match := matches.Next(); match != nil; match = matches.Next() {
-			for _, c := range match.Captures {
-				n := c.Node
-				k := n.Kind()
-				m.nodes.byKind[k] = append(m.nodes.byKind[k], &n)
-			}
-		}
-	})
 	for _, k := range nodeKinds {
 		if k == kind {
 			return m.nodes.byKind[kind]

@@ -3,40 +3,21 @@
 // decorator refers to (through imports, aliases and assignments), which
 // functions a module defines, and where things are in the file.
 //
-// It knows nothing of MCP or of rules. A Module owns a tree-sitter Tree, which
-// has no finalizer: call Close when done, and never use a Node of a closed
-// Module.
+// It knows nothing of MCP or of rules. A file is parsed by tree-sitter and
+// its syntax tree copied into Go memory at once (see tree.go): the C tree
+// never outlives Parse, and nodes are plain Go values the garbage collector
+// reclaims with their Module.
 package pyast
 
 import (
 	"bytes"
 	"fmt"
-	"sync"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
-	python "github.com/tree-sitter/tree-sitter-python/bindings/go"
 )
 
-// Node is a tree-sitter node of a Module's tree.
-type Node = sitter.Node
-
 var (
-	language    = sitter.NewLanguage(python.Language())
-	parserPool  = sync.Pool{New: func() any { p := sitter.NewParser(); _ = p.SetLanguage(language); return p }}
 	utf8BOM     = []byte{0xEF, 0xBB, 0xBF}
 	errNoParser = fmt.Errorf("tree-sitter returned no tree")
 )
-
-func mustQuery(src string) *sitter.Query {
-	q, err := sitter.NewQuery(language, src)
-	if err != nil {
-		panic(fmt.Sprintf("pyast: bad query: %v", err))
-	}
-	return q
-}
-
-// Language returns the Python grammar, for callers that build queries.
-func Language() *sitter.Language { return language }
 
 // Module is one parsed Python file.
 type Module struct {
@@ -45,7 +26,7 @@ type Module struct {
 	Src   []byte // the whole file, BOM included; node offsets index into it
 	Lines *LineIndex
 
-	tree *sitter.Tree
+	tree *tree
 	Root *Node
 
 	Scope   *Scope      // module-level bindings
@@ -62,50 +43,25 @@ type Module struct {
 // Parse parses src as module name (dotted; "" when unknown), read from path. A syntax error is not an error here: the tree then holds
 // ERROR nodes (see HasErrors); only a failure to produce a tree is.
 func Parse(path, name string, src []byte) (*Module, error) {
-	p := parserPool.Get().(*sitter.Parser)
-	defer parserPool.Put(p)
 	body := src
 	if bytes.HasPrefix(body, utf8BOM) {
 		// tree-sitter would read the BOM as a stray character; parse the rest
 		// and keep offsets valid by parsing a copy with the BOM blanked out.
 		body = append([]byte("   "), src[3:]...)
 	}
-	tree := p.ParseWithOptions(chunks(body), nil, nil)
-	if tree == nil {
+	t := parseTree(body)
+	if t == nil {
 		return nil, fmt.Errorf("parse %s: %w", path, errNoParser)
 	}
-	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: tree}
-	m.Root = tree.RootNode()
+	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: t}
+	m.Root = t.node(0)
 	m.index()
 	return m, nil
 }
 
-// readChunk bounds what the parser's read callback returns. The binding
-// copies each returned slice into a new C string, and tree-sitter calls the
-// callback again whenever its lexer moves, so returning the rest of the file
-// (as Parser.Parse does) makes parsing quadratic in the file size.
-var readChunk = 4096
-
-func chunks(text []byte) func(int, sitter.Point) []byte {
-	return func(i int, _ sitter.Point) []byte {
-		if i >= len(text) {
-			return nil
-		}
-		end := i + readChunk
-		if end > len(text) {
-			end = len(text)
-		}
-		return text[i:end]
-	}
-}
-
-// Close releases the syntax tree. The Module's nodes must not be used after.
-func (m *Module) Close() {
-	if m.tree != nil {
-		m.tree.Close()
-		m.tree = nil
-	}
-}
+// Close is kept for callers written when a Module held a C tree; the tree is
+// Go memory now and is reclaimed with the Module, so Close does nothing.
+func (m *Module) Close() {}
 
 // HasErrors reports whether the file has syntax errors.
 func (m *Module) HasErrors() bool { return m.Root.HasError() }

@@ -1,29 +1,18 @@
 package pyast
 
 // Walk visits n and its descendants in source order. visit returns false to
-// skip a node's children. It uses one TreeCursor for the whole walk, which is
-// much cheaper than Child calls from Go.
+// skip a node's children. Nodes are stored in preorder, so a walk is a scan
+// of a range of the tree's node array.
 func Walk(n *Node, visit func(n *Node) bool) {
 	if n == nil {
 		return
 	}
-	c := n.Walk()
-	defer c.Close()
-	depth := 0
-	for {
-		if visit(c.Node()) && c.GotoFirstChild() {
-			depth++
-			continue
-		}
-		for {
-			if depth == 0 {
-				return
-			}
-			if c.GotoNextSibling() {
-				break
-			}
-			c.GotoParent()
-			depth--
+	t := n.t
+	for i, end := n.i, int32(t.data[n.i].next); i < end; {
+		if visit(&t.handles[i]) {
+			i++
+		} else {
+			i = int32(t.data[i].next)
 		}
 	}
 }
@@ -33,10 +22,11 @@ func NamedChildren(n *Node) []*Node {
 	if n == nil {
 		return nil
 	}
-	count := n.NamedChildCount()
-	out := make([]*Node, 0, count)
-	for i := uint(0); i < count; i++ {
-		out = append(out, n.NamedChild(i))
+	out := make([]*Node, 0, n.NamedChildCount())
+	for c := n.firstChild(); c >= 0; c = n.t.nextSibling(c, n.i) {
+		if n.t.data[c].flags&flagNamed != 0 {
+			out = append(out, &n.t.handles[c])
+		}
 	}
 	return out
 }
@@ -46,10 +36,9 @@ func Children(n *Node) []*Node {
 	if n == nil {
 		return nil
 	}
-	count := n.ChildCount()
-	out := make([]*Node, 0, count)
-	for i := uint(0); i < count; i++ {
-		out = append(out, n.Child(i))
+	out := make([]*Node, 0, n.ChildCount())
+	for c := n.firstChild(); c >= 0; c = n.t.nextSibling(c, n.i) {
+		out = append(out, &n.t.handles[c])
 	}
 	return out
 }
