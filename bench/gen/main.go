@@ -1,0 +1,113 @@
+// Command gen writes synthetic Python trees for bench/bench.sh.
+//
+//	go run ./bench/gen -kind monorepo -out DIR   # ~60 FastMCP server projects, ~30 MB
+//	go run ./bench/gen -kind project -files N -out DIR
+//
+// A project tree is one project (one pyproject.toml) of packages of 100
+// modules of about -size bytes each. Every module registers FastMCP tools on
+// a server it imports from server.py, and its tools and helpers call helpers
+// in other modules and packages, so that handlers share most of the code they
+// reach. Some tools offload to worker threads. The output is deterministic.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	kind := flag.String("kind", "project", "monorepo or project")
+	out := flag.String("out", "", "output directory (created; must not exist)")
+	files := flag.Int("files", 2000, "project: number of modules")
+	size := flag.Int("size", 10<<10, "approximate bytes per module")
+	servers := flag.Int("servers", 60, "monorepo: number of server projects")
+	perServer := flag.Int("per-server", 50, "monorepo: modules per server")
+	flag.Parse()
+	if *out == "" {
+		log.Fatal("gen: -out is required")
+	}
+	if _, err := os.Stat(*out); err == nil {
+		log.Fatalf("gen: %s exists", *out)
+	}
+	switch *kind {
+	case "project":
+		project(*out, "big", *files, *size)
+	case "monorepo":
+		for s := 0; s < *servers; s++ {
+			project(filepath.Join(*out, "servers", fmt.Sprintf("srv%02d", s)), fmt.Sprintf("srv%02d", s), *perServer, *size)
+		}
+		write(filepath.Join(*out, "README.md"), "synthetic monorepo of MCP servers\n")
+	default:
+		log.Fatalf("gen: unknown -kind %q", *kind)
+	}
+}
+
+func write(path, text string) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+const perPackage = 100
+
+// project writes one project of n modules under dir, as package app.
+func project(dir, name string, n, size int) {
+	write(filepath.Join(dir, "pyproject.toml"), fmt.Sprintf("[project]\nname = %q\nversion = \"0.1.0\"\ndependencies = [\"mcp==1.20.0\", \"anyio>=4\"]\n", name))
+	write(filepath.Join(dir, "app", "__init__.py"), "")
+	write(filepath.Join(dir, "app", "server.py"), "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\""+name+"\")\n\n\ndef main():\n    mcp.run()\n")
+	pkgs := (n + perPackage - 1) / perPackage
+	for p := 0; p < pkgs; p++ {
+		write(filepath.Join(dir, "app", pkgName(p), "__init__.py"), "")
+	}
+	for i := 0; i < n; i++ {
+		write(filepath.Join(dir, "app", pkgName(i/perPackage), modName(i%perPackage)+".py"), module(i, n, size))
+	}
+}
+
+func pkgName(p int) string { return fmt.Sprintf("pkg%03d", p) }
+func modName(m int) string { return fmt.Sprintf("mod%02d", m) }
+
+// module returns the source of module i of n: imports of two other modules
+// (the next one in its package and one in the next package), helpers that
+// call into them, and tools that call the helpers.
+func module(i, n, size int) string {
+	var b strings.Builder
+	next := (i + 1) % n
+	far := (i + perPackage + 7) % n
+	fmt.Fprintf(&b, "\"\"\"Module %d of a generated project.\"\"\"\n\nimport anyio\nimport json\n\n", i)
+	b.WriteString("from app.server import mcp\n")
+	fmt.Fprintf(&b, "from app.%s import %s as near\n", pkgName(next/perPackage), modName(next%perPackage))
+	fmt.Fprintf(&b, "from app.%s.%s import helper_0 as far_helper\n\n\n", pkgName(far/perPackage), modName(far%perPackage))
+	for h := 0; b.Len() < size*3/4; h++ {
+		fmt.Fprintf(&b, "def helper_%d(data, limit=10):\n", h)
+		b.WriteString("    \"\"\"Transform data; a generated helper.\"\"\"\n")
+		b.WriteString("    out = {}\n    for key, value in sorted(data.items()):\n        if len(out) >= limit:\n            break\n")
+		b.WriteString("        out[key] = json.dumps({\"key\": key, \"value\": value, \"size\": len(str(value))})\n")
+		if h == 0 {
+			b.WriteString("    out.update(near.helper_1(out, limit - 1) if limit > 0 else {})\n")
+		} else {
+			fmt.Fprintf(&b, "    out.update(helper_%d(out, limit - 1) if limit > 0 else {})\n", h-1)
+			b.WriteString("    out.update(far_helper(out, limit - 2) if limit > 1 else {})\n")
+		}
+		b.WriteString("    return out\n\n\n")
+	}
+	for t := 0; b.Len() < size; t++ {
+		b.WriteString("@mcp.tool()\n")
+		fmt.Fprintf(&b, "async def tool_%d_%d(query: str, limit: int = 5) -> str:\n", i, t)
+		b.WriteString("    \"\"\"A generated tool.\"\"\"\n")
+		if t%3 == 0 {
+			b.WriteString("    result = await anyio.to_thread.run_sync(helper_1, {\"q\": query}, limit)\n")
+		} else {
+			b.WriteString("    result = helper_0({\"q\": query}, limit)\n    await anyio.sleep(0)\n")
+		}
+		b.WriteString("    return json.dumps(result)\n\n\n")
+	}
+	return b.String()
+}
