@@ -1,0 +1,297 @@
+package safewrite
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+func write(t *testing.T, path, s string, mode os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// noTemps fails when a temporary file is left in dir.
+func noTemps(t *testing.T, dir string) {
+	t.Helper()
+	left, _ := filepath.Glob(filepath.Join(dir, ".*mcplint-tmp*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func refused(err error) bool {
+	var r *RefusedError
+	return errors.As(err, &r)
+}
+
+func TestCreatesANewFileWithTheUmaskMode(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out.json")
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	if err := WriteFile(p, []byte("{}"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(p)
+	if read(t, p) != "{}" || st.Mode().Perm() != 0o644 {
+		t.Errorf("content %q mode %v", read(t, p), st.Mode().Perm())
+	}
+	if err := WriteFile(filepath.Join(dir, "new.py"), nil, Options{MustExist: true}); !refused(err) {
+		t.Errorf("MustExist created a file: %v", err)
+	}
+	noTemps(t, dir)
+}
+
+func TestKeepsModeAndOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("changing a file's owner needs root")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "server.py")
+	write(t, p, "old", 0o644)
+	if err := os.Chown(p, 1234, 5678); err != nil {
+		t.Fatal(err)
+	}
+	// After the chown, which clears set-id bits.
+	if err := os.Chmod(p, 0o750|os.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("new"), Options{MustExist: true}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(p)
+	s := st.Sys().(*syscall.Stat_t)
+	if read(t, p) != "new" || st.Mode()&(os.ModePerm|os.ModeSetgid) != 0o750|os.ModeSetgid || s.Uid != 1234 || s.Gid != 5678 {
+		t.Errorf("content %q mode %v owner %d:%d, want new, 0750 setgid, 1234:5678", read(t, p), st.Mode(), s.Uid, s.Gid)
+	}
+	noTemps(t, dir)
+}
+
+func TestFollowsASymlinkAndKeepsIt(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	write(t, real, "old", 0o640)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(link, []byte("new"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the symlink was replaced")
+	}
+	st, _ := os.Stat(real)
+	if read(t, real) != "new" || st.Mode().Perm() != 0o640 {
+		t.Errorf("target %q mode %v", read(t, real), st.Mode().Perm())
+	}
+	dangling := filepath.Join(dir, "dangling.json")
+	if err := os.Symlink("nowhere.json", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(dangling, []byte("x"), Options{}); !refused(err) {
+		t.Errorf("dangling symlink: %v, want refused", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "nowhere.json")); err == nil {
+		t.Error("the dangling symlink's target was created")
+	}
+	noTemps(t, dir)
+}
+
+func TestRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	toNull := filepath.Join(dir, "null")
+	if err := os.Symlink("/dev/null", toNull); err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{fifo, sub, toNull}
+	// A device node of our own, so that a failure cannot harm /dev.
+	dev := filepath.Join(dir, "full")
+	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|7); err == nil {
+		targets = append(targets, dev)
+	} else {
+		t.Logf("mknod: %v: the device case is covered through the /dev/null symlink only", err)
+	}
+	for _, p := range targets {
+		err := WriteFile(p, []byte("{}"), Options{})
+		if !refused(err) {
+			t.Errorf("%s: %v, want refused", p, err)
+		}
+		if Check(p, Options{}) == nil {
+			t.Errorf("Check(%s) passed", p)
+		}
+	}
+	for _, c := range []struct {
+		p    string
+		mode os.FileMode
+	}{{fifo, os.ModeNamedPipe}, {sub, os.ModeDir}, {toNull, os.ModeSymlink}, {dev, os.ModeCharDevice}} {
+		if len(targets) == 3 && c.p == dev {
+			continue
+		}
+		st, err := os.Lstat(c.p)
+		if err != nil || st.Mode()&c.mode == 0 {
+			t.Errorf("%s was replaced: %v", c.p, st.Mode())
+		}
+	}
+	if st, err := os.Stat("/dev/null"); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		t.Fatal("/dev/null is no longer a device")
+	}
+	noTemps(t, dir)
+}
+
+func TestRefusesReadOnlyAndHardLinkedFiles(t *testing.T) {
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro.py")
+	write(t, ro, "old", 0o444)
+	if err := WriteFile(ro, []byte("new"), Options{MustExist: true}); !refused(err) {
+		t.Errorf("read-only file: %v, want refused (even as root)", err)
+	}
+	a, b := filepath.Join(dir, "a.py"), filepath.Join(dir, "b.py")
+	write(t, a, "old", 0o644)
+	if err := os.Link(a, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(a, []byte("new"), Options{MustExist: true}); !refused(err) {
+		t.Errorf("hard-linked file: %v, want refused", err)
+	}
+	if read(t, ro) != "old" || read(t, a) != "old" || read(t, b) != "old" {
+		t.Error("a refused file was changed")
+	}
+	sa, _ := os.Stat(a)
+	sb, _ := os.Stat(b)
+	if !os.SameFile(sa, sb) {
+		t.Error("the hard link was split")
+	}
+	noTemps(t, dir)
+}
+
+func TestCommitChecksTheTargetAgain(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.py")
+	write(t, p, "old", 0o644)
+
+	// Verify runs last and can veto.
+	f, err := Create(p, Options{Verify: func(string) error { return errors.New("changed") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("new"))
+	if err := f.Commit(); err == nil || err.Error() != "changed" {
+		t.Errorf("Commit: %v, want the Verify error", err)
+	}
+
+	// The file replaced meanwhile (an editor saving by rename).
+	f, err = Create(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("new"))
+	write(t, p+".swp", "edited", 0o644)
+	if err := os.Rename(p+".swp", p); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Commit(); !refused(err) {
+		t.Errorf("Commit over a replaced file: %v, want refused", err)
+	}
+
+	// A new file that someone else created meanwhile.
+	n := filepath.Join(dir, "new.json")
+	f, err = Create(n, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("ours"))
+	write(t, n, "theirs", 0o644)
+	if err := f.Commit(); !refused(err) {
+		t.Errorf("Commit over a file created meanwhile: %v, want refused", err)
+	}
+	if read(t, p) != "edited" || read(t, n) != "theirs" {
+		t.Errorf("contents %q %q: a refused commit wrote", read(t, p), read(t, n))
+	}
+	noTemps(t, dir)
+}
+
+func TestInterruptRemovesTemporaryFiles(t *testing.T) {
+	Reset()
+	defer Reset()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.py"), filepath.Join(dir, "b.py")
+	write(t, a, "old a", 0o644)
+	write(t, b, "old b", 0o644)
+	if err := WriteFile(a, []byte("new a"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("new b"))
+	got := Interrupt()
+	if len(got) != 1 || got[0] != a {
+		t.Errorf("Interrupt reports %v written, want [%s]", got, a)
+	}
+	noTemps(t, dir)
+	if err := f.Commit(); !errors.Is(err, ErrInterrupted) {
+		t.Errorf("Commit after Interrupt: %v", err)
+	}
+	if _, err := Create(a, Options{}); !errors.Is(err, ErrInterrupted) {
+		t.Errorf("Create after Interrupt: %v", err)
+	}
+	if read(t, b) != "old b" {
+		t.Error("a file was written after Interrupt")
+	}
+	noTemps(t, dir)
+}
+
+func TestSweepRemovesTheTemporaryFilesOfDeadProcesses(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.py")
+	write(t, p, "old", 0o644)
+	// PIDs above the kernel's maximum (2^22) never run; PID 1 always does.
+	dead := filepath.Join(dir, ".a.py.mcplint-tmp-99999999-0a1b2c")
+	live := filepath.Join(dir, ".a.py.mcplint-tmp-1-0a1b2c")
+	other := filepath.Join(dir, ".a.py.mcplint-99999999")
+	for _, q := range []string{dead, live, other} {
+		write(t, q, "partial", 0o600)
+	}
+	if err := WriteFile(p, []byte("new"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); err == nil {
+		t.Error("the temporary file of a dead process was kept")
+	}
+	for _, q := range []string{live, other} {
+		if _, err := os.Stat(q); err != nil {
+			t.Errorf("%s was removed", filepath.Base(q))
+		}
+	}
+	if !tempPattern.MatchString(filepath.Base(tempName("a.py"))) || !tempPattern.MatchString(".x.mcplint-tmp-"+strconv.Itoa(os.Getpid())+"-ff") {
+		t.Error("tempName does not match the sweep's pattern")
+	}
+}
