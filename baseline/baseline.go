@@ -23,7 +23,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/internal/safeio"
+	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -173,20 +173,9 @@ func Write(path string, res *engine.Result) (int, error) {
 		return 0, err
 	}
 	b = append(b, '\n')
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".mcplint-baseline-*")
-	if err != nil {
-		return 0, fmt.Errorf("write baseline: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return 0, fmt.Errorf("write baseline: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return 0, fmt.Errorf("write baseline: %w", err)
-	}
-	_ = os.Chmod(tmp.Name(), 0o644)
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	// Only a regular file (or a new one) is written; a symlink is followed,
+	// never replaced.
+	if err := safewrite.WriteFile(path, b, safewrite.Options{}); err != nil {
 		return 0, fmt.Errorf("write baseline: %w", err)
 	}
 	return n, nil

@@ -10,12 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -245,57 +244,10 @@ func NewFileDiff(path string, data []byte) string {
 	return udiff.Unified("/dev/null", "b/"+path, "", string(data))
 }
 
-// WriteNew creates the file at path with data, atomically, and fails when
-// the path exists: a fix never overwrites a file it did not read.
-func WriteNew(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".mcplint-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	// A hard link fails when path exists, where a rename would replace it.
-	return os.Link(tmp.Name(), path)
-}
-
-// WriteAtomic replaces the file at path with data: it writes a temporary
-// file in the same folder, keeps the original's mode, and renames it over.
-// A symlink is resolved so the link itself survives.
+// WriteAtomic replaces the existing file at path with data, through a
+// temporary file renamed over it, keeping its mode and owner; a symlink is
+// followed and kept. It refuses what safewrite refuses (not a regular file,
+// read-only, hard-linked). Write adds the fixer's checks.
 func WriteAtomic(path string, data []byte) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".mcplint-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), info.Mode().Perm()); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return safewrite.WriteFile(path, data, safewrite.Options{MustExist: true})
 }

@@ -30,6 +30,9 @@ type FileResult struct {
 	// Created: the file is new (Old is empty); it is written only when
 	// nothing exists at Path.
 	Created bool
+	// Stamp is what the file held when the fixes were computed from it;
+	// Write does not replace a file that no longer matches it.
+	Stamp *Stamp
 }
 
 // Failure is a file left unchanged because its fixes failed a check.
@@ -45,6 +48,8 @@ type Outcome struct {
 	Failures []Failure
 	// Result is the analysis of the fixed contents: what remains.
 	Result *engine.Result
+	// Roots are the scanned roots: Write changes no file outside them.
+	Roots []string
 }
 
 // Run analyses roots, applies the chosen fixes in memory and checks them:
@@ -66,22 +71,36 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 	for k, v := range base {
 		overlay[k] = v
 	}
-	read := func(p string) ([]byte, error) {
-		if b, ok := overlay[p]; ok {
-			return b, nil
-		}
-		return engine.ReadFile(p)
-	}
 	original := map[string][]byte{}
 	created := map[string]bool{}
 	fixedIn := map[string]int{}
 	elsewhere := 0 // fixed findings whose own file the fix leaves alone
-	out := &Outcome{}
+	out := &Outcome{Roots: roots}
 	broken := map[string]string{}
 	opts.Overlay = overlay
 	res, err := engine.Run(roots, opts)
 	if err != nil {
 		return nil, err
+	}
+	// A file is read from disk once, as the first analysis saw it, and
+	// stamped: Write checks the stamp right before it replaces the file, so
+	// that an edit saved meanwhile is never lost.
+	first := res
+	stamps := map[string]*Stamp{}
+	read := func(p string) ([]byte, error) {
+		if b, ok := overlay[p]; ok {
+			return b, nil
+		}
+		b, err := first.Read(p)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := stamps[p]; !ok {
+			if stamps[p], err = stampOf(p, b); err != nil {
+				return nil, err
+			}
+		}
+		return b, nil
 	}
 	for round := 0; round < rounds; round++ {
 		diags := res.Diagnostics[:0:0]
@@ -170,7 +189,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		if !ok || bytes.Equal(cur, old) {
 			continue
 		}
-		fr := &FileResult{Path: p, Old: old, New: cur, Fixed: fixedIn[p], Created: created[p]}
+		fr := &FileResult{Path: p, Old: old, New: cur, Fixed: fixedIn[p], Created: created[p], Stamp: stamps[p]}
 		out.Files = append(out.Files, fr)
 		out.Fixed += fr.Fixed
 	}
@@ -271,20 +290,6 @@ func fileErrors(diags []rules.Diagnostic, path string) int {
 		}
 	}
 	return n
-}
-
-// Write writes every changed file atomically.
-func Write(o *Outcome) error {
-	for _, f := range o.Files {
-		write := WriteAtomic
-		if f.Created {
-			write = WriteNew
-		}
-		if err := write(f.Path, f.New); err != nil {
-			return fmt.Errorf("write %s: %w", f.Path, err)
-		}
-	}
-	return nil
 }
 
 // Diffs returns the unified diff of every changed file.

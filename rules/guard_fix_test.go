@@ -144,8 +144,8 @@ func TestGuardFixEndToEnd(t *testing.T) {
 		t.Errorf("a second --fix changes %d files", len(again.Files))
 	}
 
-	if err := fix.Write(out); err != nil {
-		t.Fatal(err)
+	if r := fix.Write(out); len(r.NotWritten) != 0 || r.Failed {
+		t.Fatalf("not written: %v", r.NotWritten)
 	}
 	disk, err := engine.Run([]string{root}, guardOpts(false, nil))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/report"
 	"github.com/spf13/cobra"
 )
@@ -93,6 +94,11 @@ func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output 
 	if format != "markdown" && format != "json" {
 		return usageError{fmt.Errorf("unknown --format %q for audit (markdown or json)", format)}
 	}
+	if output != "" {
+		if err := checkTarget("--output", output); err != nil {
+			return err
+		}
+	}
 	repos, err := auditRepos(paths, children)
 	if err != nil {
 		return err
@@ -110,12 +116,11 @@ func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output 
 		audited = append(audited, report.Audited{Path: repo, Result: res})
 	}
 	var w io.Writer = cmd.OutOrStdout()
+	var file *safewrite.File
 	if output != "" {
-		file, err := os.Create(output)
-		if err != nil {
-			return fmt.Errorf("--output: %w", err)
+		if file, err = createOutput("--output", output); err != nil {
+			return err
 		}
-		defer file.Close()
 		w = file
 	}
 	ropts := report.Options{ToolVersion: version()}
@@ -123,6 +128,13 @@ func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output 
 		err = report.AuditJSON(w, audited, ropts)
 	} else {
 		err = report.AuditMarkdown(w, audited, ropts)
+	}
+	if file != nil {
+		if err == nil {
+			err = file.Commit()
+		} else {
+			file.Abort()
+		}
 	}
 	if err != nil {
 		return err

@@ -88,8 +88,12 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	if err := checkOutputFlags(f); err != nil {
 		return err
 	}
+	if err := checkWriteTargets(f); err != nil {
+		return err
+	}
 	var res *engine.Result
 	var outcome *fix.Outcome
+	var status error // set by writing the fixes, returned after the outputs
 	if f.fix || f.diff {
 		outcome, err = fix.Run(args, opts, fix.Mode{Unsafe: f.unsafeFixes})
 		if err != nil {
@@ -105,10 +109,9 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 			}
 			return nil
 		}
-		if err := fix.Write(outcome); err != nil {
+		if res, status, err = writeFixes(cmd.ErrOrStderr(), outcome, args, opts, f.exitZero); err != nil {
 			return err
 		}
-		res = outcome.Result
 	} else {
 		if res, err = engine.Run(args, opts); err != nil {
 			return err
@@ -122,6 +125,9 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	}
 	if err := writeOutputs(cmd, f, res, outcome); err != nil {
 		return err
+	}
+	if status != nil {
+		return status
 	}
 	if reported(res) && !f.exitZero {
 		return exitCode{exitFindings}

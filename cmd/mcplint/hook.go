@@ -46,6 +46,9 @@ func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
 	if err := checkOutputFlags(f); err != nil {
 		return err
 	}
+	if err := checkWriteTargets(f); err != nil {
+		return err
+	}
 	roots := projectRoots(files)
 	opts, err := buildOptions(cmd, roots, f)
 	if err != nil {
@@ -54,19 +57,22 @@ func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
 	opts.Processors = append(opts.Processors, onlyFiles(files))
 	var res *engine.Result
 	var outcome *fix.Outcome
+	var status error // set by writing the fixes, returned after the outputs
 	if f.fix {
 		if outcome, err = fix.Run(roots, opts, fix.Mode{Unsafe: f.unsafeFixes}); err != nil {
 			return err
 		}
-		if err := fix.Write(outcome); err != nil {
+		if res, status, err = writeFixes(cmd.ErrOrStderr(), outcome, roots, opts, f.exitZero); err != nil {
 			return err
 		}
-		res = outcome.Result
 	} else if res, err = engine.Run(roots, opts); err != nil {
 		return err
 	}
 	if err := writeOutputs(cmd, f, res, outcome); err != nil {
 		return err
+	}
+	if status != nil {
+		return status
 	}
 	if outcome != nil && len(outcome.Files) > 0 || reported(res) && !f.exitZero {
 		return exitCode{exitFindings}

@@ -27,6 +27,7 @@ type exitCode struct{ code int }
 func (e exitCode) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func main() {
+	handleSignals(os.Stderr, os.Exit)
 	os.Exit(run(os.Args[1:]))
 }
 

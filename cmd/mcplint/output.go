@@ -15,6 +15,7 @@ package main
 // --sarif-category sets the SARIF run's automationDetails.id.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/report"
 	"github.com/mcplint/mcplint/sarif"
 	"github.com/spf13/cobra"
@@ -102,10 +104,10 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 	}
 	for _, s := range specs {
 		var w io.Writer = cmd.OutOrStdout()
-		var file *os.File
+		var file *safewrite.File
 		if s.path != "" {
-			if file, err = os.Create(s.path); err != nil {
-				return fmt.Errorf("--output: %w", err)
+			if file, err = createOutput("--output", s.path); err != nil {
+				return err
 			}
 			w = file
 		}
@@ -131,8 +133,10 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 			err = report.Formats[s.format](w, res, opts)
 		}
 		if file != nil {
-			if cerr := file.Close(); err == nil {
-				err = cerr
+			if err == nil {
+				err = file.Commit()
+			} else {
+				file.Abort()
 			}
 		}
 		if err != nil {
@@ -140,6 +144,21 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 		}
 	}
 	return nil
+}
+
+// createOutput starts writing an output file through safewrite: the file
+// appears whole or not at all, only a regular file (or a new one) is
+// written, and a symlink is followed, never replaced.
+func createOutput(flag, path string) (*safewrite.File, error) {
+	file, err := safewrite.Create(path, safewrite.Options{})
+	var refused *safewrite.RefusedError
+	if errors.As(err, &refused) {
+		return nil, fmt.Errorf("%s %s: not written: %s", flag, path, refusedHint(refused))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	return file, nil
 }
 
 // repoRoot is the directory SARIF URIs and annotation paths are relative

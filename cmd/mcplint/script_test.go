@@ -17,7 +17,10 @@ var updateScripts = flag.Bool("update", false, "update testscript golden files")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"mcplint": func() { os.Exit(run(os.Args[1:])) },
+		"mcplint": func() {
+			handleSignals(os.Stderr, os.Exit)
+			os.Exit(run(os.Args[1:]))
+		},
 	})
 }
 

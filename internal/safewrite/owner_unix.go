@@ -36,7 +36,7 @@ func keepOwner(tmp *os.File, old fs.FileInfo) error {
 		return nil
 	}
 	if err := tmp.Chown(int(want.Uid), int(want.Gid)); err != nil {
-		return fmt.Errorf("is owned by %d:%d and mcplint cannot give the rewritten file the same owner (%v); not written", want.Uid, want.Gid, errors.Unwrap(err))
+		return fmt.Errorf("is owned by %d:%d, which mcplint cannot keep (%v)", want.Uid, want.Gid, errors.Unwrap(err))
 	}
 	return nil
 }

@@ -45,13 +45,13 @@ import (
 // I/O failure: the other files of a batch can still be written.
 type RefusedError struct {
 	Path   string // as given
-	Reason string
+	Reason string // a predicate: "is read-only (...)"
 }
 
-func (e *RefusedError) Error() string { return e.Path + ": " + e.Reason }
+func (e *RefusedError) Error() string { return e.Path + " " + e.Reason }
 
 // ErrInterrupted is returned for every write after Interrupt.
-var ErrInterrupted = errors.New("interrupted: not written")
+var ErrInterrupted = errors.New("interrupted")
 
 // Options of a write.
 type Options struct {
@@ -135,13 +135,13 @@ func resolve(path string, opts Options) (string, fs.FileInfo, error) {
 func Writable(st fs.FileInfo) string {
 	m := st.Mode()
 	if !m.IsRegular() {
-		return "is " + describe(m) + "; mcplint writes only regular files"
+		return "is " + describe(m) + "; only regular files are written"
 	}
 	if m.Perm()&0o200 == 0 {
-		return "is read-only (its owner has no write permission); mcplint does not rewrite it"
+		return "is read-only (its owner has no write permission)"
 	}
 	if n := links(st); n > 1 {
-		return fmt.Sprintf("has %d hard links; replacing it would split them and rewriting it in place would not be atomic, so mcplint does not write it", n)
+		return fmt.Sprintf("has %d hard links: replacing it would split them, and rewriting it in place would not be atomic", n)
 	}
 	return ""
 }
@@ -335,13 +335,13 @@ func (f *File) commitLocked() error {
 	st, err := os.Lstat(f.target)
 	switch {
 	case f.old == nil && err == nil:
-		return &RefusedError{Path: f.path, Reason: "was created by something else while mcplint wrote it; not replaced"}
+		return &RefusedError{Path: f.path, Reason: "was created by something else while mcplint wrote it"}
 	case f.old == nil && !errors.Is(err, fs.ErrNotExist):
 		return err
 	case f.old != nil && err != nil:
-		return &RefusedError{Path: f.path, Reason: "was removed or moved while mcplint wrote it; not written"}
+		return &RefusedError{Path: f.path, Reason: "was removed or moved while mcplint wrote it"}
 	case f.old != nil && !os.SameFile(st, f.old):
-		return &RefusedError{Path: f.path, Reason: "was replaced by another file while mcplint wrote it; not written"}
+		return &RefusedError{Path: f.path, Reason: "was replaced by another file while mcplint wrote it"}
 	case f.old != nil:
 		if why := Writable(st); why != "" {
 			return &RefusedError{Path: f.path, Reason: why}
@@ -358,7 +358,7 @@ func (f *File) commitLocked() error {
 		if err := os.Link(f.tmpName, f.target); err == nil {
 			_ = os.Remove(f.tmpName)
 		} else if errors.Is(err, fs.ErrExist) {
-			return &RefusedError{Path: f.path, Reason: "was created by something else while mcplint wrote it; not replaced"}
+			return &RefusedError{Path: f.path, Reason: "was created by something else while mcplint wrote it"}
 		} else if err := os.Rename(f.tmpName, f.target); err != nil {
 			return err
 		}

@@ -1,0 +1,216 @@
+package fix
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mcplint/mcplint/internal/safewrite"
+)
+
+// Stamp is what a file held when the fixer read it: the fixes were computed
+// from these bytes.
+type Stamp struct {
+	Size    int64
+	ModTime time.Time
+	Sum     [sha256.Size]byte
+}
+
+// stampOf stamps the contents b read from path.
+func stampOf(path string, b []byte) (*Stamp, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	// The size is that of the bytes read: a file that grew since then
+	// already differs.
+	return &Stamp{Size: int64(len(b)), ModTime: st.ModTime(), Sum: sha256.Sum256(b)}, nil
+}
+
+// errChanged is the reason a file that changed since it was read is not
+// written.
+var errChanged = errors.New("not written: it changed since mcplint read it, and the change is kept (run mcplint again)")
+
+// unchanged returns errChanged unless the file at path still has the
+// size, modification time and contents of the stamp.
+func (s *Stamp) unchanged(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return errChanged
+	}
+	if st.Size() != s.Size || !st.ModTime().Equal(s.ModTime) {
+		return errChanged
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || sha256.Sum256(b) != s.Sum {
+		return errChanged
+	}
+	return nil
+}
+
+// WriteResult is what Write did.
+type WriteResult struct {
+	Written    []string  // files rewritten, in order
+	NotWritten []Failure // files left as they are, and why
+	// Failed is set when an I/O error (a full disk, a folder that cannot
+	// be written) or an interrupt stopped the writes, as opposed to files
+	// refused one by one (read-only, changed since read, ...).
+	Failed bool
+}
+
+// beforeCommit, when set (by tests), runs after every temporary file is
+// written and right before a file's last check and rename.
+var beforeCommit func(path string)
+
+// create is safewrite.Create but for tests, which inject I/O errors.
+var create = safewrite.Create
+
+// Write writes the changed files of o and returns what it wrote. A file is
+// not written, and the others still are, when it is outside the scanned
+// roots once symlinks are resolved, not a regular file, read-only for its
+// owner, hard-linked, owned by someone whose ownership cannot be kept, or
+// when it changed since it was read (checked right before its rename, so
+// that an edit saved during the run is kept). The new contents of every file
+// are written to temporary files first and renamed over their files only
+// when all are written: an I/O error (a full disk) leaves every file as it
+// was. Files not written move from o.Files to o.Failures, so that the
+// summary reports only what is on disk.
+func Write(o *Outcome) *WriteResult {
+	r := &WriteResult{}
+	var files []*FileResult
+	var pending []*safewrite.File
+	notWritten := func(f *FileResult, reason string) {
+		r.NotWritten = append(r.NotWritten, Failure{f.Path, reason})
+	}
+	targets := map[string]string{}
+	var failed error
+	var failedAt string
+	for _, f := range o.Files {
+		if failed != nil {
+			notWritten(f, fmt.Sprintf("not written: writing %s failed, so no file was rewritten", failedAt))
+			continue
+		}
+		target, reason := inside(o.Roots, f.Path)
+		if reason != "" {
+			notWritten(f, reason)
+			continue
+		}
+		if prev, ok := targets[target]; ok {
+			notWritten(f, fmt.Sprintf("not written: it is the same file as %s (a link to it), fixed through that name", prev))
+			continue
+		}
+		targets[target] = f.Path
+		if f.Stamp == nil {
+			notWritten(f, "not written: its contents were not read from disk")
+			continue
+		}
+		stamp, path := f.Stamp, f.Path
+		w, err := create(f.Path, safewrite.Options{MustExist: true, Verify: func(target string) error {
+			if beforeCommit != nil {
+				beforeCommit(path)
+			}
+			return stamp.unchanged(target)
+		}})
+		if err == nil {
+			if _, err = w.Write(f.New); err == nil {
+				err = w.Close()
+			}
+			if err != nil {
+				w.Abort()
+			}
+		}
+		var refused *safewrite.RefusedError
+		switch {
+		case errors.As(err, &refused):
+			notWritten(f, "not written: it "+refused.Reason)
+		case err != nil:
+			failed, failedAt = err, f.Path
+			notWritten(f, "not written: "+err.Error())
+		default:
+			files = append(files, f)
+			pending = append(pending, w)
+		}
+	}
+	if failed != nil {
+		r.Failed = true
+		for i, w := range pending {
+			w.Abort()
+			notWritten(files[i], fmt.Sprintf("not written: writing %s failed, so no file was rewritten", failedAt))
+		}
+	} else {
+		for i, err := range safewrite.CommitAll(pending) {
+			var refused *safewrite.RefusedError
+			switch {
+			case err == nil:
+				r.Written = append(r.Written, files[i].Path)
+			case errors.Is(err, errChanged):
+				notWritten(files[i], err.Error())
+			case errors.As(err, &refused):
+				notWritten(files[i], "not written: it "+refused.Reason)
+			default:
+				r.Failed = true
+				notWritten(files[i], "not written: "+err.Error())
+			}
+		}
+	}
+	o.drop(r.NotWritten)
+	return r
+}
+
+// drop moves the files not written from o.Files to o.Failures.
+func (o *Outcome) drop(nw []Failure) {
+	if len(nw) == 0 {
+		return
+	}
+	skip := map[string]bool{}
+	for _, f := range nw {
+		skip[f.Path] = true
+	}
+	kept := o.Files[:0]
+	for _, f := range o.Files {
+		if skip[f.Path] {
+			o.Fixed -= f.Fixed
+		} else {
+			kept = append(kept, f)
+		}
+	}
+	o.Files = kept
+	o.Failures = append(o.Failures, nw...)
+}
+
+// inside returns the file path resolves to, or why it is not written: it
+// must be inside one of roots once every symlink is resolved (a symlink in
+// the scanned tree must not make --fix change a file elsewhere).
+func inside(roots []string, path string) (string, string) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", "not written: " + err.Error()
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return "", "not written: " + err.Error()
+	}
+	for _, root := range roots {
+		r, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			continue
+		}
+		if r, err = filepath.Abs(r); err != nil {
+			continue
+		}
+		if real == r || strings.HasPrefix(real, strings.TrimSuffix(r, string(filepath.Separator))+string(filepath.Separator)) {
+			return real, ""
+		}
+	}
+	return "", fmt.Sprintf("not written: it resolves to %s, outside the scanned %s", real, plural(len(roots), "root", "roots"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

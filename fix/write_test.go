@@ -1,0 +1,289 @@
+package fix
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/safewrite"
+	"github.com/mcplint/mcplint/internal/testfs"
+)
+
+// server is a handler with a safe fix (a checkpoint after the offload).
+const server = `from anyio import to_thread
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def work(n: int) -> int:
+    return await to_thread.run_sync(sum, range(n))
+`
+
+// project writes a project whose a.py and b.py both get a safe fix, and
+// runs the fixer on it (nothing written yet).
+func project(t *testing.T) (string, *Outcome) {
+	t.Helper()
+	root := testfs.Write(t, map[string]string{"a.py": server, "b.py": server})
+	return root, run(t, root)
+}
+
+func run(t *testing.T, roots ...string) *Outcome {
+	t.Helper()
+	out, err := Run(roots, engine.Options{AssumeMCP: "1.26.0"}, Mode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) == 0 {
+		t.Fatal("nothing to fix: the test needs a fixable project")
+	}
+	return out
+}
+
+func content(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func noTemps(t *testing.T, dir string) {
+	t.Helper()
+	left, _ := filepath.Glob(filepath.Join(dir, ".*mcplint*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// fixed tells whether the file at path holds the fixed contents.
+func fixed(t *testing.T, path string) bool {
+	return strings.Contains(content(t, path), "checkpoint_if_cancelled")
+}
+
+// notWritten returns the reason path was not written ("" when it was).
+func notWritten(r *WriteResult, path string) string {
+	for _, f := range r.NotWritten {
+		if f.Path == path {
+			return f.Reason
+		}
+	}
+	return ""
+}
+
+func TestWriteKeepsAnEditSavedDuringTheRun(t *testing.T) {
+	root, out := project(t)
+	a, b := filepath.Join(root, "a.py"), filepath.Join(root, "b.py")
+	// The user saves a.py after the analysis read it, before the write.
+	edited := server + "\n# edited while mcplint ran\n"
+	if err := os.WriteFile(a, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := Write(out)
+	if got := content(t, a); got != edited {
+		t.Fatalf("the edit was lost: a.py holds\n%s", got)
+	}
+	if !strings.Contains(notWritten(r, a), "changed since mcplint read it") {
+		t.Errorf("a.py: reason %q, want changed since read", notWritten(r, a))
+	}
+	if !fixed(t, b) || len(r.Written) != 1 || r.Written[0] != b || r.Failed {
+		t.Errorf("written %v, failed %v: b.py must still be fixed", r.Written, r.Failed)
+	}
+	if len(out.Files) != 1 || out.Files[0].Path != b || len(out.Failures) != 1 {
+		t.Errorf("outcome files %d failures %v: a.py must move to the failures", len(out.Files), out.Failures)
+	}
+	noTemps(t, root)
+}
+
+// The check runs as late as it can: after every temporary file is written,
+// right before the file's rename.
+func TestWriteChecksRightBeforeTheRename(t *testing.T) {
+	for _, edit := range []struct {
+		name string
+		do   func(path string) error
+	}{
+		{"same size, same mtime", func(p string) error {
+			st, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			b, _ := os.ReadFile(p)
+			b[0] ^= 1 // one byte flipped, size kept, mtime put back
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(p, st.ModTime(), st.ModTime())
+		}},
+		{"appended", func(p string) error {
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = f.WriteString("# late edit\n")
+			return err
+		}},
+		{"replaced by rename", func(p string) error {
+			if err := os.WriteFile(p+".new", []byte("# replaced\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(p+".new", p)
+		}},
+	} {
+		t.Run(edit.name, func(t *testing.T) {
+			root, out := project(t)
+			a := filepath.Join(root, "a.py")
+			var want string
+			beforeCommit = func(path string) {
+				if path != a {
+					return
+				}
+				left, _ := filepath.Glob(filepath.Join(root, ".*mcplint-tmp*"))
+				if len(left) != 2 {
+					t.Errorf("%d temporary files before the first rename, want 2 (all written first)", len(left))
+				}
+				if err := edit.do(a); err != nil {
+					t.Fatal(err)
+				}
+				want = content(t, a)
+			}
+			defer func() { beforeCommit = nil }()
+			r := Write(out)
+			if content(t, a) != want {
+				t.Fatalf("the late edit was lost")
+			}
+			if notWritten(r, a) == "" || !fixed(t, filepath.Join(root, "b.py")) {
+				t.Errorf("not written %v, written %v", r.NotWritten, r.Written)
+			}
+			noTemps(t, root)
+		})
+	}
+}
+
+func TestWriteKeepsModeAndOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("changing a file's owner needs root")
+	}
+	root := testfs.Write(t, map[string]string{"a.py": server})
+	a := filepath.Join(root, "a.py")
+	if err := os.Chown(a, 4321, 8765); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(a, 0o751); err != nil {
+		t.Fatal(err)
+	}
+	r := Write(run(t, root))
+	st, _ := os.Stat(a)
+	s := st.Sys().(*syscall.Stat_t)
+	if len(r.Written) != 1 || !fixed(t, a) || st.Mode().Perm() != 0o751 || s.Uid != 4321 || s.Gid != 8765 {
+		t.Errorf("written %v, mode %v, owner %d:%d; want fixed, 0751, 4321:8765", r.Written, st.Mode().Perm(), s.Uid, s.Gid)
+	}
+}
+
+func TestWriteRefusesReadOnlyAndHardLinkedFiles(t *testing.T) {
+	root := testfs.Write(t, map[string]string{"a.py": server, "b.py": server, "c.py": server})
+	a, b, c := filepath.Join(root, "a.py"), filepath.Join(root, "b.py"), filepath.Join(root, "c.py")
+	if err := os.Chmod(a, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "b-link.py")
+	if err := os.Link(b, outside); err != nil {
+		t.Fatal(err)
+	}
+	r := Write(run(t, root))
+	if !strings.Contains(notWritten(r, a), "read-only") || fixed(t, a) {
+		t.Errorf("read-only a.py: reason %q; it must be left alone, even as root", notWritten(r, a))
+	}
+	if !strings.Contains(notWritten(r, b), "2 hard links") || fixed(t, b) || fixed(t, outside) {
+		t.Errorf("hard-linked b.py: reason %q", notWritten(r, b))
+	}
+	sb, _ := os.Stat(b)
+	so, _ := os.Stat(outside)
+	if !os.SameFile(sb, so) {
+		t.Error("the hard link was split")
+	}
+	if !fixed(t, c) || r.Failed {
+		t.Errorf("c.py must be written (refusals are per file): written %v", r.Written)
+	}
+	noTemps(t, root)
+}
+
+func TestWriteRefusesASymlinkOutOfTheRoot(t *testing.T) {
+	elsewhere := testfs.Write(t, map[string]string{"target.py": server, "in/inside.py": server})
+	root := filepath.Join(elsewhere, "in")
+	if err := os.Symlink(filepath.Join(elsewhere, "target.py"), filepath.Join(root, "out.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("inside.py", filepath.Join(root, "alias.py")); err != nil {
+		t.Fatal(err)
+	}
+	out := run(t, root)
+	r := Write(out)
+	target, link := filepath.Join(elsewhere, "target.py"), filepath.Join(root, "out.py")
+	if fixed(t, target) || !strings.Contains(notWritten(r, link), "outside the scanned root") {
+		t.Errorf("out.py: reason %q; the file outside the root must not change", notWritten(r, link))
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Error("the symlink was replaced")
+	}
+	// A link to a file inside the root: the file is fixed once, through
+	// one of its names, and the link stays a link.
+	inside, alias := filepath.Join(root, "inside.py"), filepath.Join(root, "alias.py")
+	if !fixed(t, inside) {
+		t.Errorf("inside.py was not fixed: %v", r.NotWritten)
+	}
+	if st, err := os.Lstat(alias); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Error("the inner symlink was replaced")
+	}
+	if strings.Count(content(t, inside), "checkpoint_if_cancelled") != 1 {
+		t.Errorf("inside.py fixed twice:\n%s", content(t, inside))
+	}
+}
+
+// An I/O error on one file (a full disk) leaves every file as it was, and
+// says so for each.
+func TestWriteFailureRewritesNothing(t *testing.T) {
+	root, out := project(t)
+	a, b := filepath.Join(root, "a.py"), filepath.Join(root, "b.py")
+	create = func(path string, opts safewrite.Options) (*safewrite.File, error) {
+		if path == b {
+			return nil, &os.PathError{Op: "write", Path: b, Err: syscall.ENOSPC}
+		}
+		return safewrite.Create(path, opts)
+	}
+	defer func() { create = safewrite.Create }()
+	r := Write(out)
+	if !r.Failed || len(r.Written) != 0 || len(r.NotWritten) != 2 {
+		t.Fatalf("failed %v written %v not written %v: want failed, none written, both listed", r.Failed, r.Written, r.NotWritten)
+	}
+	if fixed(t, a) || fixed(t, b) {
+		t.Error("a file was rewritten although another could not be")
+	}
+	if !strings.Contains(notWritten(r, b), "no space left") || !strings.Contains(notWritten(r, a), "writing "+b+" failed") {
+		t.Errorf("reasons: %v", r.NotWritten)
+	}
+	if out.Fixed != 0 || len(out.Files) != 0 {
+		t.Errorf("outcome still claims %d fixed in %d files", out.Fixed, len(out.Files))
+	}
+	noTemps(t, root)
+}
+
+func TestWriteAfterAnInterruptWritesNothing(t *testing.T) {
+	safewrite.Reset()
+	defer safewrite.Reset()
+	root, out := project(t)
+	safewrite.Interrupt()
+	r := Write(out)
+	if !r.Failed || len(r.Written) != 0 || fixed(t, filepath.Join(root, "a.py")) {
+		t.Errorf("failed %v written %v", r.Failed, r.Written)
+	}
+	if len(r.NotWritten) == 0 || !strings.Contains(r.NotWritten[0].Reason, "interrupted") {
+		t.Errorf("reason %q", r.NotWritten[0].Reason)
+	}
+	noTemps(t, root)
+}
