@@ -153,7 +153,7 @@ func createOutput(flag, path string) (*safewrite.File, error) {
 	file, err := safewrite.Create(path, safewrite.Options{})
 	var refused *safewrite.RefusedError
 	if errors.As(err, &refused) {
-		return nil, fmt.Errorf("%s %s: not written: %s", flag, path, refusedHint(refused))
+		return nil, fmt.Errorf("%s %s: not written: %s", flag, path, refusedHint(flag, refused))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)

@@ -74,15 +74,15 @@ func checkTarget(flag, path string) error {
 	err := safewrite.Check(path, safewrite.Options{})
 	var refused *safewrite.RefusedError
 	if errors.As(err, &refused) {
-		return usageError{fmt.Errorf("%s %s: not written: %s", flag, path, refusedHint(refused))}
+		return usageError{fmt.Errorf("%s %s: not written: %s", flag, path, refusedHint(flag, refused))}
 	}
 	return nil // other errors (a missing folder) show when writing
 }
 
 // refusedHint is a refusal's message, with the way to stdout where it helps.
-func refusedHint(r *safewrite.RefusedError) string {
+func refusedHint(flag string, r *safewrite.RefusedError) string {
 	msg := r.Error()
-	if strings.Contains(r.Reason, "only regular files") {
+	if flag == "--output" && strings.Contains(r.Reason, "only regular files") {
 		msg += " (use - for stdout)"
 	}
 	return msg

@@ -124,8 +124,11 @@ func resolve(path string, opts Options) (string, fs.FileInfo, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	if err := Writable(st); err != "" {
-		return "", nil, refuse("%s", err)
+	if why := Writable(st); why != "" {
+		if target != path {
+			why = "leads to " + target + ", which " + why
+		}
+		return "", nil, refuse("%s", why)
 	}
 	return target, st, nil
 }
