@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/internal/safewrite"
 )
 
@@ -187,21 +187,14 @@ func (o *Outcome) drop(nw []Failure) {
 // the scanned tree must not make --fix change a file elsewhere).
 func inside(roots []string, path string) (string, string) {
 	real, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
 	if err != nil {
 		return "", "not written: " + err.Error()
 	}
-	if real, err = filepath.Abs(real); err != nil {
-		return "", "not written: " + err.Error()
-	}
 	for _, root := range roots {
-		r, err := filepath.EvalSymlinks(root)
-		if err != nil {
-			continue
-		}
-		if r, err = filepath.Abs(r); err != nil {
-			continue
-		}
-		if real == r || strings.HasPrefix(real, strings.TrimSuffix(r, string(filepath.Separator))+string(filepath.Separator)) {
+		if safeio.Within(filepath.FromSlash(root), filepath.FromSlash(path)) == nil {
 			return real, ""
 		}
 	}

@@ -225,8 +225,18 @@ func TestWriteRefusesASymlinkOutOfTheRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := run(t, root)
-	r := Write(out)
 	target, link := filepath.Join(elsewhere, "target.py"), filepath.Join(root, "out.py")
+	// The engine does not read a symlink out of the tree; Write refuses it
+	// all the same (the tree may change between the read and the write).
+	if _, ok := findFile(out, link); !ok {
+		src := []byte(server)
+		stamp, err := stampOf(link, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Files = append(out.Files, &FileResult{Path: link, Old: src, New: []byte(server + "# fixed\n"), Fixed: 1, Stamp: stamp})
+	}
+	r := Write(out)
 	if fixed(t, target) || !strings.Contains(notWritten(r, link), "outside the scanned root") {
 		t.Errorf("out.py: reason %q; the file outside the root must not change", notWritten(r, link))
 	}
@@ -288,4 +298,13 @@ func TestWriteAfterAnInterruptWritesNothing(t *testing.T) {
 		t.Errorf("reason %q", r.NotWritten[0].Reason)
 	}
 	noTemps(t, root)
+}
+
+func findFile(o *Outcome, path string) (*FileResult, bool) {
+	for _, f := range o.Files {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return nil, false
 }
