@@ -198,6 +198,19 @@ func (e *runner) keepSource(p string) {
 	}
 }
 
+// keepSeen keeps in Sources the bytes of p the analysis read, if any.
+func (e *runner) keepSeen(p string, seen map[string][]byte) {
+	b, ok := seen[p]
+	if !ok {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, ok := e.res.Sources[p]; !ok {
+		e.res.Sources[p] = b
+	}
+}
+
 // fileError reports a file that could not be read or parsed (rule MCP000).
 func (e *runner) fileError(p string, src []byte, off int, msg string) {
 	d := rules.Diagnostic{Code: rules.FileErrorCode, Name: rules.FileError.Name, Message: msg, Severity: rules.SeverityError, Exposure: deps.Yes, Anchor: p}
@@ -360,7 +373,19 @@ func isUnder(p, dir string) bool {
 
 // runProject analyses one project.
 func (e *runner) runProject(pr *project) {
-	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: e.read, Root: filepath.FromSlash(e.containRoot(pr.dir))}
+	// The bytes this project's analysis read, by path: the file of a
+	// finding is kept in Sources as the rules saw it, not read again at the
+	// end, so that the fixer applies edits to the bytes their offsets were
+	// computed from (and notices a file saved meanwhile).
+	seen := map[string][]byte{}
+	read := func(p string) ([]byte, error) {
+		b, err := e.read(p)
+		if _, ok := seen[p]; !ok && err == nil {
+			seen[p] = b
+		}
+		return b, err
+	}
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir))}
 	var proj *deps.Project
 	var errs []error
 	if pr.script {
@@ -384,6 +409,9 @@ func (e *runner) runProject(pr *project) {
 	var mods []*pyast.Module
 	if e.needsCode() {
 		mods = e.loadModules(pr, names)
+	}
+	for _, m := range mods {
+		seen[m.Path] = m.Src
 	}
 	defer func() {
 		for _, m := range mods {
@@ -439,6 +467,7 @@ func (e *runner) runProject(pr *project) {
 				d.Severity = rules.SeverityNote
 			}
 			e.add(d)
+			e.keepSeen(d.Path, seen)
 		}
 		e.runRule(r, rules.NewPass(r, pr.dir, proj, mods, hx, report), pr.dir)
 	}

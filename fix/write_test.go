@@ -12,6 +12,7 @@ import (
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/internal/testfs"
+	"github.com/mcplint/mcplint/rules"
 )
 
 // server is a handler with a safe fix (a checkpoint after the offload).
@@ -307,4 +308,57 @@ func findFile(o *Outcome, path string) (*FileResult, bool) {
 		}
 	}
 	return nil, false
+}
+
+// saver reports every handler not yet renamed, with a safe fix that
+// renames it, and saves path with new contents (an editor) the first time
+// it runs: the analysis has read the old bytes, the disk holds new ones.
+func saver(path, saved string) *rules.Rule {
+	done := false
+	return &rules.Rule{
+		Code: "MCP997", Name: "test-saver", Kind: rules.CodeRule, Severity: rules.SeverityError,
+		Run: func(p *rules.Pass) {
+			for _, h := range p.Handlers.Handlers {
+				n := h.Func.Node.ChildByFieldName("name")
+				if strings.HasSuffix(string(h.Module.Src[n.StartByte():n.EndByte()]), "_renamed") {
+					continue
+				}
+				p.ReportNode(h.Module, n, "test", nil, rules.Fix{
+					Message: "rename", Applicability: rules.Safe,
+					Edits: []rules.Edit{{Path: h.Module.Path, Start: int(n.EndByte()), End: int(n.EndByte()), New: "_renamed"}},
+				})
+			}
+			if !done {
+				done = true
+				if err := os.WriteFile(path, []byte(saved), 0o644); err != nil {
+					panic(err)
+				}
+			}
+		},
+	}
+}
+
+// A file saved during the analysis itself: the fixes were computed from
+// the bytes the analysis parsed, so the file is not written.
+func TestWriteKeepsAnEditSavedDuringTheAnalysis(t *testing.T) {
+	root := testfs.Write(t, map[string]string{"a.py": server})
+	a := filepath.Join(root, "a.py")
+	saved := "# saved by an editor during the analysis\n" + server
+	out, err := Run([]string{root}, engine.Options{AssumeMCP: "1.26.0", Rules: []*rules.Rule{saver(a, saved)}}, Mode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Failures) != 0 || len(out.Files) != 1 {
+		t.Fatalf("failures %v files %d: the fix must be computed and checked on the bytes the analysis read", out.Failures, len(out.Files))
+	}
+	if got := string(out.Files[0].Old); got != server {
+		t.Fatalf("the fix was computed from bytes the analysis never parsed:\n%s", got)
+	}
+	r := Write(out)
+	if got := content(t, a); got != saved {
+		t.Fatalf("the edit was lost: a.py holds\n%s", got)
+	}
+	if !strings.Contains(notWritten(r, a), "changed since mcplint read it") {
+		t.Errorf("reason %q, want changed since read", notWritten(r, a))
+	}
 }
