@@ -153,12 +153,12 @@ func TestCreateFile(t *testing.T) {
 	if len(skipped) != 2 || skipped[0].Index != 2 || skipped[1].Index != 3 || !strings.Contains(skipped[0].Reason, "never overwrites") {
 		t.Errorf("skipped = %+v, want the fixes over the existing file and the directory refused", skipped)
 	}
-	o := &Outcome{Files: []*FileResult{{Path: newPath, New: changes[0].New, Created: true}}}
+	o := &Outcome{Roots: []string{dir}, Files: []*FileResult{{Path: newPath, New: changes[0].New, Created: true}}}
 	if d := Diffs(o); !strings.HasPrefix(d, "--- /dev/null\n+++ b/"+newPath+"\n@@ -0,0 +1 @@\n+x = 1\n") {
 		t.Errorf("diff:\n%s", d)
 	}
-	if err := Write(o); err != nil {
-		t.Fatal(err)
+	if r := Write(o); len(r.Written) != 1 || len(r.NotWritten) != 0 {
+		t.Fatalf("written %v, not written %v", r.Written, r.NotWritten)
 	}
 	if b, err := os.ReadFile(newPath); err != nil || string(b) != "x = 1\n" {
 		t.Errorf("created file = %q, %v", b, err)
@@ -166,8 +166,8 @@ func TestCreateFile(t *testing.T) {
 	// The file now exists: writing the same outcome again must fail and
 	// leave the file alone, as it must for any file that appeared meanwhile.
 	o.Files[0].New = []byte("y = 2\n")
-	if err := Write(o); err == nil {
-		t.Error("writing a created file over an existing one succeeded")
+	if r := Write(o); len(r.Written) != 0 || len(r.NotWritten) != 1 || !strings.Contains(r.NotWritten[0].Reason, "exists") {
+		t.Errorf("writing a created file over an existing one: written %v, not written %v", r.Written, r.NotWritten)
 	}
 	if b, _ := os.ReadFile(newPath); string(b) != "x = 1\n" {
 		t.Errorf("existing file overwritten: %q", b)

@@ -69,7 +69,8 @@ var beforeCommit func(path string)
 // create is safewrite.Create but for tests, which inject I/O errors.
 var create = safewrite.Create
 
-// Write writes the changed files of o and returns what it wrote. A file is
+// Write writes the changed files of o and returns what it wrote. A file a
+// fix creates is written only when nothing exists at its path. A file is
 // not written, and the others still are, when it is outside the scanned
 // roots once symlinks are resolved, not a regular file, read-only for its
 // owner, hard-linked, owned by someone whose ownership cannot be kept, or
@@ -94,7 +95,7 @@ func Write(o *Outcome) *WriteResult {
 			notWritten(f, fmt.Sprintf("not written: writing %s failed, so no file was rewritten", failedAt))
 			continue
 		}
-		target, reason := inside(o.Roots, f.Path)
+		target, reason := inside(o.Roots, f.Path, f.Created)
 		if reason != "" {
 			notWritten(f, reason)
 			continue
@@ -104,14 +105,19 @@ func Write(o *Outcome) *WriteResult {
 			continue
 		}
 		targets[target] = f.Path
-		if f.Stamp == nil {
+		if f.Stamp == nil && !f.Created {
 			notWritten(f, "not written: its contents were not read from disk")
 			continue
 		}
 		stamp, path := f.Stamp, f.Path
-		w, err := create(f.Path, safewrite.Options{MustExist: true, Verify: func(target string) error {
+		// A file a fix creates must still not exist: safewrite checks that
+		// last, and links it into place so that it never replaces one.
+		w, err := create(f.Path, safewrite.Options{MustExist: !f.Created, MustBeNew: f.Created, Verify: func(target string) error {
 			if beforeCommit != nil {
 				beforeCommit(path)
+			}
+			if stamp == nil {
+				return nil
 			}
 			return stamp.unchanged(target)
 		}})
@@ -184,17 +190,25 @@ func (o *Outcome) drop(nw []Failure) {
 
 // inside returns the file path resolves to, or why it is not written: it
 // must be inside one of roots once every symlink is resolved (a symlink in
-// the scanned tree must not make --fix change a file elsewhere).
-func inside(roots []string, path string) (string, string) {
-	real, err := filepath.EvalSymlinks(path)
+// the scanned tree must not make --fix change a file elsewhere). For a file
+// to create, its folder is checked.
+func inside(roots []string, path string, create bool) (string, string) {
+	p := filepath.FromSlash(path)
+	if create {
+		p = filepath.Dir(p)
+	}
+	real, err := filepath.EvalSymlinks(p)
 	if err == nil {
 		real, err = filepath.Abs(real)
 	}
 	if err != nil {
 		return "", "not written: " + err.Error()
 	}
+	if create {
+		real = filepath.Join(real, filepath.Base(path))
+	}
 	for _, root := range roots {
-		if safeio.Within(filepath.FromSlash(root), filepath.FromSlash(path)) == nil {
+		if safeio.Within(filepath.FromSlash(root), p) == nil {
 			return real, ""
 		}
 	}

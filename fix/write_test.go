@@ -362,3 +362,21 @@ func TestWriteKeepsAnEditSavedDuringTheAnalysis(t *testing.T) {
 		t.Errorf("reason %q, want changed since read", notWritten(r, a))
 	}
 }
+
+// A file a fix creates that appears at the last instant is not replaced.
+func TestWriteDoesNotReplaceAFileCreatedMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "guard.py")
+	o := &Outcome{Roots: []string{dir}, Files: []*FileResult{{Path: p, New: []byte("ours = 1\n"), Created: true, Fixed: 1}}, Fixed: 1}
+	beforeCommit = func(string) {
+		if err := os.WriteFile(p, []byte("theirs = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { beforeCommit = nil }()
+	r := Write(o)
+	if content(t, p) != "theirs = 1\n" || len(r.Written) != 0 || !strings.Contains(notWritten(r, p), "created by something else") {
+		t.Errorf("content %q, written %v, not written %v", content(t, p), r.Written, r.NotWritten)
+	}
+	noTemps(t, dir)
+}

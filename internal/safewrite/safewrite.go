@@ -55,9 +55,10 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Options of a write.
 type Options struct {
-	// MustExist refuses to create the file (the fixer rewrites files; it
-	// does not make new ones).
+	// MustExist refuses to create the file (a fix that edits a file).
 	MustExist bool
+	// MustBeNew refuses to replace anything (a fix that creates a file).
+	MustBeNew bool
 	// Verify, when set, is called under the commit lock right before the
 	// rename, with the target's path; an error leaves the target as it is
 	// and is returned by Commit. The fixer checks there that the file still
@@ -110,6 +111,8 @@ func resolve(path string, opts Options) (string, fs.FileInfo, error) {
 		return path, nil, nil
 	case err != nil:
 		return "", nil, err
+	case opts.MustBeNew:
+		return "", nil, refuse("exists; a file mcplint creates never replaces one")
 	case lst.Mode()&fs.ModeSymlink != 0:
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
