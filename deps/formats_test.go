@@ -166,3 +166,26 @@ func TestMalformed(t *testing.T) {
 		t.Errorf("unreadable file: %v", errs)
 	}
 }
+
+// A PEP 723 block on the first line of a file that starts with a UTF-8 byte
+// order mark is still the script's metadata, and the requirement's span
+// points into the file (after the BOM).
+func TestScriptBlockAfterBOM(t *testing.T) {
+	src := []byte("\ufeff# /// script\n# dependencies = [\"mcp>=1.24,<2\"]\n# ///\nimport mcp\n")
+	if !HasScriptBlock(src) {
+		t.Fatal("the block after the BOM is not recognised")
+	}
+	p, errs := LoadScript("tool.py", src, Options{})
+	if len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if got := p.MCP1(); got != Yes {
+		t.Fatalf("MCP1() = %v, want yes (mcp>=1.24,<2)", got)
+	}
+	if r := p.Resolution("mcp"); r == nil || !r.Known {
+		t.Fatalf("mcp not resolved: %+v", r)
+	}
+	if !strings.Contains(string(src[p.reqs[0].Start:p.reqs[0].End]), "mcp>=1.24,<2") {
+		t.Fatalf("requirement span %d:%d is %q", p.reqs[0].Start, p.reqs[0].End, src[p.reqs[0].Start:p.reqs[0].End])
+	}
+}

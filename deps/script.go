@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"bytes"
 	"regexp"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -12,14 +13,23 @@ import (
 // the "# " prefixes turned into spaces), so spans are offsets of the file.
 // requires-python and [tool] are not read.
 
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 var scriptBlockRE = regexp.MustCompile(`(?m)^# /// ([a-zA-Z0-9-]+)\r?$\n((?:^#(?:| .*)\r?$\n)+)^# ///\r?$`)
 
 // scriptBlocks returns the [start, end) content ranges of the script blocks.
+// A UTF-8 byte order mark before the first line is not part of that line:
+// "\ufeff# /// script" opens a block (Python and uv read past the BOM).
 func scriptBlocks(src []byte) [][2]int {
+	skip := 0
+	if bytes.HasPrefix(src, utf8BOM) {
+		skip = len(utf8BOM)
+	}
 	var out [][2]int
-	for _, m := range scriptBlockRE.FindAllSubmatchIndex(src, -1) {
-		if string(src[m[2]:m[3]]) == "script" {
-			out = append(out, [2]int{m[4], m[5]})
+	for _, m := range scriptBlockRE.FindAllSubmatchIndex(src[skip:], -1) {
+		if string(src[skip+m[2]:skip+m[3]]) == "script" {
+			out = append(out, [2]int{skip + m[4], skip + m[5]})
 		}
 	}
 	return out

@@ -716,10 +716,13 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 		e.res.Comments[p] = spans
 		e.mu.Unlock()
 	}
-	if m.HasErrors() {
+	if m.Root.HasError() {
 		if n := m.FirstError(); n != nil {
 			e.fileError(p, src, int(n.StartByte()), "syntax error: analysed as far as it parses")
 		}
+	}
+	if off := m.StrayBOM(); off >= 0 {
+		e.fileError(p, src, off, "syntax error: invalid non-printable character U+FEFF (a byte order mark is allowed only at the start of the file); analysed as if it were a space")
 	}
 	return m
 }

@@ -45,3 +45,32 @@ func TestRunRefusesAFixThatBreaksTheSyntax(t *testing.T) {
 	}
 	m.Close()
 }
+
+// bomBreaker inserts a line at byte 0, before the file's byte order mark,
+// as MCP101's import insertion once did: tree-sitter reads the moved BOM as
+// a space, CPython rejects it ("invalid non-printable character U+FEFF").
+var bomBreaker = &rules.Rule{
+	Code: "MCP997", Name: "test-bom-breaker", Kind: rules.CodeRule, Severity: rules.SeverityError,
+	Run: func(p *rules.Pass) {
+		for _, h := range p.Handlers.Handlers {
+			n := h.Func.Node.ChildByFieldName("name")
+			p.ReportNode(h.Module, n, "test", nil, rules.Fix{
+				Message: "insert before the BOM", Applicability: rules.Safe,
+				Edits: []rules.Edit{{Path: h.Module.Path, Start: 0, End: 0, New: "import anyio\n"}},
+			})
+		}
+	},
+}
+
+func TestRunRefusesAFixThatMovesTheBOM(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"server.py": "\ufefffrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n",
+	})
+	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{bomBreaker}}, Mode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) != 0 || len(out.Failures) != 1 || !strings.Contains(out.Failures[0].Reason, "would not parse") {
+		t.Fatalf("files %d, failures %+v: a fix that leaves U+FEFF after byte 0 must be refused", len(out.Files), out.Failures)
+	}
+}

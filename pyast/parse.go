@@ -63,8 +63,9 @@ func Parse(path, name string, src []byte) (*Module, error) {
 // Go memory now and is reclaimed with the Module, so Close does nothing.
 func (m *Module) Close() {}
 
-// HasErrors reports whether the file has syntax errors.
-func (m *Module) HasErrors() bool { return m.Root.HasError() }
+// HasErrors reports whether the file has syntax errors: what tree-sitter
+// finds, and a byte order mark where CPython rejects one (StrayBOM).
+func (m *Module) HasErrors() bool { return m.Root.HasError() || m.StrayBOM() >= 0 }
 
 // FirstError returns the first ERROR or MISSING node, or nil.
 func (m *Module) FirstError() *Node {

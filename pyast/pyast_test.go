@@ -178,3 +178,30 @@ func TestBOMAndErrors(t *testing.T) {
 		t.Errorf("syntax error not detected")
 	}
 }
+
+func TestStrayBOM(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want int
+	}{
+		{"\ufeffimport os\n", -1},                         // a real byte order mark
+		{"import anyio\n\ufeffimport os\n", 13},           // moved after an insertion
+		{"x = 1 \ufeff+ 2\n", 6},                          // between tokens
+		{"x = '\ufeff'\n# \ufeff\n", -1},                  // in a string and a comment
+		{"x = f'\ufeff{y}'\n", -1},                        // in an f-string's text
+		{"x = f'{y \ufeff}'\n", 9},                        // in an f-string's expression
+		{"\ufeff\"\"\"doc \ufeff\"\"\"\nimport os\n", -1}, // BOM, then one in the docstring
+	} {
+		m, err := Parse("a.py", "a", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.StrayBOM(); got != c.want {
+			t.Errorf("StrayBOM(%q) = %d, want %d", c.src, got, c.want)
+		}
+		if m.HasErrors() != (c.want >= 0) {
+			t.Errorf("HasErrors(%q) = %v", c.src, m.HasErrors())
+		}
+		m.Close()
+	}
+}
