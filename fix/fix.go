@@ -19,16 +19,28 @@ import (
 )
 
 // Choose returns the fix --fix (unsafe=false) or --unsafe-fixes (unsafe=true)
-// applies to d: the first alternative that is allowed and has edits.
+// applies to d: the first safe alternative that has edits, else, with
+// unsafe, the first unsafe one. A rule lists its alternatives by preference,
+// but --unsafe-fixes only allows more fixes, it does not ask for riskier
+// ones: where a safe fix exists it is taken over an unsafe alternative
+// listed before it (MCP101's checkpoint over abandon_on_cancel=True,
+// MCP001's floor raise within 1.x over the move to mcp 2).
 func Choose(d *rules.Diagnostic, unsafe bool) *rules.Fix {
+	var firstUnsafe *rules.Fix
 	for i := range d.Fixes {
 		f := &d.Fixes[i]
 		if len(f.Edits) == 0 || f.Applicability == rules.DisplayOnly {
 			continue
 		}
-		if f.Applicability == rules.Safe || unsafe {
+		if f.Applicability == rules.Safe {
 			return f
 		}
+		if firstUnsafe == nil {
+			firstUnsafe = f
+		}
+	}
+	if unsafe {
+		return firstUnsafe
 	}
 	return nil
 }

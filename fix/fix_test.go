@@ -24,8 +24,15 @@ func TestChooseAndAlternative(t *testing.T) {
 	if f := Choose(&d, false); f == nil || f.Message != "safe" {
 		t.Errorf("--fix chose %v, want the safe fix", f)
 	}
-	if f := Choose(&d, true); f == nil || f.Message != "unsafe" {
-		t.Errorf("--unsafe-fixes chose %v, want the first applicable (unsafe) fix", f)
+	if f := Choose(&d, true); f == nil || f.Message != "safe" {
+		t.Errorf("--unsafe-fixes chose %v, want the safe fix over the unsafe one listed first", f)
+	}
+	onlyUnsafe := diag(d.Fixes[0], d.Fixes[1], rules.Fix{Message: "unsafe 2", Applicability: rules.Unsafe, Edits: []rules.Edit{edit("a", 0, 0, "z")}})
+	if f := Choose(&onlyUnsafe, true); f == nil || f.Message != "unsafe" {
+		t.Errorf("--unsafe-fixes chose %v, want the first unsafe fix when there is no safe one", f)
+	}
+	if f := Choose(&onlyUnsafe, false); f != nil {
+		t.Errorf("--fix chose %v, want none", f)
 	}
 	if f := Alternative(&d, 2); f == nil || f.Message != "safe" {
 		t.Errorf("alternative 2 = %v, want safe (display-only fixes are not alternatives)", f)

@@ -65,7 +65,8 @@ type Edit struct {
 }
 
 // Fix is one way to resolve a diagnostic. Several fixes on one diagnostic are
-// alternatives; the fixer applies at most one (the first applicable).
+// alternatives, in order of preference; the fixer applies at most one (the
+// first safe one, else with --unsafe-fixes the first unsafe one).
 type Fix struct {
 	Message       string
 	Applicability Applicability
