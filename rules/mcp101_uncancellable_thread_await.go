@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
@@ -64,7 +65,10 @@ var mcp101 = Register(&Rule{
 			"`import anyio` where needed) is safe: it only changes what a cancelled request does, which now raises " +
 			"the cancellation the SDK expects. Passing `abandon_on_cancel=True` (`cancellable=True` for " +
 			"`to_process` and for projects pinned to anyio < 4.1) is unsafe: the request returns at once on cancel " +
-			"but the worker thread keeps running, and its side effects and result are abandoned. " +
+			"but the worker thread keeps running, and its side effects and result are abandoned. It is not offered " +
+			"inside a `with` block that holds a lock, semaphore or capacity limiter (leaving the block on the cancel " +
+			"would release it while the thread still works under it), nor with `limiter=` (anyio gives the token back " +
+			"when the wait is abandoned, so cancelled calls escape the bound); the finding says so instead. " +
 			"`run_in_threadpool` and friends have no such keyword, so only the checkpoint fix is offered there.",
 		References: []string{
 			"https://anyio.readthedocs.io/en/stable/threads.html#cancelling-worker-threads",
@@ -107,7 +111,14 @@ func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait) 
 	}
 	msg := fmt.Sprintf("%s %s, and no checkpoint follows before the handler returns: on mcp 1.x the late result is a second response that crashes the server", what, why)
 	var fixes []Fix
-	if fx, ok := keywordFix(p, m, info); ok {
+	if why := abandonHazard(m, f, info); why != "" {
+		if info.Keyword != "" {
+			fixes = append(fixes, Fix{
+				Message:       fmt.Sprintf("%s=True is not offered: %s", info.Keyword, why),
+				Applicability: DisplayOnly,
+			})
+		}
+	} else if fx, ok := keywordFix(p, m, info); ok {
 		fixes = append(fixes, fx)
 	}
 	if fx, ok := checkpointFix(m, f, w); ok {
@@ -163,6 +174,104 @@ func keywordFix(p *Pass, m *pyast.Module, info checkpoint.OffloadInfo) (Fix, boo
 		Applicability: Unsafe,
 		Edits:         []Edit{e},
 	}, true
+}
+
+// abandonHazard says why abandoning the worker would break the code around
+// the offload, or "": the call passes limiter= (anyio gives the limiter's
+// token back when the wait is abandoned, so cancelled calls escape the bound
+// while their threads still run), or it sits in a with block of f that
+// holds a lock, semaphore or capacity limiter (leaving the block on the
+// cancel releases it while the thread still works under it).
+func abandonHazard(m *pyast.Module, f *pyast.Function, info checkpoint.OffloadInfo) string {
+	if c := info.KeywordCall; c != nil && c.Kind() == "call" && pyast.KeywordArg(m, c, "limiter") != nil {
+		return "the call passes limiter=, and anyio releases the limiter's token when the wait is abandoned, so cancelled calls would escape the bound while their threads still run"
+	}
+	for a := info.Call.Parent(); a != nil && a.Id() != f.Node.Id(); a = a.Parent() {
+		if a.Kind() != "with_statement" {
+			continue
+		}
+		for _, it := range withItems(a) {
+			if what := lockLike(m, it.expr); what != "" {
+				return fmt.Sprintf("it runs inside `with %s` (%s): after a cancel the block would release it while the thread still works under it", m.Text(it.expr), what)
+			}
+		}
+	}
+	return ""
+}
+
+// lockTypes are the lock, semaphore and limiter classes whose context
+// managers guard the work inside them.
+var lockTypes = map[string]string{
+	"anyio.Lock": "a lock", "anyio.Semaphore": "a semaphore", "anyio.CapacityLimiter": "a capacity limiter",
+	"anyio.Condition": "a condition's lock", "anyio.to_thread.current_default_thread_limiter": "a capacity limiter",
+	"asyncio.Lock": "a lock", "asyncio.Semaphore": "a semaphore", "asyncio.BoundedSemaphore": "a semaphore",
+	"asyncio.Condition": "a condition's lock", "threading.Lock": "a lock", "threading.RLock": "a lock",
+	"threading.Semaphore": "a semaphore", "threading.BoundedSemaphore": "a semaphore", "threading.Condition": "a condition's lock",
+	"trio.Lock": "a lock", "trio.StrictFIFOLock": "a lock", "trio.Semaphore": "a semaphore", "trio.CapacityLimiter": "a capacity limiter",
+}
+
+// lockLike says what lock a with item's expression is ("a lock"), or "":
+// an object built by a lock class (resolved through its assignment or
+// annotation), such a constructor called in place, or a name that says so
+// (lock, mutex, semaphore, sem, limiter: self._lock, MIGRATION_LOCK,
+// self._locks[key], lock_for(key)).
+func lockLike(m *pyast.Module, e *pyast.Node) string {
+	e = pyast.Unparen(e)
+	if e == nil {
+		return ""
+	}
+	var types []string
+	switch e.Kind() {
+	case "call":
+		types = m.Resolve(pyast.Callee(e))
+	case "identifier", "attribute":
+		types = m.TypesOf(e)
+	}
+	for _, t := range types {
+		if what := lockTypes[t]; what != "" {
+			return what
+		}
+	}
+	n := e
+	for n.Kind() == "call" || n.Kind() == "subscript" || n.Kind() == "await" {
+		switch n.Kind() {
+		case "call":
+			n = pyast.Unparen(pyast.Callee(n))
+		case "subscript":
+			n = pyast.Unparen(n.ChildByFieldName("value"))
+		case "await":
+			n = pyast.Unparen(n.NamedChild(0))
+		}
+		if n == nil {
+			return ""
+		}
+	}
+	last := ""
+	switch n.Kind() {
+	case "identifier":
+		last = m.Text(n)
+	case "attribute":
+		last = m.Text(n.ChildByFieldName("attribute"))
+	}
+	var snake strings.Builder // migrationLock -> migration_lock
+	for i, r := range last {
+		if i > 0 && unicode.IsUpper(r) && unicode.IsLower(rune(last[i-1])) {
+			snake.WriteByte('_')
+		}
+		snake.WriteRune(r)
+	}
+	words := strings.FieldsFunc(strings.ToLower(snake.String()), func(r rune) bool { return r == '_' })
+	for _, w := range words {
+		switch strings.TrimSuffix(w, "s") {
+		case "lock", "rlock", "mutex":
+			return "a lock"
+		case "semaphore", "sem":
+			return "a semaphore"
+		case "limiter":
+			return "a capacity limiter"
+		}
+	}
+	return ""
 }
 
 // trailingComma returns the "," after the last argument, or nil (also when
