@@ -205,6 +205,32 @@ func checkpointAfter(m *pyast.Module, s *pyast.Node, then ...string) (edits []Ed
 	return append(edits, Edit{Path: m.Path, Start: at, End: at, New: text}), anyio, true
 }
 
+// checkpointBefore returns the edits that put
+// `await anyio.lowlevel.checkpoint_if_cancelled()` on a new line before
+// statement s, at its indentation (see checkpointAfter for the name of anyio
+// and the import). ok is false when s does not start its line or anyio is
+// bound to something else.
+func checkpointBefore(m *pyast.Module, s *pyast.Node) (edits []Edit, anyio string, ok bool) {
+	indent, first := stmtIndent(m, s)
+	if !first {
+		return nil, "", false
+	}
+	anyio, imp, ok := anyioName(m, s)
+	if !ok {
+		return nil, "", false
+	}
+	at := srcLineStart(m.Src, int(s.StartByte()))
+	nl := lineNewline(m.Src, srcLineEnd(m.Src, at))
+	if nl == "" {
+		nl = srcNewline(m.Src)
+	}
+	if imp != nil {
+		edits = append(edits, *imp)
+	}
+	text := indent + "await " + anyio + ".lowlevel.checkpoint_if_cancelled()" + nl
+	return append(edits, Edit{Path: m.Path, Start: at, End: at, New: text}), anyio, true
+}
+
 // appendArg returns the edit that adds the argument text arg at the end of
 // the argument list args: ", arg" after the last argument, or arg inside
 // empty parentheses. last is that last argument (comments left out), or nil.

@@ -336,6 +336,25 @@ async def h():
         except Exception as inner:
             raise CleanupError() from inner
         raise
+    try:
+        await x()
+    except BaseException as exc:
+        await anyio.lowlevel.checkpoint_if_cancelled()
+        raise ToolError() from exc
+    try:
+        await x()
+    except BaseException as exc:
+        log()
+        await asyncio.sleep(0)
+        if bad:
+            raise ToolError() from exc
+        return 1
+    try:
+        await x()
+    except BaseException as exc:  # want: MCP104
+        if bad:
+            await anyio.lowlevel.checkpoint_if_cancelled()
+        raise ToolError() from exc
 `,
 	}
 	for name, src := range cases {
@@ -347,28 +366,50 @@ async def h():
 }
 
 func TestMCP104Fix(t *testing.T) {
-	cases := []struct{ name, src, want string }{
-		{"pass", "async def h():\n    try:\n        await x()\n    except BaseException:\n        pass\n",
-			"async def h():\n    try:\n        await x()\n    except BaseException:\n        raise\n"},
-		{"append", "async def h():\r\n    try:\r\n        await x()\r\n    except:\r\n        log()  # note\r\n",
-			"async def h():\r\n    try:\r\n        await x()\r\n    except:\r\n        log()  # note\r\n        raise\r\n"},
-		{"before return", "async def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        log()\n        return 1\n",
-			"async def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        log()\n        raise\n        return 1\n"},
-		{"one line", "async def h():\n    try:\n        await x()\n    except asyncio.CancelledError: log()\n",
-			"async def h():\n    try:\n        await x()\n    except asyncio.CancelledError: log(); raise\n"},
+	// checkpoint is the safe fix's result ("" when it is not offered), raise
+	// the unsafe one's.
+	cases := []struct{ name, src, checkpoint, raise string }{
+		{"pass", "import anyio\nasync def h():\n    try:\n        await x()\n    except BaseException:\n        pass\n",
+			"import anyio\nasync def h():\n    try:\n        await x()\n    except BaseException:\n        await anyio.lowlevel.checkpoint_if_cancelled()\n",
+			"import anyio\nasync def h():\n    try:\n        await x()\n    except BaseException:\n        raise\n"},
+		{"append", "import anyio\r\nasync def h():\r\n    try:\r\n        await x()\r\n    except:\r\n        log()  # note\r\n",
+			"import anyio\r\nasync def h():\r\n    try:\r\n        await x()\r\n    except:\r\n        log()  # note\r\n        await anyio.lowlevel.checkpoint_if_cancelled()\r\n",
+			"import anyio\r\nasync def h():\r\n    try:\r\n        await x()\r\n    except:\r\n        log()  # note\r\n        raise\r\n"},
+		{"before return", "import anyio\nasync def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        log()\n        return 1\n",
+			"import anyio\nasync def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        log()\n        await anyio.lowlevel.checkpoint_if_cancelled()\n        return 1\n",
+			"import anyio\nasync def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        log()\n        raise\n        return 1\n"},
+		{"early return", "import anyio\nasync def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        if y:\n            return 2\n        return 1\n",
+			"",
+			"import anyio\nasync def h():\n    try:\n        await x()\n    except asyncio.CancelledError:\n        if y:\n            return 2\n        raise\n        return 1\n"},
+		{"one line", "import anyio\nasync def h():\n    try:\n        await x()\n    except asyncio.CancelledError: log()\n",
+			"",
+			"import anyio\nasync def h():\n    try:\n        await x()\n    except asyncio.CancelledError: log(); raise\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, diags := unitRun(t, mcp104, c.src, unitSwallowed)
-			if len(diags) != 1 || len(diags[0].Fixes) != 1 {
+			if len(diags) != 1 {
 				t.Fatalf("got %+v", diags)
 			}
-			got := applyFix(t, c.src, diags[0].Fixes[0])
-			if got != c.want {
-				t.Errorf("fixed:\n%q\nwant:\n%q", got, c.want)
+			fixes := diags[0].Fixes
+			want := []string{c.raise}
+			if c.checkpoint != "" {
+				want = []string{c.checkpoint, c.raise}
+				if fixes[0].Applicability != Safe {
+					t.Errorf("the checkpoint fix is %v, want safe", fixes[0].Applicability)
+				}
 			}
-			if _, again := unitRun(t, mcp104, got, unitSwallowed); len(again) != 0 {
-				t.Errorf("finding not gone after fix: %v", again[0].Message)
+			if len(fixes) != len(want) {
+				t.Fatalf("%d fixes, want %d: %+v", len(fixes), len(want), fixes)
+			}
+			for i, w := range want {
+				got := applyFix(t, c.src, fixes[i])
+				if got != w {
+					t.Errorf("fix %d:\n%q\nwant:\n%q", i+1, got, w)
+				}
+				if _, again := unitRun(t, mcp104, got, unitSwallowed); len(again) != 0 {
+					t.Errorf("fix %d: finding not gone: %v", i+1, again[0].Message)
+				}
 			}
 		})
 	}
