@@ -28,6 +28,7 @@ import (
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/pystyle"
 )
 
 // Tri is a three-valued answer: the project's dependencies say yes, say no,
@@ -71,6 +72,10 @@ type File struct {
 type Project struct {
 	Dir   string  // slash path of the project root ("." for the scan root)
 	Files []*File // dependency files read (includes too), in reading order
+
+	// Style is the project's formatting settings (line length, import
+	// order) from pyproject.toml and ruff.toml, for the fixes.
+	Style pystyle.Style
 
 	// Notes says what was read but skipped (a setup.py value that is not a
 	// literal, an include from a URL), for verbose output.
@@ -258,6 +263,9 @@ func Load(dir string, files []string, opts Options) (*Project, []error) {
 			continue
 		}
 		l.readSafely(rd, f)
+	}
+	if len(files) > 0 {
+		l.readRuffTOML(path.Dir(files[0]))
 	}
 	return l.finish()
 }

@@ -22,6 +22,7 @@ func readPyproject(l *loader, f *File) []*Requirement {
 		l.addErr(err)
 		return nil
 	}
+	styleFromPyproject(&l.proj.Style, root)
 	return pyprojectRequirements(l, f, root)
 }
 
