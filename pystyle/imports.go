@@ -132,11 +132,14 @@ func (s Style) PlaceImport(m *pyast.Module, imp Import, line string, fn *pyast.F
 	}
 	// A new section after the block.
 	at := lineAfter(m.Src, blk[len(blk)-1].node)
-	lead := nl
+	lead, trail := nl, nl
 	if at == len(m.Src) && (at == 0 || m.Src[at-1] != '\n') {
 		lead = nl + nl
 	}
-	return Insertion{At: at, Text: lead + line + nl}, true
+	if rest := m.Src[at:]; len(rest) > 0 && rest[0] != '\n' && rest[0] != '\r' && fn == nil {
+		trail = nl + nl // code right after the block: one blank line after the imports
+	}
+	return Insertion{At: at, Text: lead + line + trail}, true
 }
 
 // entry is one import of a block.

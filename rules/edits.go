@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/pystyle"
 )
 
 // stmtIndent returns the whitespace before n on its line, and whether n is the
@@ -79,90 +80,158 @@ func freeName(m *pyast.Module, f *pyast.Function, name string) string {
 	}
 }
 
-// anyioImport returns the edit that adds `import anyio` to m when the name
-// anyio is unbound where code of scope s runs (need), and ok=false when anyio
-// is bound to something else. The import goes before the first statement
-// that is not a comment, the module docstring or a __future__ import.
-func anyioImport(m *pyast.Module, s *pyast.Scope) (e Edit, need, ok bool) {
-	if bs := s.Lookup("anyio"); len(bs) > 0 {
-		for _, b := range bs {
-			if !importsAnyio(b) {
-				return Edit{}, false, false
+// style returns the project's formatting settings: line length and import
+// order (the defaults of black and isort's profile black without a project).
+func (p *Pass) style() pystyle.Style {
+	if p == nil || p.Project == nil {
+		return pystyle.Style{}
+	}
+	return p.Project.Style
+}
+
+// firstParty reports whether top is a top-level module of the project (isort
+// and ruff place its imports in the first-party section).
+func (p *Pass) firstParty(top string) bool {
+	if p == nil {
+		return false
+	}
+	if p.topModules == nil {
+		p.topModules = map[string]bool{}
+		for _, m := range p.Modules {
+			if m.Name != "" {
+				t, _, _ := strings.Cut(m.Name, ".")
+				p.topModules[t] = true
 			}
 		}
-		return Edit{}, false, true
 	}
-	at := len(m.Src)
-	stmts := pyast.NamedChildren(m.Root)
-	for i, st := range stmts {
-		switch {
-		case st.Kind() == "comment":
-			continue
-		case i == firstCode(stmts) && st.Kind() == "expression_statement" && st.NamedChildCount() == 1 && st.NamedChild(0).Kind() == "string":
-			continue // module docstring
-		case st.Kind() == "future_import_statement":
-			continue
-		}
-		at = srcLineStart(m.Src, int(st.StartByte()))
-		break
-	}
-	nl := srcNewline(m.Src)
-	text := "import anyio" + nl
-	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' {
-		text = nl + "import anyio" + nl
-	}
-	return Edit{Path: m.Path, Start: at, End: at, New: text}, true, true
+	return p.topModules[top]
 }
 
-// importsAnyio reports whether binding b is an import of the anyio module.
-func importsAnyio(b *pyast.Binding) bool {
-	return b.Kind == pyast.BindImport && len(b.Targets) == 1 && b.Targets[0] == "anyio"
-}
-
-// firstCode returns the index of the first non-comment statement.
-func firstCode(stmts []*pyast.Node) int {
-	for i, s := range stmts {
-		if s.Kind() != "comment" {
-			return i
+// anyioRef returns an expression for anyio.<member> (member is
+// "lowlevel.checkpoint_if_cancelled" or "to_thread.run_sync") usable where
+// node at runs, reusing what the code already imports: `from
+// anyio.lowlevel import checkpoint_if_cancelled` gives
+// checkpoint_if_cancelled, `from anyio import lowlevel` (or `import
+// anyio.lowlevel as ll`) lowlevel.checkpoint_if_cancelled (ll....), `import
+// anyio`, `import anyio.lowlevel` or `import anyio as aio` anyio.… (aio.…).
+// Otherwise it adds `import anyio` (imp; importEdit places it) and returns
+// "anyio.<member>". ok is false when the name anyio is bound to something
+// else there.
+func anyioRef(p *Pass, m *pyast.Module, at *pyast.Node, member string) (expr string, imp *Edit, ok bool) {
+	sc := m.ScopeAt(at)
+	parts := strings.Split("anyio."+member, ".")
+	for k := len(parts); k >= 1; k-- {
+		q := strings.Join(parts[:k], ".")
+		if name := boundTo(m, sc, at, q); name != "" {
+			return strings.Join(append([]string{name}, parts[k:]...), "."), nil, true
 		}
 	}
-	return -1
+	if len(sc.Lookup("anyio")) > 0 {
+		return "", nil, false
+	}
+	e, ok := importEdit(p, m, at, "import anyio", pystyle.Import{Module: "anyio"})
+	if !ok {
+		return "", nil, false
+	}
+	return "anyio." + member, &e, true
 }
 
-// anyioName returns the name that refers to the anyio module where s runs:
-// anyio, or an alias (import anyio as aio), adding `import anyio` when none
-// does (imp). ok is false when the name anyio is bound to something else.
-func anyioName(m *pyast.Module, s *pyast.Node) (name string, imp *Edit, ok bool) {
-	sc := m.ScopeAt(s)
-	isAnyio := func(n string) bool {
-		bs := sc.Lookup(n)
+// boundTo returns a name that refers, where node at runs, to exactly the
+// imported module or object q (every binding of it imports q, none only for
+// type checking, and a local import comes before at), or "". The name q's
+// last part is preferred, then the others in sorted order.
+func boundTo(m *pyast.Module, sc *pyast.Scope, at *pyast.Node, q string) string {
+	ok := func(name string) bool {
+		bs := sc.Lookup(name)
 		for _, b := range bs {
-			if !importsAnyio(b) {
+			if b.Kind != pyast.BindImport || len(b.Targets) != 1 || b.Targets[0] != q || typeCheckingOnly(m, b.Node) {
 				return false
+			}
+			if m.FuncAt(b.Node) != nil && b.Node.StartByte() > at.StartByte() {
+				return false // a local import after the use: unbound there
 			}
 		}
 		return len(bs) > 0
 	}
-	if isAnyio("anyio") {
-		return "anyio", nil, true
+	last := q[strings.LastIndexByte(q, '.')+1:]
+	if ok(last) {
+		return last
 	}
 	for x := sc; x != nil; x = x.Parent {
 		names := x.Names()
 		sort.Strings(names)
 		for _, n := range names {
-			if n != "anyio" && isAnyio(n) {
-				return n, nil, true
+			if n != last && ok(n) {
+				return n
 			}
 		}
 	}
-	e, need, ok := anyioImport(m, sc)
+	return ""
+}
+
+// typeCheckingOnly reports whether statement n runs only for type checkers:
+// under `if TYPE_CHECKING:` (or typing.TYPE_CHECKING).
+func typeCheckingOnly(m *pyast.Module, n *pyast.Node) bool {
+	for a := n.Parent(); a != nil; a = a.Parent() {
+		if a.Kind() == "if_statement" && strings.Contains(m.Text(a.ChildByFieldName("condition")), "TYPE_CHECKING") {
+			return true
+		}
+	}
+	return false
+}
+
+// importEdit returns the edit that adds the import statement line
+// (describing imp) for code at node at: where isort would put it among the
+// module's imports (pystyle.PlaceImport, by the project's isort settings),
+// or, to keep a deliberately local import local, among the imports at the
+// top of the function that holds at when that function imports inside its
+// body, or when the module imports anyio only inside functions.
+func importEdit(p *Pass, m *pyast.Module, at *pyast.Node, line string, imp pystyle.Import) (Edit, bool) {
+	st := p.style()
+	if f := m.FuncAt(at); f != nil && (importsInside(f.Body) || importedOnlyLocally(m, imp.Module)) {
+		if ins, ok := st.PlaceImport(m, imp, line, f, p.firstParty); ok {
+			return Edit{Path: m.Path, Start: ins.At, End: ins.At, New: ins.Text}, true
+		}
+	}
+	ins, ok := st.PlaceImport(m, imp, line, nil, p.firstParty)
 	if !ok {
-		return "", nil, false
+		return Edit{}, false
 	}
-	if need {
-		return "anyio", &e, true
+	return Edit{Path: m.Path, Start: ins.At, End: ins.At, New: ins.Text}, true
+}
+
+// importsInside reports whether a function body has an import statement of
+// its own (not in nested functions).
+func importsInside(body *pyast.Node) bool {
+	found := false
+	pyast.WalkCode(body, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "import_statement", "import_from_statement":
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// importedOnlyLocally reports whether module mod (or a submodule) is
+// imported in m, and only inside functions.
+func importedOnlyLocally(m *pyast.Module, mod string) bool {
+	local := false
+	for _, kind := range []string{"import_statement", "import_from_statement"} {
+		for _, n := range m.Nodes(kind) {
+			for _, q := range m.ImportTargets(n) {
+				if q != mod && !strings.HasPrefix(q, mod+".") {
+					continue
+				}
+				if m.FuncAt(n) == nil {
+					return false
+				}
+				local = true
+			}
+		}
 	}
-	return "anyio", nil, true
+	return local
 }
 
 // checkpointAfter returns the edits that put
@@ -173,7 +242,7 @@ func anyioName(m *pyast.Module, s *pyast.Node) (name string, imp *Edit, ok bool)
 // does not start its line, when code follows s on its last line
 // (`x = await f(); y()`, a trailing backslash), or when the name anyio is
 // bound to something else. The import edit, when there is one, comes first.
-func checkpointAfter(m *pyast.Module, s *pyast.Node, then ...string) (edits []Edit, anyio string, ok bool) {
+func checkpointAfter(p *Pass, m *pyast.Module, s *pyast.Node, then ...string) (edits []Edit, call string, ok bool) {
 	indent, first := stmtIndent(m, s)
 	if !first {
 		return nil, "", false
@@ -184,10 +253,11 @@ func checkpointAfter(m *pyast.Module, s *pyast.Node, then ...string) (edits []Ed
 	if rest := strings.TrimSpace(string(m.Src[end:eol])); rest != "" && !strings.HasPrefix(rest, "#") {
 		return nil, "", false
 	}
-	anyio, imp, ok := anyioName(m, s)
+	call, imp, ok := anyioRef(p, m, s, "lowlevel.checkpoint_if_cancelled")
 	if !ok {
 		return nil, "", false
 	}
+	call += "()"
 	nl := lineNewline(m.Src, eol)
 	at := eol + len(nl)
 	lead := ""
@@ -195,14 +265,14 @@ func checkpointAfter(m *pyast.Module, s *pyast.Node, then ...string) (edits []Ed
 		at, lead = eol, srcNewline(m.Src)
 		nl = lead
 	}
-	text := lead + indent + "await " + anyio + ".lowlevel.checkpoint_if_cancelled()" + nl
+	text := lead + indent + "await " + call + nl
 	for _, line := range then {
 		text += indent + line + nl
 	}
 	if imp != nil {
 		edits = append(edits, *imp)
 	}
-	return append(edits, Edit{Path: m.Path, Start: at, End: at, New: text}), anyio, true
+	return append(edits, Edit{Path: m.Path, Start: at, End: at, New: text}), call, true
 }
 
 // checkpointBefore returns the edits that put
@@ -210,15 +280,16 @@ func checkpointAfter(m *pyast.Module, s *pyast.Node, then ...string) (edits []Ed
 // statement s, at its indentation (see checkpointAfter for the name of anyio
 // and the import). ok is false when s does not start its line or anyio is
 // bound to something else.
-func checkpointBefore(m *pyast.Module, s *pyast.Node) (edits []Edit, anyio string, ok bool) {
+func checkpointBefore(p *Pass, m *pyast.Module, s *pyast.Node) (edits []Edit, call string, ok bool) {
 	indent, first := stmtIndent(m, s)
 	if !first {
 		return nil, "", false
 	}
-	anyio, imp, ok := anyioName(m, s)
+	call, imp, ok := anyioRef(p, m, s, "lowlevel.checkpoint_if_cancelled")
 	if !ok {
 		return nil, "", false
 	}
+	call += "()"
 	at := srcLineStart(m.Src, int(s.StartByte()))
 	nl := lineNewline(m.Src, srcLineEnd(m.Src, at))
 	if nl == "" {
@@ -227,8 +298,8 @@ func checkpointBefore(m *pyast.Module, s *pyast.Node) (edits []Edit, anyio strin
 	if imp != nil {
 		edits = append(edits, *imp)
 	}
-	text := indent + "await " + anyio + ".lowlevel.checkpoint_if_cancelled()" + nl
-	return append(edits, Edit{Path: m.Path, Start: at, End: at, New: text}), anyio, true
+	text := indent + "await " + call + nl
+	return append(edits, Edit{Path: m.Path, Start: at, End: at, New: text}), call, true
 }
 
 // appendArg returns the edit that adds the argument text arg at the end of

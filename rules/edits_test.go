@@ -45,7 +45,21 @@ func TestCheckpointAfter(t *testing.T) {
 			"import anyio\n\nasync def h():\n    r = await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n    return r\n"},
 		{"adds the import after docstring and future", "\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nimport os\n\nasync def h():\n    await f()\n",
 			"await f()", nil,
-			"\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nimport anyio\nimport os\n\nasync def h():\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
+			"\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\nimport os\n\nimport anyio\n\nasync def h():\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
+		{"reuses from anyio import lowlevel", "from anyio import lowlevel\n\nasync def h():\n    await f()\n", "await f()", nil,
+			"from anyio import lowlevel\n\nasync def h():\n    await f()\n    await lowlevel.checkpoint_if_cancelled()\n"},
+		{"reuses the function itself", "from anyio.lowlevel import checkpoint_if_cancelled as cic\n\nasync def h():\n    await f()\n", "await f()", nil,
+			"from anyio.lowlevel import checkpoint_if_cancelled as cic\n\nasync def h():\n    await f()\n    await cic()\n"},
+		{"reuses import anyio.lowlevel", "import anyio.lowlevel\n\nasync def h():\n    await f()\n", "await f()", nil,
+			"import anyio.lowlevel\n\nasync def h():\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
+		{"a local import after the use is no binding", "import os\n\nasync def h():\n    await f()\n    from anyio import lowlevel\n", "await f()", nil,
+			"import os\n\nasync def h():\n    import anyio\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n    from anyio import lowlevel\n"},
+		{"keeps a local import local", "import os\n\nasync def h():\n    import httpx\n    await f()\n", "await f()", nil,
+			"import os\n\nasync def h():\n    import anyio\n    import httpx\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
+		{"anyio imported only in another function", "import os\n\ndef g():\n    import anyio\n\nasync def h():\n    x = 1\n    await f()\n", "await f()", nil,
+			"import os\n\ndef g():\n    import anyio\n\nasync def h():\n    import anyio\n    x = 1\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
+		{"type-checking import", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from anyio import lowlevel\n\nasync def h():\n    await f()\n", "await f()", nil,
+			"from typing import TYPE_CHECKING\n\nimport anyio\n\nif TYPE_CHECKING:\n    from anyio import lowlevel\n\nasync def h():\n    await f()\n    await anyio.lowlevel.checkpoint_if_cancelled()\n"},
 		{"alias", "import anyio as aio\n\nasync def h():\n    await f()\n", "await f()", nil,
 			"import anyio as aio\n\nasync def h():\n    await f()\n    await aio.lowlevel.checkpoint_if_cancelled()\n"},
 		{"no newline at the end", "import anyio\n\nasync def h():\n    await f()", "await f()", nil,
@@ -61,7 +75,7 @@ func TestCheckpointAfter(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := parseModule(t, c.src)
-			edits, _, ok := checkpointAfter(m, stmtAt(t, m, c.stmt), c.then...)
+			edits, _, ok := checkpointAfter(nil, m, stmtAt(t, m, c.stmt), c.then...)
 			switch {
 			case !ok && c.want != "":
 				t.Fatal("no edits")

@@ -121,7 +121,7 @@ func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait) 
 	} else if fx, ok := keywordFix(p, m, info); ok {
 		fixes = append(fixes, fx)
 	}
-	if fx, ok := checkpointFix(m, f, w); ok {
+	if fx, ok := checkpointFix(p, m, f, w); ok {
 		fixes = append(fixes, fx)
 	}
 	p.ReportNode(m, info.Call, msg, p.HandlerRelated(f), fixes...)
@@ -295,7 +295,7 @@ func trailingComma(args, last *pyast.Node) *pyast.Node {
 // other code, when the wait sits in the header of a compound statement, when
 // an async for / with body can leave by return (or break / continue), or
 // inside a shielded scope.
-func checkpointFix(m *pyast.Module, f *pyast.Function, w checkpoint.Wait) (Fix, bool) {
+func checkpointFix(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait) (Fix, bool) {
 	s := pyast.Statement(w.At)
 	if s == nil || checkpoint.Shielded(m, s) {
 		return Fix{}, false
@@ -321,11 +321,11 @@ func checkpointFix(m *pyast.Module, f *pyast.Function, w checkpoint.Wait) (Fix, 
 		name = freeName(m, f, "result")
 		then = []string{"return " + name}
 	}
-	edits, anyio, ok := checkpointAfter(m, s, then...)
+	edits, call, ok := checkpointAfter(p, m, s, then...)
 	if !ok {
 		return Fix{}, false
 	}
-	msg := "insert `await " + anyio + ".lowlevel.checkpoint_if_cancelled()` after the statement"
+	msg := "insert `await " + call + "` after the statement"
 	if ret != nil {
 		// return X -> result = X, before the checkpoint line.
 		assign := Edit{Path: m.Path, Start: int(s.StartByte()), End: int(ret.StartByte()), New: name + " = "}

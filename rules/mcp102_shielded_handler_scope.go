@@ -95,7 +95,7 @@ func checkShields(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 		if returns {
 			msg = fmt.Sprintf("shielded scope %s returns from inside the shield: the handler returns normally after a client's cancel and mcp 1.x responds twice and crashes", m.Text(item))
 			fixes = append(fixes, Fix{Message: "move the return after the with block and add `await anyio.lowlevel.checkpoint_if_cancelled()` before it", Applicability: DisplayOnly})
-		} else if fx, ok := checkpointAfterFix(m, f, n); ok {
+		} else if fx, ok := checkpointAfterFix(ends.pass, m, f, n); ok {
 			fixes = append(fixes, fx)
 		}
 		reportIn(ends.pass, f, NodeLocation(m, item), msg, fixes...)
@@ -190,16 +190,16 @@ func returnsInside(body *pyast.Node) bool {
 // checkpointAfterFix inserts `await anyio.lowlevel.checkpoint_if_cancelled()`
 // on a new line after with statement w (checkpointAfter), adding
 // `import anyio` where needed.
-func checkpointAfterFix(m *pyast.Module, f *pyast.Function, w *pyast.Node) (Fix, bool) {
+func checkpointAfterFix(p *Pass, m *pyast.Module, f *pyast.Function, w *pyast.Node) (Fix, bool) {
 	if !f.Async {
 		return Fix{}, false
 	}
-	edits, anyio, ok := checkpointAfter(m, w)
+	edits, call, ok := checkpointAfter(p, m, w)
 	if !ok {
 		return Fix{}, false
 	}
 	return Fix{
-		Message:       "add `await " + anyio + ".lowlevel.checkpoint_if_cancelled()` after the shielded block",
+		Message:       "add `await " + call + "` after the shielded block",
 		Applicability: Safe,
 		Edits:         edits,
 	}, true

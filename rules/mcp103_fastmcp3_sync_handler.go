@@ -87,7 +87,7 @@ func runMCP103(p *Pass) {
 		msg := fmt.Sprintf("sync def %s %s runs in a worker thread under fastmcp 3.x without abandon_on_cancel: after a client's cancel it returns normally and mcp 1.x responds twice and crashes", h.Kind, f.Name)
 		var fixes []Fix
 		if len(h.Wrappers) == 0 {
-			if fx, ok := asyncThreadFix(m, f); ok {
+			if fx, ok := asyncThreadFix(p, m, f); ok {
 				fixes = append(fixes, fx)
 			}
 		}
@@ -270,7 +270,7 @@ func definesAsync(w *pyast.Function) bool {
 // original body, moved into an inner sync function with the same parameter
 // names, with anyio.to_thread.run_sync(..., abandon_on_cancel=True). The
 // decorators, name, parameters, annotations, defaults and docstring stay.
-func asyncThreadFix(m *pyast.Module, f *pyast.Function) (Fix, bool) {
+func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 	stmts := blockStmts(f.Body)
 	if f.Doc != nil && len(stmts) > 0 {
 		stmts = stmts[1:]
@@ -284,7 +284,7 @@ func asyncThreadFix(m *pyast.Module, f *pyast.Function) (Fix, bool) {
 		return Fix{}, false
 	}
 	unit := bodyIndent[len(defIndent):]
-	anyioEdit, need, ok := anyioImport(m, f.Scope)
+	runSync, imp, ok := anyioRef(p, m, stmts[0], "to_thread.run_sync")
 	if !ok {
 		return Fix{}, false
 	}
@@ -297,15 +297,20 @@ func asyncThreadFix(m *pyast.Module, f *pyast.Function) (Fix, bool) {
 	start := srcLineStart(m.Src, int(stmts[0].StartByte()))
 	end := srcLineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
 	var b strings.Builder
+	if imp != nil && imp.Start >= int(f.Body.StartByte()) {
+		// a local import of the handler: it stays at the top of the new body
+		b.WriteString(bodyIndent + "import anyio" + nl)
+		imp = nil
+	}
 	b.WriteString(bodyIndent + "def " + helper + "(" + strings.Join(params, ", ") + "):" + nl)
 	b.WriteString(indentLines(m, start, end, unit))
-	b.WriteString(nl + bodyIndent + "return await anyio.to_thread.run_sync(" + strings.Join(append([]string{helper}, params...), ", ") + ", abandon_on_cancel=True)")
+	b.WriteString(nl + bodyIndent + "return await " + runSync + "(" + strings.Join(append([]string{helper}, params...), ", ") + ", abandon_on_cancel=True)")
 	edits := []Edit{
 		{Path: m.Path, Start: int(f.Node.StartByte()), End: int(f.Node.StartByte()), New: "async "},
 		{Path: m.Path, Start: start, End: end, New: b.String()},
 	}
-	if need {
-		edits = append([]Edit{anyioEdit}, edits...)
+	if imp != nil {
+		edits = append([]Edit{*imp}, edits...)
 	}
 	return Fix{
 		Message:       fmt.Sprintf("make %s async def and run its body with anyio.to_thread.run_sync(..., abandon_on_cancel=True)", f.Name),

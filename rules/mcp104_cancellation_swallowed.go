@@ -202,7 +202,7 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 				}
 				msg := fmt.Sprintf("%s catches the handler's cancellation and raises %s instead: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
 				var fixes []Fix
-				if fx, ok := exceptCheckpointFix(m, f, blk, r); ok {
+				if fx, ok := exceptCheckpointFix(p, m, f, blk, r); ok {
 					fixes = append(fixes, fx)
 				}
 				reportIn(p, f, loc, msg, append(fixes, reraiseFix(m, blk))...)
@@ -213,7 +213,7 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 			}
 			msg := fmt.Sprintf("%s catches the handler's cancellation and does not re-raise it: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
 			var fixes []Fix
-			if fx, ok := exceptCheckpointFix(m, f, blk, nil); ok {
+			if fx, ok := exceptCheckpointFix(p, m, f, blk, nil); ok {
 				fixes = append(fixes, fx)
 			}
 			reportIn(p, f, loc, msg, append(fixes, reraiseFix(m, blk))...)
@@ -348,7 +348,7 @@ func swallowInSuppress(ends *requestEnds, m *pyast.Module, f *pyast.Function, wi
 				msg := fmt.Sprintf("contextlib.suppress(%s) swallows the handler's cancellation: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
 				advice := Fix{Message: "suppress only what you mean to ignore (Exception or narrower), or use try/except with a bare raise for the cancellation", Applicability: DisplayOnly}
 				var fixes []Fix
-				if fx, ok := suppressCheckpointFix(m, f, with); ok {
+				if fx, ok := suppressCheckpointFix(ends.pass, m, f, with); ok {
 					fixes = append(fixes, fx)
 				}
 				reportIn(ends.pass, f, NodeLocation(m, call), msg, append(fixes, advice)...)
@@ -494,7 +494,7 @@ func isDoneSet(m *pyast.Module, f *pyast.Function, name string) bool {
 // before its last statement), when a shielded scope holds the body (the
 // checkpoint would not raise there), or when the body shares its line with
 // the except.
-func exceptCheckpointFix(m *pyast.Module, f *pyast.Function, blk, last *pyast.Node) (Fix, bool) {
+func exceptCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk, last *pyast.Node) (Fix, bool) {
 	stmts := blockStmts(blk)
 	if !f.Async || len(stmts) == 0 || checkpoint.Shielded(m, blk) {
 		return Fix{}, false
@@ -527,28 +527,29 @@ func exceptCheckpointFix(m *pyast.Module, f *pyast.Function, blk, last *pyast.No
 		return Fix{}, false
 	}
 	var edits []Edit
-	var anyio string
+	var call string
 	var ok bool
 	switch {
 	case jump:
-		edits, anyio, ok = checkpointBefore(m, end)
+		edits, call, ok = checkpointBefore(p, m, end)
 	case len(stmts) == 1 && end.Kind() == "pass_statement":
 		// the pass becomes the checkpoint (a comment after it stays)
 		var imp *Edit
-		if anyio, imp, ok = anyioName(m, end); ok {
+		if call, imp, ok = anyioRef(p, m, end, "lowlevel.checkpoint_if_cancelled"); ok {
+			call += "()"
 			if imp != nil {
 				edits = append(edits, *imp)
 			}
-			edits = append(edits, Edit{Path: m.Path, Start: int(end.StartByte()), End: int(end.EndByte()), New: "await " + anyio + ".lowlevel.checkpoint_if_cancelled()"})
+			edits = append(edits, Edit{Path: m.Path, Start: int(end.StartByte()), End: int(end.EndByte()), New: "await " + call})
 		}
 	default:
-		edits, anyio, ok = checkpointAfter(m, end)
+		edits, call, ok = checkpointAfter(p, m, end)
 	}
 	if !ok {
 		return Fix{}, false
 	}
 	return Fix{
-		Message:       "add `await " + anyio + ".lowlevel.checkpoint_if_cancelled()` at the end of the except body: it raises the cancellation again only when the request was cancelled",
+		Message:       "add `await " + call + "` at the end of the except body: it raises the cancellation again only when the request was cancelled",
 		Applicability: Safe,
 		Edits:         edits,
 	}, true
@@ -557,16 +558,16 @@ func exceptCheckpointFix(m *pyast.Module, f *pyast.Function, blk, last *pyast.No
 // suppressCheckpointFix puts `await anyio.lowlevel.checkpoint_if_cancelled()`
 // right after a contextlib.suppress(...) block, which raises a cancellation
 // the block swallowed (and nothing otherwise).
-func suppressCheckpointFix(m *pyast.Module, f *pyast.Function, with *pyast.Node) (Fix, bool) {
+func suppressCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, with *pyast.Node) (Fix, bool) {
 	if !f.Async || checkpoint.Shielded(m, with) {
 		return Fix{}, false
 	}
-	edits, anyio, ok := checkpointAfter(m, with)
+	edits, call, ok := checkpointAfter(p, m, with)
 	if !ok {
 		return Fix{}, false
 	}
 	return Fix{
-		Message:       "add `await " + anyio + ".lowlevel.checkpoint_if_cancelled()` right after the suppress block: it raises a swallowed cancellation again, and nothing else",
+		Message:       "add `await " + call + "` right after the suppress block: it raises a swallowed cancellation again, and nothing else",
 		Applicability: Safe,
 		Edits:         edits,
 	}, true

@@ -206,7 +206,8 @@ type Pass struct {
 	// the like), read-only.
 	Config map[string]any
 
-	report func(Diagnostic)
+	report     func(Diagnostic)
+	topModules map[string]bool // the project's top-level module names (firstParty)
 }
 
 // NewPass makes a Pass that sends diagnostics to report.
