@@ -161,7 +161,9 @@ func keywordFix(p *Pass, m *pyast.Module, info checkpoint.OffloadInfo) (Fix, boo
 		return Fix{}, false
 	}
 	e, last := appendArg(m, args, kw+"=True")
-	if comma := trailingComma(args, last); comma != nil {
+	if w, ok := wrapArgsEdit(p, m, args, kw+"=True", 0); ok {
+		e = w // too long for the line: black's layout
+	} else if comma := trailingComma(args, last); comma != nil {
 		// f(a, b,) and one argument a line: keep the layout.
 		e.Start, e.New = int(comma.EndByte()), " "+kw+"=True"
 		if indent, own := stmtIndent(m, last); own {
@@ -331,6 +333,21 @@ func checkpointFix(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wai
 		assign := Edit{Path: m.Path, Start: int(s.StartByte()), End: int(ret.StartByte()), New: name + " = "}
 		edits = slices.Insert(edits, len(edits)-1, assign)
 		msg = "assign the result, " + msg + ", then return it"
+		// `result = ` is longer than `return `: wrap the call if the line
+		// no longer fits.
+		x := pyast.Unparen(ret)
+		if x.Kind() == "await" && x.NamedChildCount() > 0 {
+			x = pyast.Unparen(x.NamedChild(0))
+		}
+		if x.Kind() == "call" {
+			args := x.ChildByFieldName("arguments")
+			if args != nil && srcLineStart(m.Src, int(args.StartByte())) == srcLineStart(m.Src, int(s.StartByte())) {
+				delta := len(assign.New) - (assign.End - assign.Start)
+				if w, ok := wrapArgsEdit(p, m, args, "", delta); ok {
+					edits = slices.Insert(edits, len(edits)-1, w)
+				}
+			}
+		}
 	}
 	return Fix{Message: msg, Applicability: Safe, Edits: edits}, true
 }

@@ -1,0 +1,224 @@
+package rules_test
+
+// The fixes must produce Python that CPython accepts, not only what
+// tree-sitter parses: this test applies every fix alternative, --fix and
+// --fix --unsafe-fixes to every fixture project under testdata/rules and
+// compiles each changed Python file with CPython's own compiler (python3 on
+// PATH; skipped with a message otherwise). Where isort is installed it also
+// checks that a file isort found sorted before the fix is still sorted after
+// it, with the project's own settings (skipped with a message otherwise).
+// Every line a fix adds must also fit the project's line length.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/rules"
+	"github.com/mcplint/mcplint/rules/rulestest"
+)
+
+// fixtureCodes are the rules each fixture folder is run with (as the
+// fixture tests do).
+var fixtureCodes = map[string][]string{
+	"MCP001": {"MCP001"}, "MCP002": {"MCP002", "MCP001"}, "MCP101": {"MCP101"}, "MCP102": {"MCP102"},
+	"MCP103": {"MCP103"}, "MCP104": {"MCP104"}, "MCP105": {"MCP105"},
+}
+
+// fixedFile is one changed file of one fixture project under one mode.
+type fixedFile struct {
+	project, mode, path string
+	old, new            []byte
+	width               int
+}
+
+func allFixes(t *testing.T) []fixedFile {
+	t.Helper()
+	var out []fixedFile
+	groups, _ := filepath.Glob("../testdata/rules/MCP*")
+	for _, g := range groups {
+		codes := fixtureCodes[filepath.Base(g)]
+		if codes == nil {
+			t.Fatalf("%s: no rule codes for this fixture folder", g)
+		}
+		projects, _ := os.ReadDir(g)
+		for _, pe := range projects {
+			if !pe.IsDir() {
+				continue
+			}
+			dir := filepath.ToSlash(filepath.Join(g, pe.Name()))
+			opts := rulestest.Options(t, codes...)
+			res, err := engine.Run([]string{dir}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			width := map[string]int{}
+			for _, p := range res.Projects {
+				if p.Deps != nil {
+					width[p.Dir] = p.Deps.Style.Width()
+				}
+			}
+			modes := map[string]fix.Mode{"--fix": {}, "--unsafe-fixes": {Unsafe: true}}
+			n := 0
+			for i := range res.Diagnostics {
+				for k := 1; fix.Alternative(&res.Diagnostics[i], k) != nil; k++ {
+					n = max(n, k)
+				}
+			}
+			for k := 1; k <= n; k++ {
+				k := k
+				modes[fmt.Sprintf("alternative %d", k)] = fix.Mode{Rounds: 1, Pick: func(d *rules.Diagnostic) *rules.Fix { return fix.Alternative(d, k) }}
+			}
+			for name, mode := range modes {
+				o, err := fix.Run([]string{dir}, opts, mode)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range o.Files {
+					w := 88
+					for pd, pw := range width {
+						if pd == "." || strings.HasPrefix(f.Path, pd+"/") || f.Path == pd {
+							w = pw
+						}
+					}
+					out = append(out, fixedFile{project: dir, mode: name, path: f.Path, old: f.Old, new: f.New, width: w})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].path != out[j].path {
+			return out[i].path < out[j].path
+		}
+		return out[i].mode < out[j].mode
+	})
+	return out
+}
+
+// compileScript compiles each file named on stdin (one JSON array of
+// paths) and prints a JSON object of path -> error for those that fail.
+const compileScript = `
+import json, sys
+errors = {}
+for path in json.load(sys.stdin):
+    try:
+        with open(path, "rb") as f:
+            compile(f.read(), path, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        errors[path] = "%s (line %s)" % (e.msg, e.lineno)
+json.dump(errors, sys.stdout)
+`
+
+func TestFixesCompileWithCPython(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: the fixed files are not compiled with CPython")
+	}
+	files := allFixes(t)
+	tmp := t.TempDir()
+	var paths []string
+	where := map[string]fixedFile{}
+	projects := map[string]bool{}
+	for i, f := range files {
+		if !strings.HasSuffix(f.path, ".py") {
+			continue
+		}
+		projects[f.project] = true
+		p := filepath.Join(tmp, fmt.Sprintf("%04d_%s", i, filepath.Base(f.path)))
+		if err := os.WriteFile(p, f.new, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+		where[p] = f
+	}
+	if len(paths) < 20 {
+		t.Fatalf("only %d fixed Python files: the fixtures should produce many", len(paths))
+	}
+	in, _ := json.Marshal(paths)
+	cmd := exec.Command(python, "-I", "-c", compileScript)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	outb, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v\n%s", err, stderr.String())
+	}
+	var errors map[string]string
+	if err := json.Unmarshal(outb, &errors); err != nil {
+		t.Fatalf("python3 output %q: %v", outb, err)
+	}
+	for p, msg := range errors {
+		f := where[p]
+		t.Errorf("%s (%s): CPython rejects the fixed file: %s\n%s", f.path, f.mode, msg, fix.UnifiedDiff(f.path, f.old, f.new))
+	}
+	t.Logf("compiled %d fixed Python files (%d fixture projects, every alternative, --fix and --unsafe-fixes) with %s: %d rejected", len(paths), len(projects), python, len(errors))
+}
+
+// TestFixedLinesFitTheLineLength: every line a fix adds to a Python file
+// fits the project's line length, unless the line it replaces was already
+// too long.
+func TestFixedLinesFitTheLineLength(t *testing.T) {
+	checked := 0
+	for _, f := range allFixes(t) {
+		if !strings.HasSuffix(f.path, ".py") {
+			continue
+		}
+		old := map[string]bool{}
+		longest := 0
+		for _, l := range strings.Split(string(f.old), "\n") {
+			old[strings.TrimRight(l, "\r")] = true
+			longest = max(longest, len([]rune(strings.TrimRight(l, "\r"))))
+		}
+		for _, l := range strings.Split(string(f.new), "\n") {
+			l = strings.TrimRight(l, "\r")
+			if old[l] {
+				continue
+			}
+			checked++
+			if n := len([]rune(l)); n > f.width && !strings.Contains(l, "# want:") {
+				t.Errorf("%s (%s): added line of %d characters, over the project's %d:\n%s", f.path, f.mode, n, f.width, l)
+			}
+		}
+	}
+	t.Logf("checked %d added lines", checked)
+}
+
+func TestFixesKeepIsortOrder(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: import order not checked with isort")
+	}
+	if err := exec.Command(python, "-c", "import isort").Run(); err != nil {
+		t.Skip("isort is not installed for python3: import order not checked with isort (the placement is checked by the goldens and pystyle's tests)")
+	}
+	checked := 0
+	for _, f := range allFixes(t) {
+		if !strings.HasSuffix(f.path, ".py") {
+			continue
+		}
+		// isort reads the project's settings from its folder: check a copy
+		// of the file in that folder's settings context.
+		settings := f.project
+		sorted := func(src []byte) bool {
+			cmd := exec.Command(python, "-m", "isort", "--check-only", "--profile", "black", "--settings-path", settings, "--filename", f.path, "-")
+			cmd.Stdin = bytes.NewReader(src)
+			return cmd.Run() == nil
+		}
+		if !sorted(f.old) {
+			continue // already unsorted before the fix
+		}
+		checked++
+		if !sorted(f.new) {
+			t.Errorf("%s (%s): isort finds the imports unsorted after the fix:\n%s", f.path, f.mode, fix.UnifiedDiff(f.path, f.old, f.new))
+		}
+	}
+	t.Logf("checked %d fixed files that isort found sorted before the fix", checked)
+}
