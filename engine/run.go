@@ -469,7 +469,9 @@ func (e *runner) runProject(pr *project) {
 			e.add(d)
 			e.keepSeen(d.Path, seen)
 		}
-		e.runRule(r, rules.NewPass(r, pr.dir, proj, mods, hx, report), pr.dir)
+		pass := rules.NewPass(r, pr.dir, proj, mods, hx, report)
+		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
+		e.runRule(r, pass, pr.dir)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcplint/mcplint/engine"
@@ -40,7 +41,22 @@ type fixedFile struct {
 	width               int
 }
 
+var (
+	allFixesOnce sync.Once
+	allFixesOut  []fixedFile
+)
+
+// allFixes runs the fixes once for the tests of this file.
 func allFixes(t *testing.T) []fixedFile {
+	t.Helper()
+	allFixesOnce.Do(func() { allFixesOut = computeFixes(t) })
+	if allFixesOut == nil {
+		t.Fatal("computing the fixes failed in an earlier test")
+	}
+	return allFixesOut
+}
+
+func computeFixes(t *testing.T) []fixedFile {
 	t.Helper()
 	var out []fixedFile
 	groups, _ := filepath.Glob("../testdata/rules/MCP*")

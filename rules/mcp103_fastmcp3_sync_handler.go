@@ -58,11 +58,18 @@ var mcp103 = Register(&Rule{
 		UseInstead: "import anyio\nfrom fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n@mcp.tool\nasync def crunch(n: int) -> int:\n" +
 			"    \"\"\"Crunch numbers.\"\"\"\n    def _crunch_sync(n):\n        return slow(n)\n" +
 			"    return await anyio.to_thread.run_sync(_crunch_sync, n, abandon_on_cancel=True)\n",
-		FixSafety: "Both fixes are unsafe. Making the handler `async def` and running its body with " +
-			"`abandon_on_cancel=True` keeps the name, parameters, annotations, defaults and docstring fastmcp builds " +
-			"the schema from, but after a cancel the thread keeps running unobserved. `run_in_thread=False` (fastmcp " +
-			">= 3.3, not with `timeout=`) runs the body on the event loop, which blocks every other request while it " +
-			"runs. Upgrading to fastmcp 4 (mcp 2.x) fixes the crash without touching the handler.",
+		FixSafety: "The fix is chosen by what the handler does. A body that calls nothing that can block (no call, or " +
+			"only pure builtins and methods of strings) gets `run_in_thread=False` first: on fastmcp >= 3.3 the function " +
+			"stays a sync def, so code that calls it directly keeps working, and it runs on the event loop without " +
+			"blocking it (safe where the project's fastmcp is known to be >= 3.3, unsafe where it may be older; not " +
+			"with `timeout=`). A body that blocks and that the project calls directly (its tests included) stays a sync " +
+			"def for those callers: its registration moves to a new `async def` with the same parameters, annotations, " +
+			"defaults, docstring and `name=`, which runs it with `anyio.to_thread.run_sync(..., abandon_on_cancel=True)` " +
+			"(unsafe: after a cancel the thread keeps running unobserved). Otherwise the handler itself becomes an " +
+			"`async def` that runs its old body that way (unsafe, same reason), and `run_in_thread=False` comes second " +
+			"(unsafe: a blocking body then blocks every other request while it runs). Handlers defined in test code " +
+			"(test_*.py, conftest.py, tests/) get the same advice, display-only. Upgrading to fastmcp 4 (mcp 2.x) fixes " +
+			"the crash without touching the handler.",
 		References: []string{
 			"https://gofastmcp.com/servers/tools",
 			"https://anyio.readthedocs.io/en/stable/threads.html",
@@ -85,15 +92,7 @@ func runMCP103(p *Pass) {
 		seen[h.Func] = true
 		m, f := h.Module, h.Func
 		msg := fmt.Sprintf("sync def %s %s runs in a worker thread under fastmcp 3.x without abandon_on_cancel: after a client's cancel it returns normally and mcp 1.x responds twice and crashes", h.Kind, f.Name)
-		var fixes []Fix
-		if len(h.Wrappers) == 0 {
-			if fx, ok := asyncThreadFix(p, m, f); ok {
-				fixes = append(fixes, fx)
-			}
-		}
-		if fx, ok := runInThreadFix(p, h); ok {
-			fixes = append(fixes, fx)
-		}
+		fixes := mcp103Fixes(p, h)
 		name := f.Node.ChildByFieldName("name")
 		loc := SpanLocation(m.Path, m.Lines, int(f.Node.StartByte()), int(name.EndByte()))
 		reportIn(p, f, loc, msg, fixes...)
@@ -264,176 +263,4 @@ func definesAsync(w *pyast.Function) bool {
 		return !found
 	})
 	return found
-}
-
-// asyncThreadFix turns `def f(params): body` into an async def that runs the
-// original body, moved into an inner sync function with the same parameter
-// names, with anyio.to_thread.run_sync(..., abandon_on_cancel=True). The
-// decorators, name, parameters, annotations, defaults and docstring stay.
-func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
-	stmts := blockStmts(f.Body)
-	if f.Doc != nil && len(stmts) > 0 {
-		stmts = stmts[1:]
-	}
-	if len(stmts) == 0 || hasYield(f.Body) {
-		return Fix{}, false
-	}
-	defIndent, ok1 := stmtIndent(m, f.Node)
-	bodyIndent, ok2 := stmtIndent(m, stmts[0])
-	if !ok1 || !ok2 || !strings.HasPrefix(bodyIndent, defIndent) || len(bodyIndent) == len(defIndent) {
-		return Fix{}, false
-	}
-	unit := bodyIndent[len(defIndent):]
-	runSync, imp, ok := anyioRef(p, m, stmts[0], "to_thread.run_sync")
-	if !ok {
-		return Fix{}, false
-	}
-	nl := srcNewline(m.Src)
-	helper := freeName(m, f, "_"+strings.TrimLeft(f.Name, "_")+"_sync")
-	var params []string
-	for _, prm := range f.Params {
-		params = append(params, prm.Name)
-	}
-	start := srcLineStart(m.Src, int(stmts[0].StartByte()))
-	end := srcLineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
-	var b strings.Builder
-	if imp != nil && imp.Start >= int(f.Body.StartByte()) {
-		// a local import of the handler: it stays at the top of the new body
-		b.WriteString(bodyIndent + "import anyio" + nl)
-		imp = nil
-	}
-	b.WriteString(bodyIndent + "def " + helper + "(" + strings.Join(params, ", ") + "):" + nl)
-	b.WriteString(indentLines(m, start, end, unit))
-	b.WriteString(nl + bodyIndent + "return await " + runSync + "(" + strings.Join(append([]string{helper}, params...), ", ") + ", abandon_on_cancel=True)")
-	edits := []Edit{
-		{Path: m.Path, Start: int(f.Node.StartByte()), End: int(f.Node.StartByte()), New: "async "},
-		{Path: m.Path, Start: start, End: end, New: b.String()},
-	}
-	if imp != nil {
-		edits = append([]Edit{*imp}, edits...)
-	}
-	return Fix{
-		Message:       fmt.Sprintf("make %s async def and run its body with anyio.to_thread.run_sync(..., abandon_on_cancel=True)", f.Name),
-		Applicability: Unsafe,
-		Edits:         edits,
-	}, true
-}
-
-// hasYield reports whether a function body is a generator's.
-func hasYield(body *pyast.Node) bool {
-	found := false
-	pyast.WalkCode(body, func(n *pyast.Node) bool {
-		if n.Kind() == "yield" {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// indentLines returns src[start:end] with unit added at the start of every
-// non-blank line that does not begin inside a string literal.
-func indentLines(m *pyast.Module, start, end int, unit string) string {
-	var inString [][2]int
-	pyast.Walk(m.Root, func(n *pyast.Node) bool {
-		if int(n.EndByte()) <= start || int(n.StartByte()) >= end {
-			return false
-		}
-		if n.Kind() == "string" {
-			inString = append(inString, [2]int{int(n.StartByte()), int(n.EndByte())})
-			return false
-		}
-		return true
-	})
-	var b strings.Builder
-	for off := start; off < end; {
-		eol := off
-		for eol < end && m.Src[eol] != '\n' {
-			eol++
-		}
-		if eol < end {
-			eol++ // keep the \n
-		}
-		line := string(m.Src[off:eol])
-		blank := strings.TrimSpace(line) == ""
-		quoted := false
-		for _, s := range inString {
-			if s[0] < off && off < s[1] {
-				quoted = true
-			}
-		}
-		if !blank && !quoted {
-			b.WriteString(unit)
-		}
-		b.WriteString(line)
-		off = eol
-	}
-	return b.String()
-}
-
-// runInThreadFix adds run_in_thread=False to a decorator or call
-// registration, for fastmcp >= 3.3 and without timeout=.
-func runInThreadFix(p *Pass, h *handlers.Handler) (Fix, bool) {
-	if h.Options["timeout"] != nil || p.Project.FastMCPAdmits("3.0.0", "3.3.0") == deps.Yes {
-		return Fix{}, false
-	}
-	site, sm := pyast.Unparen(h.Site), h.SiteModule
-	if site == nil || sm == nil {
-		return Fix{}, false
-	}
-	fix := Fix{Message: "register with run_in_thread=False (fastmcp >= 3.3: runs the body on the event loop)", Applicability: Unsafe}
-	switch site.Kind() {
-	case "attribute", "identifier": // @mcp.tool, @tool
-		if !registrationName(sm, site) {
-			return Fix{}, false
-		}
-		fix.Edits = []Edit{{Path: sm.Path, Start: int(site.EndByte()), End: int(site.EndByte()), New: "(run_in_thread=False)"}}
-		return fix, true
-	case "call":
-		call := site
-		if inner := pyast.Unparen(pyast.Callee(call)); inner != nil && inner.Kind() == "call" {
-			call = inner // mcp.tool(name=...)(fn)
-		}
-		if !registrationName(sm, pyast.Callee(call)) {
-			return Fix{}, false
-		}
-		args := call.ChildByFieldName("arguments")
-		if args == nil || args.Kind() != "argument_list" {
-			return Fix{}, false
-		}
-		if kw := pyast.KeywordArg(sm, call, "run_in_thread"); kw != nil { // run_in_thread=True
-			v := kw.ChildByFieldName("value")
-			fix.Edits = []Edit{{Path: sm.Path, Start: int(v.StartByte()), End: int(v.EndByte()), New: "False"}}
-			return fix, true
-		}
-		e, _ := appendArg(sm, args, "run_in_thread=False")
-		fix.Edits = []Edit{e}
-		return fix, true
-	}
-	return Fix{}, false
-}
-
-// registrationName reports whether a registration callee is a tool,
-// resource or prompt decorator (method or standalone), which take
-// run_in_thread.
-func registrationName(m *pyast.Module, n *pyast.Node) bool {
-	n = pyast.Unparen(n)
-	if n == nil {
-		return false
-	}
-	switch n.Kind() {
-	case "attribute":
-		switch m.Text(n.ChildByFieldName("attribute")) {
-		case "tool", "resource", "prompt":
-			return true
-		}
-	case "identifier":
-		for _, q := range m.Resolve(n) {
-			if strings.HasPrefix(q, "fastmcp.") {
-				last := q[strings.LastIndex(q, ".")+1:]
-				return last == "tool" || last == "resource" || last == "prompt"
-			}
-		}
-	}
-	return false
 }

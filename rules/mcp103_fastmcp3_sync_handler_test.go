@@ -74,13 +74,13 @@ def light() -> None:  # want: MCP103
 }
 
 func TestMCP103Fixes(t *testing.T) {
-	src := "\"\"\"Server.\"\"\"\nfrom fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n\n@mcp.tool\ndef add(a: int, *rest: int, b: int = 2, **kw) -> int:\n    \"\"\"Add.\n\n    Long doc.\n    \"\"\"\n    text = \"\"\"multi\nline\"\"\"\n    a = a + b  # rebinds a parameter\n\n    return a + len(text)\n"
+	src := "\"\"\"Server.\"\"\"\nfrom fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n\n@mcp.tool\ndef add(a: int, *rest: int, b: int = 2, **kw) -> int:\n    \"\"\"Add.\n\n    Long doc.\n    \"\"\"\n    text = \"\"\"multi\nline\"\"\"\n    a = a + b  # rebinds a parameter\n\n    return a + len(text) + slow()\n"
 	diags := projectRun(t, mcp103, map[string]string{"server.py": src})
 	if len(diags) != 1 || len(diags[0].Fixes) != 2 {
 		t.Fatalf("got %d findings %+v", len(diags), diags)
 	}
 	got := applyFix(t, src, diags[0].Fixes[0])
-	want := "\"\"\"Server.\"\"\"\nimport anyio\nfrom fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n\n@mcp.tool\nasync def add(a: int, *rest: int, b: int = 2, **kw) -> int:\n    \"\"\"Add.\n\n    Long doc.\n    \"\"\"\n    def _add_sync(a, rest, b, kw):\n        text = \"\"\"multi\nline\"\"\"\n        a = a + b  # rebinds a parameter\n\n        return a + len(text)\n    return await anyio.to_thread.run_sync(_add_sync, a, rest, b, kw, abandon_on_cancel=True)\n"
+	want := "\"\"\"Server.\"\"\"\nimport anyio\nfrom fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n\n@mcp.tool\nasync def add(a: int, *rest: int, b: int = 2, **kw) -> int:\n    \"\"\"Add.\n\n    Long doc.\n    \"\"\"\n    def _add_sync(a, rest, b, kw):\n        text = \"\"\"multi\nline\"\"\"\n        a = a + b  # rebinds a parameter\n\n        return a + len(text) + slow()\n    return await anyio.to_thread.run_sync(\n        _add_sync, a, rest, b, kw, abandon_on_cancel=True\n    )\n"
 	if got != want {
 		t.Errorf("fix 1:\n%s\nwant:\n%s", got, want)
 	}

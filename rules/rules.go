@@ -202,12 +202,22 @@ type Pass struct {
 	Project  *deps.Project
 	Modules  []*pyast.Module // the project's parsed modules
 	Handlers *handlers.Index
+	// PyFiles are every Python file of the project, parsed or not (Modules
+	// holds only those that can reach a handler), and ReadFile reads one as
+	// the run sees it. A fix that must know how the rest of the project
+	// uses a function (MCP103: its direct callers, tests included) reads
+	// them; nil in unit tests.
+	PyFiles  []string
+	ReadFile func(string) ([]byte, error)
 	// Config holds the rule options from configuration (handler decorators and
 	// the like), read-only.
 	Config map[string]any
 
 	report     func(Diagnostic)
 	topModules map[string]bool // the project's top-level module names (firstParty)
+	// callsIn caches, per Python file that is not in Modules, the
+	// qualified names it calls, with the line of each call (directCalls).
+	callsIn map[string][]resolvedCall
 }
 
 // NewPass makes a Pass that sends diagnostics to report.

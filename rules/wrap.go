@@ -6,11 +6,16 @@ package rules
 // does not fit either, one argument a line with a magic trailing comma.
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/pyast"
 )
+
+// defTailRE matches what follows a def's parameters on their line: an
+// optional return annotation without brackets or strings, and the colon.
+var defTailRE = regexp.MustCompile(`^(->[^#()\[\]'"]*)?:`)
 
 // blackIndent is the indentation black adds inside brackets.
 const blackIndent = "    "
@@ -46,7 +51,7 @@ func splitArgs(indent string, args []string, width int, nl string) string {
 }
 
 // wrapArgsEdit returns the edit that re-lays out the argument list args
-// (a call's parentheses) black's way, with extra appended as a last
+// (a call's parentheses, or a def's parameters) black's way, with extra appended as a last
 // argument ("" for none), when the line the list starts on would otherwise
 // exceed the project's line length; headDelta is how many characters other
 // edits add before the list on that line. ok is false when the list needs
@@ -54,7 +59,7 @@ func splitArgs(indent string, args []string, width int, nl string) string {
 // an argument spanning lines, a magic trailing comma (kept as it is), or
 // code after the closing parenthesis on its line.
 func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, headDelta int) (Edit, bool) {
-	if args == nil || args.Kind() != "argument_list" {
+	if args == nil || args.Kind() != "argument_list" && args.Kind() != "parameters" {
 		return Edit{}, false
 	}
 	open, close := int(args.StartByte()), int(args.EndByte())-1
@@ -88,6 +93,9 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 	ls := srcLineStart(m.Src, open)
 	eol := srcLineEnd(m.Src, close)
 	rest := strings.TrimSpace(string(m.Src[close+1 : eol]))
+	if args.Kind() == "parameters" { // def f(...) -> T:  # comment
+		rest = strings.TrimSpace(defTailRE.ReplaceAllString(rest, ""))
+	}
 	if rest != "" && !strings.HasPrefix(rest, "#") {
 		return Edit{}, false
 	}

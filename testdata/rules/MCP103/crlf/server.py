@@ -1,3 +1,5 @@
+import time
+
 from fastmcp import FastMCP
 
 mcp = FastMCP("crlf")
@@ -11,4 +13,5 @@ def shout(text: str) -> str:  # want: MCP103
     """
     msg = """a
 multiline string"""
+    time.sleep(1)
     return text.upper() + msg

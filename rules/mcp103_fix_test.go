@@ -1,0 +1,124 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// The fix is chosen by what the body does and who calls the function.
+func TestMCP103FixChoice(t *testing.T) {
+	server := `import time
+
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool
+def names() -> list[str]:
+    return sorted(["b", "a"])
+
+
+@mcp.tool(description="Sleep.")
+def nap(seconds: float, *, label: str = "x") -> str:
+    """Sleep a while."""
+    time.sleep(seconds)
+    return label
+
+
+@mcp.tool
+def work(n: int) -> int:
+    time.sleep(n)
+    return n
+`
+	tests := `from server import nap
+
+
+def test_nap():
+    assert nap(0, label="y") == "y"
+`
+	fake := `from fastmcp import FastMCP
+
+fake = FastMCP("fake")
+
+
+@fake.tool
+def probe() -> str:
+    return open("x").read()
+`
+	files := map[string]string{"server.py": server, "tests/test_server.py": tests, "tests/conftest.py": fake}
+	diags := projectRun(t, mcp103, files)
+	byName := map[string][]Fix{}
+	for _, d := range diags {
+		for _, n := range []string{"names", "nap", "work", "probe"} {
+			if strings.Contains(d.Message, " "+n+" runs") {
+				byName[n] = d.Fixes
+			}
+		}
+	}
+	if len(byName) != 4 {
+		t.Fatalf("findings: %+v", diags)
+	}
+	// No blocking call: run_in_thread=False first (unsafe: fastmcp version
+	// unknown here), then async def in place, with no thread.
+	if f := byName["names"]; len(f) != 2 || !strings.Contains(f[0].Message, "run_in_thread=False") || !strings.Contains(f[1].Message, "async def") || len(f[1].Edits) != 1 {
+		t.Errorf("names: %+v", f)
+	}
+	// Blocking and called from a test: the def stays, a wrapper registers.
+	f := byName["nap"]
+	if len(f) != 2 || !strings.Contains(f[0].Message, "keep nap a sync def for its direct callers (tests/test_server.py:5)") {
+		t.Fatalf("nap: %+v", f)
+	}
+	got := applyFix(t, server, f[0])
+	want := `import time
+
+import anyio
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool
+def names() -> list[str]:
+    return sorted(["b", "a"])
+
+
+def nap(seconds: float, *, label: str = "x") -> str:
+    """Sleep a while."""
+    time.sleep(seconds)
+    return label
+
+
+@mcp.tool(description="Sleep.", name="nap")
+async def _nap_async(seconds: float, *, label: str = "x") -> str:
+    """Sleep a while."""
+    return await anyio.to_thread.run_sync(
+        lambda: nap(seconds, label=label), abandon_on_cancel=True
+    )
+
+
+@mcp.tool
+def work(n: int) -> int:
+    time.sleep(n)
+    return n
+`
+	if got != want {
+		t.Errorf("nap wrapper:\n%s\nwant:\n%s", got, want)
+	}
+	files2 := map[string]string{"server.py": got, "tests/test_server.py": tests}
+	for _, d := range projectRun(t, mcp103, files2) {
+		if strings.Contains(d.Message, " nap runs") || strings.Contains(d.Message, "_nap_async") {
+			t.Errorf("finding not gone after the wrapper fix: %s", d.Message)
+		}
+	}
+	// Blocking, no direct caller: rewritten in place.
+	if f := byName["work"]; len(f) != 2 || !strings.Contains(f[0].Message, "make work async def and run its body") {
+		t.Errorf("work: %+v", f)
+	}
+	// Defined in test code: advice only.
+	for _, fx := range byName["probe"] {
+		if fx.Applicability != DisplayOnly || !strings.Contains(fx.Message, "defined in test code") {
+			t.Errorf("probe: %+v", fx)
+		}
+	}
+}
