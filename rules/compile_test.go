@@ -32,6 +32,7 @@ import (
 var fixtureCodes = map[string][]string{
 	"MCP001": {"MCP001"}, "MCP002": {"MCP002", "MCP001"}, "MCP101": {"MCP101"}, "MCP102": {"MCP102"},
 	"MCP103": {"MCP103"}, "MCP104": {"MCP104"}, "MCP105": {"MCP105"},
+	"MCP106": {"MCP101", "MCP102", "MCP103", "MCP104", "MCP106"}, "MCP107": {"MCP101", "MCP106", "MCP107"},
 }
 
 // fixedFile is one changed file of one fixture project under one mode.

@@ -28,5 +28,11 @@ def count_notes(folder_name_with_a_long_name: str, include_archived: bool) -> in
 
 
 @mcp.resource("notes://{note_id}")
-def note(note_id: str) -> str:  # want: MCP103
+def note(note_id: str) -> str:
+    """A template with no injected parameter runs inline: not reported."""
     return note_id.strip().upper()
+
+
+@mcp.resource("notes://readme")
+def readme() -> str:  # want: MCP103
+    return "Notes server.".strip().upper()
