@@ -277,7 +277,17 @@ func (b *builder) replacement(m *pyast.Module, value *pyast.Node) (FuncRef, bool
 		return FuncRef{}, false
 	}
 	if value.Kind() == "call" {
-		for _, q := range m.Resolve(pyast.Callee(value)) {
+		// functools.wraps(orig)(f) and functools.update_wrapper(f, orig)
+		// install f.
+		callee := pyast.Unparen(pyast.Callee(value))
+		args, _ := m.Args(value)
+		if callee != nil && callee.Kind() == "call" && nameResolves(m, pyast.Callee(callee), "functools.wraps") && len(args) == 1 {
+			return b.replacement(m, args[0])
+		}
+		if nameResolves(m, callee, "functools.update_wrapper") && len(args) >= 1 {
+			return b.replacement(m, args[0])
+		}
+		for _, q := range m.Resolve(callee) {
 			sym := b.lookup(q)
 			if sym.fn == nil {
 				continue

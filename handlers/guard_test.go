@@ -151,6 +151,11 @@ RequestResponder.respond, RequestResponder.cancel = respond, cancel
 			"base.py":   "from mcp.server.fastmcp import FastMCP\n\nclass AppServer(FastMCP):\n    pass\n",
 			"server.py": "import guard\nfrom base import AppServer\n\nmcp = AppServer('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n"},
 			true, "guard.py:respond+cancel:true"},
+		{"functools.wraps(orig)(f) and update_wrapper", map[string]string{"server.py": server("import guard", ""), "guard.py": strings.NewReplacer(
+			"RequestResponder.respond = _guarded_respond", "RequestResponder.respond = functools.wraps(_respond)(_guarded_respond)",
+			"RequestResponder.cancel = _guarded_cancel", "RequestResponder.cancel = update_wrapper(_guarded_cancel, _cancel)",
+			"from mcp.shared.session import RequestResponder", "import functools\nfrom functools import update_wrapper\nfrom mcp.shared.session import RequestResponder",
+		).Replace(attrGuard)}, true, "guard.py:respond+cancel:true"},
 		{"a different class of the same name", map[string]string{"server.py": server("import guard", ""), "guard.py": strings.ReplaceAll(attrGuard,
 			"from mcp.shared.session import RequestResponder", "from mylib import RequestResponder")}, false, ""},
 	}
