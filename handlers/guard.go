@@ -9,6 +9,7 @@ package handlers
 
 import (
 	"bytes"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -508,36 +509,59 @@ func (b *builder) activate() {
 		}
 		return
 	}
-	// installedAt: where each guard's patches run at import time: the patch
-	// statement itself at module level, or a module-level call of the
-	// function that holds it.
+	starts := make([]*pyast.Module, 0, len(cuts))
+	for m := range cuts {
+		starts = append(starts, m)
+	}
+	sort.Slice(starts, func(i, j int) bool { return starts[i].Path < starts[j].Path })
 	for _, g := range b.out.guards {
 		points := b.installPoints(g)
-		for start, cut := range cuts {
-			seen := map[*pyast.Module]bool{}
-			// Importing pkg.server runs pkg/__init__.py first.
-			parts := strings.Split(start.Name, ".")
-			for i := 1; i < len(parts); i++ {
-				if pkg := b.module(strings.Join(parts[:i], ".")); pkg != nil && pkg != start && !seen[pkg] {
-					seen[pkg] = true
-					b.importsBefore(pkg, len(pkg.Src), seen)
-				}
-			}
-			imported := b.importsBefore(start, cut, seen)
+		late := ""
+		for _, start := range starts {
+			cut := cuts[start]
+			before := b.executedBefore(start, cut)
 			for _, pt := range points {
-				if pt.mod == start && pt.off < cut || pt.mod != start && imported[pt.mod] {
+				if pt.mod == start && pt.off < cut || pt.mod != start && before[pt.mod] {
 					g.Active = true
 				}
 			}
-		}
-		if !g.Active {
-			if len(points) == 0 {
-				g.Why = "the function that installs it is never called at import time"
-			} else {
-				g.Why = "no module that creates or runs the server imports it before the server starts"
+			if g.Active || late != "" || cut == len(start.Src) {
+				continue
+			}
+			// Does the rest of the module install it, after run()?
+			all := b.executedBefore(start, len(start.Src))
+			for _, pt := range points {
+				if pt.mod == start || all[pt.mod] {
+					late = fmt.Sprintf("%s imports it only after line %d, where it runs the server", start.Path, start.Pos(cut).Line)
+				}
 			}
 		}
+		switch {
+		case g.Active:
+		case len(points) == 0:
+			g.Why = "the function that installs it is never called at import time"
+		case late != "":
+			g.Why = late
+		default:
+			g.Why = "no module that creates or runs the server imports it at import time"
+		}
 	}
+}
+
+// executedBefore returns the project modules whose top-level code has run
+// when module start reaches offset cut: its packages' __init__ modules
+// (importing pkg.server runs pkg/__init__.py first) and what start imports
+// before cut, transitively.
+func (b *builder) executedBefore(start *pyast.Module, cut int) map[*pyast.Module]bool {
+	seen := map[*pyast.Module]bool{}
+	parts := strings.Split(start.Name, ".")
+	for i := 1; i < len(parts); i++ {
+		if pkg := b.module(strings.Join(parts[:i], ".")); pkg != nil && pkg != start && !seen[pkg] {
+			seen[pkg] = true
+			b.importsBefore(pkg, len(pkg.Src), seen)
+		}
+	}
+	return b.importsBefore(start, cut, seen)
 }
 
 type point struct {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
@@ -78,8 +79,8 @@ func runMCP106(p *Pass) {
 		stmt := g.Stmt()
 		switch {
 		case !g.Active && (g.Patch("respond") != nil || g.Patch("cancel") != nil):
-			p.ReportNode(m, stmt, fmt.Sprintf("this respond/cancel guard does not run before the server starts (%s), "+
-				"so it does not count: import %s first in the module that creates the server", g.Why, m.Path), nil)
+			p.ReportNode(m, stmt, fmt.Sprintf("this respond/cancel guard does not run before the server starts, so "+
+				"it does not count: %s. Import it first in %s, which creates the server", g.Why, path.Base(hx.ServerSites()[0].Module.Path)), nil)
 		case g.Patch("respond") != nil && g.Patch("cancel") == nil && !activeCancel(hx):
 			var fixes []Fix
 			if f, ok := guardCancelFix(g); ok {
