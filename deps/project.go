@@ -81,10 +81,16 @@ type Project struct {
 	// literal, an include from a URL), for verbose output.
 	Notes []string
 
-	reqs     []*Requirement
-	opts     Options
-	resolved map[string]*Resolution
+	reqs      []*Requirement
+	opts      Options
+	resolved  map[string]*Resolution
+	workspace bool // a [tool.uv.workspace] root
 }
+
+// WorkspaceRoot reports whether the project's pyproject.toml declares a uv
+// workspace ([tool.uv.workspace]): its lock also pins what the members,
+// projects of their own, run.
+func (p *Project) WorkspaceRoot() bool { return p != nil && p.workspace }
 
 // Options for Load.
 type Options struct {

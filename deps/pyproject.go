@@ -23,6 +23,9 @@ func readPyproject(l *loader, f *File) []*Requirement {
 		return nil
 	}
 	styleFromPyproject(&l.proj.Style, root)
+	if root.table("tool", "uv", "workspace") != nil {
+		l.proj.workspace = true
+	}
 	return pyprojectRequirements(l, f, root)
 }
 
@@ -65,7 +68,7 @@ func pyprojectRequirements(l *loader, f *File, root *ttable) []*Requirement {
 		}
 	}
 	if sources := root.table("tool", "uv", "sources"); sources != nil {
-		applyUVSources(sources, reqs)
+		applyUVSources(f, sources, reqs)
 	}
 	return reqs
 }
@@ -198,7 +201,7 @@ func poetryEntry(l *loader, f *File, name string, kv, e *tval) *Requirement {
 
 // applyUVSources marks requirements whose version a [tool.uv.sources] entry
 // replaces (git, path, url, workspace).
-func applyUVSources(sources *ttable, reqs []*Requirement) {
+func applyUVSources(f *File, sources *ttable, reqs []*Requirement) {
 	for _, name := range sources.keys {
 		v := sources.m[name]
 		var t *ttable
@@ -210,17 +213,24 @@ func applyUVSources(sources *ttable, reqs []*Requirement) {
 		default:
 			continue
 		}
-		url := ""
+		url, kind := "", ""
 		for _, k := range []string{"git", "path", "url"} {
 			if s := t.strAt(k); s != "" {
-				url = s
+				url, kind = s, k
 			}
 		}
 		if w := t.get("workspace"); w != nil && w.str == "true" {
-			url = "workspace"
+			url, kind = "workspace", "workspace"
 		}
 		if url == "" {
 			continue // an index source: the version still comes from the requirement
+		}
+		src := &Source{Path: f.Path, Start: v.kvStart, End: v.kvEnd, Kind: kind, URL: url}
+		for _, k := range []string{"tag", "rev", "branch"} {
+			if s := t.strAt(k); s != "" {
+				src.Ref = s
+				break
+			}
 		}
 		set, unknown := All(), true
 		if tag := t.strAt("tag"); tag != "" {
@@ -230,7 +240,7 @@ func applyUVSources(sources *ttable, reqs []*Requirement) {
 		}
 		for _, r := range reqs {
 			if r.Name == NormalizeName(name) && !r.Constraint {
-				r.URL, r.Set, r.Unknown, r.Clauses = url, set, unknown, nil
+				r.URL, r.Set, r.Unknown, r.Clauses, r.Source = url, set, unknown, nil, src
 				r.VersionStart, r.VersionEnd = -1, -1
 			}
 		}

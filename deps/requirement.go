@@ -39,6 +39,19 @@ type Requirement struct {
 	// Unknown is set when the version cannot be known statically (an
 	// environment variable, a VCS or path source): Set then admits everything.
 	Unknown bool
+	// Source is the [tool.uv.sources] entry that replaces the version (a
+	// git, path or URL source), or nil: the line to change to move the
+	// package to another version.
+	Source *Source
+}
+
+// Source is a [tool.uv.sources] entry: where a package is installed from.
+type Source struct {
+	Path       string
+	Start, End int    // byte span of the "name = { ... }" key-value
+	Kind       string // git, path, url or workspace
+	URL        string
+	Ref        string // the git tag, rev or branch, "" for none
 }
 
 // String returns the requirement for messages, e.g. "mcp>=1.20,<2" or "mcp 1.25.0" (locked).

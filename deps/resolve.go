@@ -271,9 +271,13 @@ func (p *Project) FloorEdit(pkg, floor string) (path string, start, end int, new
 }
 
 // FloorSpecifier returns the specifier that replaces r's version part to
-// raise its floor to floor within floor's major, keeping upper bounds and
-// exclusions that still matter. ok is false when r is a lock entry, cannot be
-// edited in place, or already admits nothing below floor in that major.
+// raise its floor to floor within floor's major, in the user's style: a
+// one-clause pin keeps its operator (==1.20.0 -> ==1.27.0, ~=1.20 -> ~=1.27,
+// ==1.20.* -> ==1.27.*, Poetry ^1.20 -> ^1.27, ~1.20.0 -> ~1.27.0, a bare
+// Poetry 1.20.0 -> 1.27.0); a range gets the new floor and keeps its upper
+// bounds and the exclusions that still matter. ok is false when r is a lock
+// entry, cannot be edited in place, or already admits nothing below floor in
+// that major.
 func (r *Requirement) FloorSpecifier(floor string) (string, bool) {
 	fv, err := ParseVersion(floor)
 	if err != nil || r.Locked || r.Constraint || r.Unknown || r.VersionStart < 0 {
@@ -283,6 +287,9 @@ func (r *Requirement) FloorSpecifier(floor string) (string, bool) {
 	next := fmt.Sprint(fv.Major() + 1)
 	if !r.Set.AdmitsRange(major, floor) {
 		return "", false
+	}
+	if text, ok := r.sameStyleFloor(floor, next); ok {
+		return text, true
 	}
 	keep := []string{">=" + floor}
 	upper := false
@@ -311,6 +318,77 @@ func (r *Requirement) FloorSpecifier(floor string) (string, bool) {
 		text = ">=" + floor + ",<" + next
 	}
 	return text, true
+}
+
+// sameStyleFloor rewrites a one-clause pin to floor with the same operator
+// and as many release components as the user wrote (at least two); ok is
+// false for other shapes, or when the result would not admit exactly
+// versions in [floor, next).
+func (r *Requirement) sameStyleFloor(floor, next string) (string, bool) {
+	if len(r.Clauses) != 1 {
+		return "", false
+	}
+	c := r.Clauses[0]
+	base := strings.TrimSuffix(c.Version, ".*")
+	n := strings.Count(base, ".") + 1
+	var text string
+	switch {
+	case c.Op == "==" && strings.HasSuffix(c.Version, ".*"):
+		if n < 2 {
+			return "", false // ==1.* is a range over the major: it gets a range
+		}
+		text = "==" + releasePrefix(floor, n) + ".*"
+	case c.Op == "==" && r.Poetry && !strings.HasPrefix(r.Specifier, "="):
+		text = floor // a bare Poetry version is an exact pin
+	case c.Op == "==" || c.Op == "===":
+		text = c.Op + floor
+	case c.Op == "~=" && n >= 2, c.Op == "^" && r.Poetry, c.Op == "~" && r.Poetry && n >= 2:
+		text = c.Op + releasePrefix(floor, max(n, 2))
+	default:
+		return "", false
+	}
+	parse := ParseSpecifier
+	if r.Poetry {
+		parse = ParsePoetryConstraint
+	}
+	_, set, err := parse(text)
+	if err != nil || set.AdmitsRange("", floor) || set.AdmitsRange(next, "") || !set.AdmitsRange(floor, next) {
+		return "", false
+	}
+	return text, true
+}
+
+// releasePrefix returns the first n release components of version v
+// ("1.27.0", 2 -> "1.27"), padded with zeros.
+func releasePrefix(v string, n int) string {
+	parts := strings.Split(v, ".")
+	for len(parts) < n {
+		parts = append(parts, "0")
+	}
+	return strings.Join(parts[:n], ".")
+}
+
+// LockedOutside returns the lock entries of the resolution whose version
+// set s excludes: after changing a requirement to s, those need a re-lock.
+func (r *Resolution) LockedOutside(s Set) []*Requirement {
+	var out []*Requirement
+	for _, l := range r.Locked {
+		if v, err := ParseVersion(l.Version); err == nil && !s.withPre(true).Contains(v) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// SpecifierSet parses spec as r's syntax (PEP 440, or Poetry's for a Poetry
+// requirement) and returns the versions it admits.
+func (r *Requirement) SpecifierSet(spec string) (Set, error) {
+	parse := ParseSpecifier
+	if r.Poetry {
+		parse = ParsePoetryConstraint
+	}
+	_, set, err := parse(spec)
+	return set, err
 }
 
 // ResolveOpen is what an installer picks from s for pkg today: s itself if

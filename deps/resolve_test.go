@@ -85,8 +85,16 @@ func TestFloorSpecifier(t *testing.T) {
 	for _, c := range []struct{ req, want string }{
 		{"mcp>=1.20,<2", ">=1.27.0,<2"},
 		{"mcp>=1.20,<1.29", ">=1.27.0,<1.29"},
-		{"mcp~=1.26.0", ">=1.27.0,<2"},
-		{"mcp==1.25.0", ">=1.27.0,<2"},
+		// one-clause pins keep their style (issue 10 item 7)
+		{"mcp~=1.26.0", "~=1.27.0"},
+		{"mcp~=1.26", "~=1.27"},
+		{"mcp==1.25.0", "==1.27.0"},
+		{"mcp==1.25", "==1.27.0"},
+		{"mcp===1.25.0", "===1.27.0"},
+		{"mcp==1.25.*", "==1.27.*"},
+		{"mcp==1.*", ">=1.27.0,<2"},
+		{"mcp==1.27.0", ""},
+		{"mcp~=1.27", ""},
 		{"mcp>=1.2,!=1.28.0,<2", ">=1.27.0,!=1.28.0,<2"},
 		{"mcp<1.27", ">=1.27.0,<2"},
 		{"mcp>=1.27.0,<2", ""},
@@ -101,13 +109,26 @@ func TestFloorSpecifier(t *testing.T) {
 			t.Errorf("%s: got %q %v, want %q", c.req, got, ok, c.want)
 		}
 	}
-	p := loadMem(t, Options{}, map[string]string{"pyproject.toml": "[tool.poetry.dependencies]\nmcp = \"^1.23\"\n"})
-	path, start, end, text, ok := p.FloorEdit("mcp", "1.27.0")
-	src := string(p.File("pyproject.toml").Src)
-	if !ok || path != "pyproject.toml" || src[start:end] != "^1.23" || text != ">=1.27.0,<2" {
-		t.Errorf("poetry FloorEdit = %s %d %d %q %v", path, start, end, text, ok)
+	for _, c := range []struct{ spec, want string }{
+		{"^1.23", "^1.27"},
+		{"^1", "^1.27"},
+		{"^1.23.3", "^1.27.0"},
+		{"~1.26", "~1.27"},
+		{"~1.26.0", "~1.27.0"},
+		{"~1", ">=1.27.0,<2"},
+		{"1.25.0", "1.27.0"},
+		{"==1.25.0", "==1.27.0"},
+		{">=1.20,<2", ">=1.27.0,<2"},
+		{"1.*", ">=1.27.0,<2"},
+	} {
+		p := loadMem(t, Options{}, map[string]string{"pyproject.toml": "[tool.poetry.dependencies]\nmcp = \"" + c.spec + "\"\n"})
+		path, start, end, text, ok := p.FloorEdit("mcp", "1.27.0")
+		src := string(p.File("pyproject.toml").Src)
+		if !ok || path != "pyproject.toml" || src[start:end] != c.spec || text != c.want {
+			t.Errorf("poetry %s: FloorEdit = %s %d %d %q %v, want %q", c.spec, path, start, end, text, ok, c.want)
+		}
 	}
-	p = loadMem(t, Options{}, map[string]string{"uv.lock": "[[package]]\nname = \"mcp\"\nversion = \"1.20.0\"\n"})
+	p := loadMem(t, Options{}, map[string]string{"uv.lock": "[[package]]\nname = \"mcp\"\nversion = \"1.20.0\"\n"})
 	if _, _, _, _, ok := p.FloorEdit("mcp", "1.27.0"); ok {
 		t.Error("a lock entry is never edited")
 	}

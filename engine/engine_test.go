@@ -109,13 +109,40 @@ func TestPrefilterParsesOnlyWhatCanMatter(t *testing.T) {
 	depOnly := &rules.Rule{Code: "MCP999", Name: "deps-only", Kind: rules.DependencyRule, Run: func(*rules.Pass) {}}
 	res = run(t, []string{root}, Options{Rules: []*rules.Rule{depOnly}})
 	if res.Parsed != 0 {
-		t.Errorf("with only a dependency rule parsed %d Python files, want 0", res.Parsed)
+		t.Errorf("with only a dependency rule that reads no code parsed %d Python files, want 0", res.Parsed)
 	}
-	// MCP001 reads code too: a guard changes its severity, and its guard fix
-	// edits the module that creates the server.
+	// MCP001 reads code too: it tells a server project from a client one,
+	// a guard changes its severity, and its guard fix edits the module that
+	// creates the server.
 	res = run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP001")}})
-	if res.Parsed != 7 {
-		t.Errorf("with MCP001 (ReadsCode) parsed %d Python files, want 7", res.Parsed)
+	if res.Parsed != 7 || len(res.Diagnostics) != 1 || res.Diagnostics[0].Severity != rules.SeverityError {
+		t.Errorf("with MCP001 (ReadsCode) parsed %d Python files, want 7; findings %+v", res.Parsed, res.Diagnostics)
+	}
+}
+
+// A dependency-only run tells a server project from a client one, and a
+// file given as the root does not make a server project look like a client.
+func TestDependencyRuleOnClientProject(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"client/requirements.txt": "mcp==1.26.0\n",
+		"client/main.py":          "from mcp import ClientSession\n",
+		"server/requirements.txt": "mcp==1.26.0\n",
+		"server/app.py":           "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n",
+	})
+	sel := []*rules.Rule{rules.Lookup("MCP001")}
+	got := codes(root, run(t, []string{root}, Options{Rules: sel}))
+	if strings.Join(got, " ") != "server/requirements.txt:1:MCP001:error" {
+		t.Errorf("findings %q, want only the server's", got)
+	}
+	got = codes(root, run(t, []string{root}, Options{Rules: sel, ShowSafe: true}))
+	if strings.Join(got, " ") != "client/requirements.txt:1:MCP001:note server/requirements.txt:1:MCP001:error" {
+		t.Errorf("with ShowSafe %q", got)
+	}
+	// Only the requirements file given: the code was not seen, so the
+	// finding stays an error.
+	file := filepath.ToSlash(filepath.Join(root, "client", "requirements.txt"))
+	if got := codes(root, run(t, []string{file}, Options{Rules: sel})); strings.Join(got, " ") != "client/requirements.txt:1:MCP001:error" {
+		t.Errorf("file root: %q", got)
 	}
 }
 

@@ -459,7 +459,11 @@ func (e *runner) runProject(pr *project) {
 			sev = rules.SeverityNone // shown as a note with ShowSafe, like mcp >= 2
 		}
 		report := func(d rules.Diagnostic) {
-			d.Exposure, d.Severity = exposure, sev
+			if d.Exposure == deps.No { // the rule knows it cannot happen here
+				d.Severity = rules.SeverityNone
+			} else {
+				d.Exposure, d.Severity = exposure, sev
+			}
 			if guarded {
 				d.Related = append(d.Related, guardAt...)
 			}
@@ -471,15 +475,31 @@ func (e *runner) runProject(pr *project) {
 		}
 		pass := rules.NewPass(r, pr.dir, proj, mods, hx, report)
 		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
+		pass.CodeUnseen = e.codeUnseen(pr)
 		e.runRule(r, pass, pr.dir)
 	}
 }
 
-// needsCode reports whether a selected rule reads Python code; when none
-// does (--select MCP001), no Python file is parsed.
+// needsCode reports whether a selected rule reads Python code (a code rule,
+// or a dependency rule that asks whether the project is a server); when none
+// does (--select MCP900), no Python file is parsed.
 func (e *runner) needsCode() bool {
 	for _, r := range e.rulesToRun() {
 		if r.Kind == rules.CodeRule || r.ReadsCode {
+			return true
+		}
+	}
+	return false
+}
+
+// codeUnseen reports whether a scan root is a file inside the project's
+// folder: the run then saw only the files given, not the project's code.
+func (e *runner) codeUnseen(pr *project) bool {
+	if pr.script {
+		return false
+	}
+	for _, r := range e.res.Roots {
+		if fi, err := os.Stat(r); err == nil && !fi.IsDir() && (pr.dir == "." || r == pr.dir || strings.HasPrefix(r, pr.dir+"/")) {
 			return true
 		}
 	}

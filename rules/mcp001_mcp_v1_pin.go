@@ -27,7 +27,10 @@ var mcp001 = Register(&Rule{
 			"requirements files, setup.cfg, setup.py, Pipfile, PEP 723 script metadata) or lock file (uv.lock, " +
 			"poetry.lock, pdm.lock, Pipfile.lock, pylock.toml, pip-compile output), whose admitted versions are all " +
 			"1.x. The message names the crashes the admitted range is exposed to. A range open above (`mcp>=1.20`) " +
-			"resolves to the newest release, 2.x, and is not flagged.",
+			"resolves to the newest release, 2.x, and is not flagged. Only a server project is reported: one that registers a " +
+			"handler or constructs a server (a library that builds a `Server`, subclasses one, or takes one to register " +
+			"handlers on counts). A client, an agent or a benchmark that only uses `mcp` has no handler to crash: its pin " +
+			"is a note, shown with `--show-safe`, whose message says so.",
 		WhyIsThisBad: "In mcp 1.12.3 up to 1.30.0 (the last 1.x), a handler that returns normally after the client " +
 			"cancelled its request makes the SDK respond twice: `AssertionError: Request already responded to` escapes " +
 			"the server's task group and a stdio server exits. Clients do cancel (timeouts, a user interrupting a call). " +
@@ -36,15 +39,23 @@ var mcp001 = Register(&Rule{
 			"mcp 2.x never answers a cancelled request and drops the late result.",
 		Example:    "# pyproject.toml\n[project]\ndependencies = [\"mcp[cli]>=1.20,<2\"]\n",
 		UseInstead: "# pyproject.toml\n[project]\ndependencies = [\"mcp[cli]>=2,<3\"]\n",
-		FixSafety: "Two alternatives. `mcp>=2,<3` is unsafe: 1.x to 2.x is a breaking migration " +
+		FixSafety: "Up to three alternatives. `mcp>=2,<3` is unsafe: 1.x to 2.x is a breaking migration " +
 			"(`mcp.server.fastmcp.FastMCP` becomes `mcp.server.mcpserver.MCPServer`, the low-level `Server` decorators " +
 			"become `on_*` constructor arguments, types move to snake_case, `McpError` becomes `MCPError`, sync " +
-			"handlers run in a worker thread). Where the range admits versions below 1.27.0, the finding also suggests " +
-			"raising the floor to `>=1.27.0` within 1.x (a minor release of the same API): it removes the transport-close " +
-			"crashes but not the cancel race, so it is shown as advice (rule MCP105 applies it as its safe fix). A lock " +
-			"file gets no edit: change the manifest, then re-lock. Where the project creates a server (and has no guard yet), " +
-			"a third alternative stays on 1.x and writes the respond/cancel guard (below): unsafe, since it patches a " +
-			"private attribute of the SDK.",
+			"handlers run in a worker thread). It is advice only, never applied, when the project imports what mcp 2 " +
+			"removed (`mcp.server.fastmcp`, `McpError`, the 1.x low-level decorators such as `@server.call_tool()`: the " +
+			"message names the first few with file:line), when a comment on the requirement's line or just above it " +
+			"mentions mcp or the pinned version (a deliberate pin), or when the line pins `--hash` values. Where the " +
+			"range admits versions below 1.27.0, the last alternative raises the floor within 1.x in the user's " +
+			"style: an exact pin stays exact at 1.27.0, the first release with the transport-close fix (`==1.20.0` " +
+			"becomes `==1.27.0`), `~=1.22` becomes `~=1.27`, Poetry's `^1.23` becomes `^1.27`, a range gets the new " +
+			"floor and keeps its upper bound. It is safe (a minor release of the same API) but partial: it removes the " +
+			"transport-close crashes, not the cancel race. When a lock pins a version the new requirement excludes, the " +
+			"message says to re-lock. A lock file gets no edit: change the manifest, then re-lock. An SDK installed " +
+			"from git through `[tool.uv.sources]` is reported on the source entry, the line to change. " +
+			"Where the project creates a server (and has no guard yet), another alternative stays on 1.x and writes the " +
+			"respond/cancel guard (below), offered after the migration and before the partial floor raise: unsafe, " +
+			"since it patches a private attribute of the SDK.",
 		References: []string{
 			"https://github.com/modelcontextprotocol/python-sdk/releases",
 			"https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/cancellation",
@@ -58,6 +69,9 @@ const mcp2Migration = "a breaking migration: FastMCP becomes mcp.server.mcpserve
 	"decorators become on_* arguments, types move to snake_case, McpError becomes MCPError, sync handlers run in a thread"
 
 func runMCP001(p *Pass) {
+	var blockers []apiUse
+	blockersDone := false
+	sources := map[*deps.Source]bool{}
 	for _, r := range p.Project.Requirements() {
 		if r.Name != "mcp" || r.Constraint {
 			continue
@@ -66,34 +80,139 @@ func runMCP001(p *Pass) {
 		if !set.AdmitsRange("1.0.0", "2.0.0") || set.AdmitsRange("2.0.0.dev0", "") {
 			continue
 		}
-		msg := fmt.Sprintf("%s admits only mcp 1.x: %s", reqText(p, r), strings.Join(mcp1Crashes(set), "; "))
+		if !blockersDone {
+			blockers, blockersDone = mcp1OnlyAPIs(p), true
+		}
+		crashes := strings.Join(mcp1Crashes(set), "; ")
+		// An SDK installed from git (or a path): the source line is the
+		// one to change, for the lock entry and the requirement alike.
+		if src := sdkSource(p, r); src != nil {
+			if !sources[src] {
+				sources[src] = true
+				reportSource(p, r, src, crashes, blockers)
+			}
+			continue
+		}
+		msg := fmt.Sprintf("%s admits only mcp 1.x: %s", reqText(p, r), crashes)
 		var fixes []Fix
+		// The respond/cancel guard stays on 1.x and closes the crash: after
+		// the migration (complete but breaking), before the partial floor.
+		guard, guardOK := GuardFix(p)
+		guardOK = guardOK && p.Project.MCP1() != deps.No
 		if r.Locked {
 			msg += lockAdvice(p, r, "mcp")
-			fixes = append(fixes, Fix{Message: "change the mcp requirement in the manifest to mcp>=2,<3 (" + mcp2Migration + "), then re-lock", Applicability: DisplayOnly})
+			advice := "change the mcp requirement in the manifest to mcp>=2,<3 (" + mcp2Migration + "), then re-lock"
+			if len(blockers) > 0 {
+				advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
+			}
+			fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
 		} else if r.VersionStart >= 0 {
-			fixes = append(fixes, Fix{
-				Message:       "require mcp>=2,<3 (" + mcp2Migration + ")",
-				Applicability: Unsafe,
-				Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: ">=2,<3"}},
-			})
-			// The floor raise stays on 1.x: it removes the crashes below
-			// 1.27.0 but not the cancel crash, so the finding stays with a
-			// narrower message (a partial fix).
-			if text, ok := r.FloorSpecifier("1.27.0"); ok {
-				fixes = append(fixes, Fix{
-					Message:       fmt.Sprintf("stay on 1.x and raise the floor: %s%s (fixes the crashes below 1.27.0, not the cancel crash)", r.RawName, text),
-					Applicability: Safe,
-					Partial:       true,
-					Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: text}},
-				})
+			fixes = append(fixes, mcp2Bump(p, r, blockers))
+			if guardOK {
+				fixes, guardOK = append(fixes, guard), false
+			}
+			if f, ok := floorFix(p, r, "1.27.0"); ok {
+				fixes = append(fixes, f)
 			}
 		}
-		if g, ok := GuardFix(p); ok && p.Project.MCP1() != deps.No {
-			fixes = append(fixes, g)
+		if guardOK {
+			fixes = append(fixes, guard)
 		}
 		reportRequirement(p, r, msg, fixes)
 	}
+}
+
+// mcp2Bump is the fix that moves a manifest requirement to mcp 2: an unsafe
+// edit, or advice only when the project uses APIs mcp 2 removed (it would
+// not start) or a comment by the requirement pins it deliberately.
+func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
+	const spec = ">=2,<3"
+	f := Fix{
+		Message:       "require mcp" + spec + " (" + mcp2Migration + ")" + relock(p, r, "mcp", spec),
+		Applicability: Unsafe,
+		Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: spec}},
+	}
+	switch c, pinned := pinComment(p, r, "mcp"); {
+	case hashPinned(p, r):
+		f.Message += hashAdvice
+		f.Applicability, f.Edits = DisplayOnly, nil
+	case len(blockers) > 0:
+		f.Message = "require mcp" + spec + " after migrating: not applied, the project uses APIs that mcp 2 removed, so it " +
+			"would not start: " + describeUses(blockers) + " (" + mcp2Migration + ")" + relock(p, r, "mcp", spec)
+		f.Applicability, f.Edits = DisplayOnly, nil
+	case pinned:
+		f.Message = "require mcp" + spec + " (" + mcp2Migration + "): not applied, a comment there pins it deliberately (" +
+			c + ")" + relock(p, r, "mcp", spec)
+		f.Applicability, f.Edits = DisplayOnly, nil
+	}
+	return f
+}
+
+// floorFix raises a 1.x requirement's floor to floor in the user's style
+// (an exact pin stays exact, at floor, the first release with the
+// transport-close fix). It leaves the cancel crash, so it is partial; next
+// to a comment that pins the requirement it is advice only.
+func floorFix(p *Pass, r *deps.Requirement, floor string) (Fix, bool) {
+	text, ok := r.FloorSpecifier(floor)
+	if !ok {
+		return Fix{}, false
+	}
+	how := "raise the floor: " + r.RawName + text
+	if strings.HasPrefix(text, "==") || text == floor {
+		how = "pin " + r.RawName + text + ", " + floor + " being the first release with the transport-close fix"
+	}
+	f := Fix{
+		Message:       "stay on 1.x and " + how + " (fixes the crashes below " + floor + ", not the cancel crash)" + relock(p, r, "mcp", text),
+		Applicability: Safe,
+		Partial:       true,
+		Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: text}},
+	}
+	if c, pinned := pinComment(p, r, "mcp"); pinned {
+		f.Message += ": not applied, a comment there pins it deliberately (" + c + ")"
+		f.Applicability, f.Edits, f.Partial = DisplayOnly, nil, false
+	} else if hashPinned(p, r) {
+		f.Message += hashAdvice
+		f.Applicability, f.Edits, f.Partial = DisplayOnly, nil, false
+	}
+	return f, true
+}
+
+// sdkSource returns the [tool.uv.sources] entry (git, URL or path) that
+// installs mcp for r: r's own, or for a lock entry the one of a declared
+// requirement. nil when mcp comes from an index.
+func sdkSource(p *Pass, r *deps.Requirement) *deps.Source {
+	if r.Source != nil && r.Source.Kind != "workspace" {
+		return r.Source
+	}
+	if !r.Locked {
+		return nil
+	}
+	for _, d := range p.Project.Resolution("mcp").Declared {
+		if d.Source != nil && d.Source.Kind != "workspace" {
+			return d.Source
+		}
+	}
+	return nil
+}
+
+// reportSource reports an SDK installed from a [tool.uv.sources] entry that
+// resolves to 1.x on the entry itself: the line to change.
+func reportSource(p *Pass, r *deps.Requirement, src *deps.Source, crashes string, blockers []apiUse) {
+	from := src.Kind + " " + excerpt(src.URL, 80)
+	if src.Ref != "" {
+		from += " at " + excerpt(src.Ref, 40)
+	}
+	how := "its tag is an mcp 1.x release"
+	if r.Locked {
+		how = fmt.Sprintf("%s resolves it to mcp %s", path.Base(r.Path), r.Version)
+	}
+	msg := fmt.Sprintf("mcp is installed from %s ([tool.uv.sources]) and %s, only 1.x: %s", from, how, crashes)
+	advice := "point the source at a 2.x release of the SDK, or remove it and require mcp>=2,<3 (" + mcp2Migration + "), then re-lock"
+	if len(blockers) > 0 {
+		advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
+	}
+	loc := &deps.Requirement{Name: r.Name, RawName: r.RawName, Path: src.Path, Start: src.Start, End: src.End, VersionStart: -1, VersionEnd: -1}
+	reportRequirement(p, loc, msg, []Fix{{Message: advice, Applicability: DisplayOnly}})
 }
 
 // mcp1Crashes names the crashes of the 1.x versions set admits (SPEC 2).
@@ -130,7 +249,7 @@ func reqText(p *Pass, r *deps.Requirement) string {
 func lockAdvice(p *Pass, r *deps.Requirement, pkg string) string {
 	s := fmt.Sprintf(". A lock file is not edited: change the %s requirement in the manifest and re-lock", pkg)
 	for _, st := range p.Project.Resolution(pkg).Stale {
-		if strings.HasPrefix(st, path.Base(r.Path)+" ") {
+		if strings.HasPrefix(st, fmt.Sprintf("%s locks %s %s ", path.Base(r.Path), r.RawName, r.Version)) {
 			s += " (the lock is stale: " + st + ")"
 			break
 		}
@@ -139,7 +258,8 @@ func lockAdvice(p *Pass, r *deps.Requirement, pkg string) string {
 }
 
 // reportRequirement reports a finding on a requirement's text, anchored to
-// the package name and the requirement's lines.
+// the package name and the requirement's lines; in a project that is not an
+// MCP server, as a note that says why.
 func reportRequirement(p *Pass, r *deps.Requirement, msg string, fixes []Fix) {
 	f := p.Project.File(r.Path)
 	if f == nil {
@@ -150,9 +270,14 @@ func reportRequirement(p *Pass, r *deps.Requirement, msg string, fixes []Fix) {
 	if end.Line >= f.Lines.Lines() {
 		lineEnd = len(f.Src)
 	}
+	msg, exposure := serverExposure(p, msg)
+	if exposure == deps.No {
+		fixes = nil // nothing to fix where nothing can crash
+	}
 	p.Report(Diagnostic{
 		Location:    SpanLocation(r.Path, f.Lines, r.Start, r.End),
 		Message:     msg,
+		Exposure:    exposure,
 		Fixes:       fixes,
 		Anchor:      r.Name,
 		AnchorStart: f.Lines.LineStart(start.Line),

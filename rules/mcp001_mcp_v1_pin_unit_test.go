@@ -102,3 +102,50 @@ func TestMCP002Direct(t *testing.T) {
 		t.Errorf("fastmcp-slim 3.4.7: %s %+v", got[1].Message, got[1].Fixes)
 	}
 }
+
+// fastmcp and fastmcp-slim locked at one version are one decision: one
+// finding, on the package the manifest declares, naming the other.
+func TestMCP002LockTwins(t *testing.T) {
+	lock := "[[package]]\nname = \"fastmcp\"\nversion = \"3.4.7\"\n\n[[package]]\nname = \"fastmcp-slim\"\nversion = \"3.4.7\"\n"
+	for _, c := range []struct{ declared, kept, other string }{
+		{"fastmcp>=3,<4", "fastmcp", "fastmcp-slim"},
+		{"fastmcp-slim>=3,<4", "fastmcp-slim", "fastmcp"},
+		{"httpx", "fastmcp", "fastmcp-slim"},
+	} {
+		got, _ := runDepRule(t, mcp002, map[string]string{"uv.lock": lock, "requirements.txt": c.declared + "\n"})
+		var locked []Diagnostic
+		for _, d := range got {
+			if strings.HasSuffix(d.Path, "uv.lock") {
+				locked = append(locked, d)
+			}
+		}
+		if len(locked) != 1 {
+			t.Errorf("%s: %d lock findings, want 1", c.declared, len(locked))
+			continue
+		}
+		if m := locked[0].Message; !strings.HasPrefix(m, c.kept+" 3.4.7 locked") || !strings.Contains(m, "also holds "+c.other+" 3.4.7") {
+			t.Errorf("%s: %s", c.declared, m)
+		}
+	}
+}
+
+func TestPinCommentMentions(t *testing.T) {
+	for _, c := range []struct {
+		comment string
+		want    bool
+	}{
+		{"# keep mcp on 1.x", true},
+		{"# MCP 1.x only: the platform", true},
+		{"# want: MCP001", false},
+		{"# mcplint: ignore[MCP001] pinned by ops", false},
+		{"# fastmcp pulls it", false},
+		{"# mcp-proxy needs this", false},
+		{"# staging runs 1.25.0", true},
+		{"# staging runs 1.25.01", false},
+		{"# unrelated", false},
+	} {
+		if got := mentions(c.comment, []string{"mcp"}, []string{"1.25.0"}); got != c.want {
+			t.Errorf("%q: %v, want %v", c.comment, got, c.want)
+		}
+	}
+}

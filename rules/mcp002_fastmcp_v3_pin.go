@@ -24,7 +24,8 @@ var mcp002 = Register(&Rule{
 		WhatItDoes: "Flags a requirement on PrefectHQ `fastmcp` or `fastmcp-slim` (from 3.3.0 the code and the mcp pin " +
 			"live in fastmcp-slim) in any dependency or lock file whose admitted versions are all below 4.0.0. A range " +
 			"open above (`fastmcp>=3`) resolves to the newest release, 4.x, and is not flagged; a pre-release floor " +
-			"admits the 4.0 pre-releases.",
+			"admits the 4.0 pre-releases. As for MCP001, a project with no handler and no server construction (a " +
+			"`fastmcp.Client` user) gets a note only.",
 		WhyIsThisBad: "fastmcp below 4 runs on mcp 1.x, where a handler that returns after a client's cancel crashes " +
 			"the server. fastmcp 3.x makes this likely: it runs sync `def` tools, resources and prompts in a worker " +
 			"thread without abandon, so a cancelled sync tool always returns normally. fastmcp 2.14.x and 3.x also " +
@@ -33,17 +34,23 @@ var mcp002 = Register(&Rule{
 		Example:    "# requirements.txt\nfastmcp>=3,<4\n",
 		UseInstead: "# requirements.txt\nfastmcp>=4,<5\n",
 		FixSafety: "`fastmcp>=4,<5` is unsafe: fastmcp 4 moves to mcp 2.x, a breaking migration for code that uses the " +
-			"SDK's types directly. A lock file gets no edit: change the manifest, then re-lock. Where the project creates " +
-			"a server (and has no guard yet), an alternative stays on fastmcp 3 and writes the respond/cancel guard " +
-			"(below): unsafe, since it patches a private attribute of the SDK.",
+			"SDK's types directly. It is advice only over a fastmcp 2.x pin (a requirement that admits no 3.x, or a " +
+			"lock that pins 2.x): 2.x runs sync handlers inline, so only its mcp 1.x is at stake, and 4.x is two " +
+			"breaking migrations away. It is advice only too next to a comment that mentions fastmcp or the pinned " +
+			"version, and on a line that pins `--hash` values. When a lock pins a version the new requirement " +
+			"excludes, the message says to re-lock. A lock file gets no edit: change the manifest, then re-lock. A lock " +
+			"that holds fastmcp and fastmcp-slim at one version gets one finding, on the package the manifest declares. " +
+			"Where the project creates a server (and has no guard yet), an alternative stays on fastmcp 3 and writes " +
+			"the respond/cancel guard (below): unsafe, since it patches a private attribute of the SDK.",
 		References: []string{"https://github.com/PrefectHQ/fastmcp/releases"},
 	},
 	Run: runMCP002,
 })
 
 func runMCP002(p *Pass) {
+	drop, twin := fastmcpTwins(p)
 	for _, r := range p.Project.Requirements() {
-		if r.Name != "fastmcp" && r.Name != "fastmcp-slim" || r.Constraint {
+		if r.Name != "fastmcp" && r.Name != "fastmcp-slim" || r.Constraint || drop[r] {
 			continue
 		}
 		set := deps.ResolveOpen("fastmcp", r.Set)
@@ -51,16 +58,20 @@ func runMCP002(p *Pass) {
 			continue
 		}
 		msg := fmt.Sprintf("%s admits only %s below 4: %s", reqText(p, r), r.RawName, strings.Join(fastmcp3Crashes(set), "; "))
+		v2 := fastmcp2Only(p, r, set)
 		var fixes []Fix
+		if t := twin[r]; t != nil {
+			msg += fmt.Sprintf(" (the lock also holds %s %s, the same release split in two packages: one finding for both)", t.RawName, t.Version)
+		}
 		if r.Locked {
 			msg += lockAdvice(p, r, "fastmcp")
-			fixes = append(fixes, Fix{Message: "change the fastmcp requirement in the manifest to fastmcp>=4,<5 (mcp 2.x, a breaking migration), then re-lock", Applicability: DisplayOnly})
+			advice := "change the fastmcp requirement in the manifest to fastmcp>=4,<5 (mcp 2.x, a breaking migration), then re-lock"
+			if v2 {
+				advice = fastmcp2Advice + ", then re-lock"
+			}
+			fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
 		} else if r.VersionStart >= 0 {
-			fixes = append(fixes, Fix{
-				Message:       fmt.Sprintf("require %s>=4,<5 (it runs on mcp 2.x: a breaking migration)", r.RawName),
-				Applicability: Unsafe,
-				Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: ">=4,<5"}},
-			})
+			fixes = append(fixes, fastmcp4Bump(p, r, v2))
 		}
 		if g, ok := GuardFix(p); ok && p.Project.MCP1() != deps.No {
 			fixes = append(fixes, g)
@@ -69,14 +80,100 @@ func runMCP002(p *Pass) {
 	}
 }
 
+// fastmcp2Advice is the advice for a fastmcp 2.x pin: fastmcp 4 is two
+// breaking migrations away, never an edit.
+const fastmcp2Advice = "fastmcp 2.x runs sync handlers inline (no worker-thread crash); to leave mcp 1.x, migrate to " +
+	"fastmcp 3 and then 4 (>=4,<5: two breaking migrations, not applied), or make each handler observe the cancel"
+
+// fastmcp4Bump is the fix that moves a manifest requirement to fastmcp 4:
+// an unsafe edit, or advice only over a 2.x pin (two migrations away) or
+// next to a comment that pins the requirement deliberately.
+func fastmcp4Bump(p *Pass, r *deps.Requirement, v2 bool) Fix {
+	const spec = ">=4,<5"
+	f := Fix{
+		Message:       fmt.Sprintf("require %s%s (it runs on mcp 2.x: a breaking migration)%s", r.RawName, spec, relock(p, r, "fastmcp", spec)),
+		Applicability: Unsafe,
+		Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: spec}},
+	}
+	switch c, pinned := pinComment(p, r, "fastmcp", "fastmcp-slim"); {
+	case hashPinned(p, r):
+		f.Message += hashAdvice
+		f.Applicability, f.Edits = DisplayOnly, nil
+	case v2:
+		f.Message = fastmcp2Advice + relock(p, r, "fastmcp", spec)
+		f.Applicability, f.Edits = DisplayOnly, nil
+	case pinned:
+		f.Message = fmt.Sprintf("require %s%s (it runs on mcp 2.x: a breaking migration): not applied, a comment there pins it deliberately (%s)%s",
+			r.RawName, spec, c, relock(p, r, "fastmcp", spec))
+		f.Applicability, f.Edits = DisplayOnly, nil
+	}
+	return f
+}
+
+// fastmcp2Only reports whether the requirement is a fastmcp 2.x pin: it
+// admits no 3.x, or the project's lock pins fastmcp 2.x.
+func fastmcp2Only(p *Pass, r *deps.Requirement, set deps.Set) bool {
+	if !set.AdmitsRange("3.0.0.dev0", "4.0.0") {
+		return true
+	}
+	for _, l := range p.Project.Resolution("fastmcp").Locked {
+		if v, err := deps.ParseVersion(l.Version); err == nil && v.Major() == 2 {
+			return true
+		}
+	}
+	return false
+}
+
 // fastmcp3Crashes names what the fastmcp versions set admits expose.
 func fastmcp3Crashes(set deps.Set) []string {
 	out := []string{"it pulls mcp 1.x, where a handler that returns after a client's cancel crashes the server"}
 	if set.AdmitsRange("3.0.0", "4.0.0") {
 		out = append(out, "fastmcp 3.x runs sync def tools, resources and prompts in a worker thread without abandon, so a cancelled sync handler returns normally and crashes it")
+	} else {
+		out = append(out, "fastmcp 2.x runs sync def handlers inline, so only handlers that return after a cancel (an offload, a swallowed cancel) crash it")
 	}
 	if set.AdmitsRange("2.14.0", "4.0.0") {
 		out = append(out, "fastmcp 2.14/3.x override Server.run() without mcp 1.27.0's transport-close cancel")
 	}
 	return out
+}
+
+// fastmcpTwins pairs the fastmcp and fastmcp-slim entries of one lock file
+// that hold the same version: from 3.3.0 fastmcp is a shell over
+// fastmcp-slim, so both come from one decision and get one finding. It keeps
+// the entry of the package the manifests declare (fastmcp when they declare
+// both or neither), drops the other and returns it as the kept one's twin.
+func fastmcpTwins(p *Pass) (drop map[*deps.Requirement]bool, twin map[*deps.Requirement]*deps.Requirement) {
+	declared := map[string]bool{}
+	for _, d := range p.Project.Resolution("fastmcp").Declared {
+		declared[d.Name] = true
+	}
+	keepSlim := declared["fastmcp-slim"] && !declared["fastmcp"]
+	drop, twin = map[*deps.Requirement]bool{}, map[*deps.Requirement]*deps.Requirement{}
+	type key struct{ path, version string }
+	full, slim := map[key]*deps.Requirement{}, map[key]*deps.Requirement{}
+	for _, r := range p.Project.Requirements() {
+		if !r.Locked || r.Version == "" {
+			continue
+		}
+		k := key{r.Path, r.Version}
+		switch r.Name {
+		case "fastmcp":
+			full[k] = r
+		case "fastmcp-slim":
+			slim[k] = r
+		}
+	}
+	for k, f := range full {
+		s := slim[k]
+		if s == nil {
+			continue
+		}
+		keep, other := f, s
+		if keepSlim {
+			keep, other = s, f
+		}
+		drop[other], twin[keep] = true, other
+	}
+	return drop, twin
 }

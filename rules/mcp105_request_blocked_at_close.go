@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
@@ -117,8 +118,12 @@ func mcp105Fixes(p *Pass) []Fix {
 		return nil // also without a project
 	}
 	if path, start, end, text, ok := p.Project.FloorEdit("mcp", "1.27.0"); ok {
+		how := "raise the mcp floor: mcp" + text
+		if strings.HasPrefix(text, "==") || text == "1.27.0" {
+			how = "pin mcp" + text + ", the first release with the transport-close fix (an exact pin stays exact)"
+		}
 		return []Fix{{
-			Message:       fmt.Sprintf("raise the mcp floor: mcp%s (then re-lock)", text),
+			Message:       how + " (then re-lock)",
 			Applicability: Safe,
 			Edits:         []Edit{{Path: path, Start: start, End: end, New: text}},
 		}}

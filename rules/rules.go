@@ -123,7 +123,9 @@ type Diagnostic struct {
 	// Project is the project directory the finding belongs to.
 	Project string
 	// Exposure is the rule's verdict on the project's versions (see
-	// Rule.Exposure); the engine turns it into Severity.
+	// Rule.Exposure); the engine turns it into Severity. A rule may set it
+	// to No itself when the finding cannot happen in this project (a pin in
+	// a project with no MCP server): the engine keeps that.
 	Exposure deps.Tri
 	// Suppression is set on a finding that a suppression comment matched,
 	// kept only when the run asks for suppressed findings (SARIF
@@ -188,7 +190,8 @@ type Rule struct {
 	// treats its findings as on mcp >= 2 (notes, shown on request).
 	Guarded bool
 	// ReadsCode makes a dependency rule's project parse its Python code too
-	// (for fixes that edit it, such as the guard).
+	// (for fixes that edit it, such as the guard, and to tell a server
+	// project from a client through the handler index).
 	ReadsCode bool
 	// DefaultOff rules run only when selected explicitly.
 	DefaultOff bool
@@ -212,6 +215,10 @@ type Pass struct {
 	// Config holds the rule options from configuration (handler decorators and
 	// the like), read-only.
 	Config map[string]any
+	// CodeUnseen is set when the run did not see all of the project's
+	// Python files (a file given as the root): Handlers then cannot tell
+	// that the project has no server.
+	CodeUnseen bool
 
 	report     func(Diagnostic)
 	topModules map[string]bool // the project's top-level module names (firstParty)

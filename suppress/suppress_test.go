@@ -167,6 +167,7 @@ func TestDependencyFiles(t *testing.T) {
 	}
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {
+			files["server.py"] = lowLevelServer // MCP001 reports server projects
 			res, got := run(t, testfs.Write(t, files), &Processor{})
 			equal(t, got, nil)
 			if res.Suppressed["MCP001"] != 1 {
@@ -182,6 +183,7 @@ func TestDependencyFiles(t *testing.T) {
 	}
 	for name, files := range notComments {
 		t.Run(name, func(t *testing.T) {
+			files["server.py"] = lowLevelServer // MCP001 reports server projects
 			_, got := run(t, testfs.Write(t, files), &Processor{})
 			for _, g := range got {
 				if strings.HasSuffix(g, "MCP001") {
@@ -193,8 +195,11 @@ func TestDependencyFiles(t *testing.T) {
 	}
 }
 
+// lowLevelServer makes a test tree a server project, which MCP001 reports.
+const lowLevelServer = "from mcp.server.lowlevel import Server\nserver = Server('x')\n"
+
 func TestKeepSuppressed(t *testing.T) {
-	dir := testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0  # mcplint: ignore[MCP001] platform pin\n"})
+	dir := testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0  # mcplint: ignore[MCP001] platform pin\n", "server.py": lowLevelServer})
 	res, got := run(t, dir, &Processor{Keep: true})
 	equal(t, got, []string{"requirements.txt:1 MCP001 (suppressed)"})
 	s := res.Diagnostics[0].Suppression

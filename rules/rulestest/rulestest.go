@@ -8,7 +8,10 @@
 //	await anyio.to_thread.run_sync(work)  # want: MCP101
 //
 // Every reported finding of the selected rules must be wanted and every want
-// must be reported. For fixes, <file>.fix1.golden holds the file after
+// must be reported. A finding the project's versions or shape make harmless
+// (reported only as a note with --show-safe) is wanted with "# note: CODE";
+// a fixture with such a comment is also run with --show-safe and its notes
+// must match exactly. For fixes, <file>.fix1.golden holds the file after
 // applying the first applicable fix alternative of every finding that has
 // one, .fix2.golden the second, and so on. For each alternative the harness
 // also checks that the result re-parses, that the fixed findings are gone,
@@ -83,18 +86,54 @@ func Run(t *testing.T, dir string, codes ...string) {
 		t.Fatalf("run: %v", err)
 	}
 	checkWants(t, dir, res, codes)
+	checkNotes(t, dir, opts)
 	checkFixes(t, dir, opts, res)
 }
 
-type key struct {
-	file string
-	line int
-	code string
+// noteRE matches "# note: MCP001" in a comment.
+var noteRE = regexp.MustCompile(`#\s*note:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)`)
+
+// checkNotes runs a fixture that has "# note:" comments with --show-safe
+// and compares its notes with them.
+func checkNotes(t *testing.T, dir string, opts engine.Options) {
+	t.Helper()
+	want := commentKeys(t, dir, noteRE)
+	if len(want) == 0 {
+		return
+	}
+	opts.ShowSafe = true
+	res, err := engine.Run([]string{dir}, opts)
+	if err != nil {
+		t.Fatalf("run --show-safe: %v", err)
+	}
+	var problems []string
+	got := map[key]bool{}
+	for _, d := range res.Diagnostics {
+		if d.Severity != rules.SeverityNote {
+			continue
+		}
+		k := key{d.Path, d.Start.Line, d.Code}
+		got[k] = true
+		if !want[k] {
+			problems = append(problems, fmt.Sprintf("%s:%d: unexpected note %s: %s", k.file, k.line, k.code, d.Message))
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			problems = append(problems, fmt.Sprintf("%s:%d: want note %s, not reported", k.file, k.line, k.code))
+		}
+	}
+	sort.Strings(problems)
+	for _, p := range problems {
+		t.Error(p)
+	}
 }
 
-func checkWants(t *testing.T, dir string, res *engine.Result, codes []string) {
+// commentKeys returns the (file, line, code) of every comment re matches in
+// the fixture's files (goldens excluded).
+func commentKeys(t *testing.T, dir string, re *regexp.Regexp) map[key]bool {
 	t.Helper()
-	want := map[key]bool{}
+	out := map[key]bool{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, ".golden") {
 			return err
@@ -106,9 +145,9 @@ func checkWants(t *testing.T, dir string, res *engine.Result, codes []string) {
 		sc := bufio.NewScanner(bytes.NewReader(src))
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for line := 1; sc.Scan(); line++ {
-			if m := wantRE.FindStringSubmatch(sc.Text()); m != nil {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
 				for _, c := range strings.Split(m[1], ",") {
-					want[key{filepath.ToSlash(p), line, strings.TrimSpace(c)}] = true
+					out[key{filepath.ToSlash(p), line, strings.TrimSpace(c)}] = true
 				}
 			}
 		}
@@ -117,6 +156,18 @@ func checkWants(t *testing.T, dir string, res *engine.Result, codes []string) {
 	if err != nil {
 		t.Fatalf("read fixtures: %v", err)
 	}
+	return out
+}
+
+type key struct {
+	file string
+	line int
+	code string
+}
+
+func checkWants(t *testing.T, dir string, res *engine.Result, codes []string) {
+	t.Helper()
+	want := commentKeys(t, dir, wantRE)
 	got := map[key]rules.Diagnostic{}
 	for _, d := range res.Diagnostics {
 		got[key{d.Path, d.Start.Line, d.Code}] = d

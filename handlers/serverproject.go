@@ -1,0 +1,61 @@
+package handlers
+
+import "github.com/mcplint/mcplint/pyast"
+
+// ServerUse is a place where the project builds an MCP server (ServerSites
+// holds only the direct constructions of a server class).
+type ServerUse struct {
+	Module *pyast.Module
+	Node   *pyast.Node
+	What   string // "constructs mcp FastMCP", "subclasses fastmcp", "takes a fastmcp parameter"
+}
+
+// ServerConstruction returns the first place, in module order, where the
+// project constructs an MCP server (a call of a server class or of a project
+// subclass of one), defines a subclass of one, or takes one as an annotated
+// parameter (a library that registers handlers on its users' servers). A
+// project with none of these and no handler is not an MCP server (a client,
+// an agent, a benchmark that launches a server it does not contain).
+func (ix *Index) ServerConstruction() (ServerUse, bool) {
+	if ix == nil || ix.builder == nil {
+		return ServerUse{}, false
+	}
+	b := ix.builder
+	server := func(m *pyast.Module, n *pyast.Node) Framework {
+		for _, q := range m.Resolve(n) {
+			if f := b.frameworkOfQual(q, 0); f != FrameworkUnknown && (serverClasses[q] != FrameworkUnknown || b.lookup(q).class != nil) {
+				return f
+			}
+		}
+		return FrameworkUnknown
+	}
+	for _, m := range b.mods {
+		for _, call := range m.Nodes("call") {
+			if f := server(m, pyast.Callee(call)); f != FrameworkUnknown {
+				return ServerUse{m, call, "constructs " + f.String()}, true
+			}
+		}
+		for _, c := range m.Classes {
+			for _, base := range c.Bases {
+				if f := server(m, base); f != FrameworkUnknown {
+					return ServerUse{m, c.Node, "subclasses " + f.String()}, true
+				}
+			}
+		}
+		for _, fn := range m.Funcs {
+			for _, p := range fn.Params {
+				if p.Annotation == nil {
+					continue
+				}
+				ann := p.Annotation
+				if ann.Kind() == "type" && ann.NamedChildCount() == 1 {
+					ann = ann.NamedChild(0)
+				}
+				if f := server(m, ann); f != FrameworkUnknown {
+					return ServerUse{m, p.Node, "takes a " + f.String() + " parameter"}, true
+				}
+			}
+		}
+	}
+	return ServerUse{}, false
+}

@@ -1,0 +1,220 @@
+package rules
+
+// What the dependency rules (MCP001, MCP002) need to decide whether a
+// version bump can be applied: the 1.x-only APIs the project uses, a comment
+// that pins the requirement deliberately, and the lock entries a new
+// requirement excludes.
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/handlers"
+)
+
+// apiUse is one use of an API that a major version removed.
+type apiUse struct {
+	what, where string // "mcp.server.fastmcp", "server.py:3"
+}
+
+// mcp1OnlyAPIs returns the project's uses of APIs that mcp 2 removed (SPEC
+// section 2): imports of mcp.server.fastmcp, McpError, and handlers
+// registered with the 1.x low-level Server decorators (@server.call_tool()),
+// in module order. With any of them, mcp>=2,<3 makes the project fail to
+// start: the bump is advice, not an edit.
+func mcp1OnlyAPIs(p *Pass) []apiUse {
+	var out []apiUse
+	where := func(mpath string, off int, line int) string {
+		rel := mpath
+		if p.Project != nil && p.Project.Dir != "." {
+			rel = strings.TrimPrefix(mpath, p.Project.Dir+"/")
+		}
+		return fmt.Sprintf("%s:%d", rel, line)
+	}
+	for _, m := range p.Modules {
+		for _, kind := range []string{"import_statement", "import_from_statement"} {
+			for _, n := range m.Nodes(kind) {
+				seen := map[string]bool{}
+				for _, t := range m.ImportTargets(n) {
+					what := ""
+					switch {
+					case t == "mcp.server.fastmcp" || strings.HasPrefix(t, "mcp.server.fastmcp."):
+						what = "mcp.server.fastmcp"
+					case t == "mcp.McpError" || t == "mcp.shared.exceptions.McpError":
+						what = "McpError"
+					}
+					if what != "" && !seen[what] {
+						seen[what] = true
+						off := int(n.StartByte())
+						out = append(out, apiUse{what, where(m.Path, off, m.Pos(off).Line)})
+					}
+				}
+			}
+		}
+	}
+	if p.Handlers != nil {
+		for _, h := range p.Handlers.Handlers {
+			if h.Framework != handlers.OfficialLowLevel || h.Site == nil || h.SiteModule == nil {
+				continue
+			}
+			for _, d := range h.Func.Decorators {
+				if d.StartByte() == h.Site.StartByte() {
+					m := h.SiteModule
+					off := int(d.StartByte())
+					out = append(out, apiUse{"the 1.x low-level decorator @" + excerpt(m.Text(d), 40), where(m.Path, off, m.Pos(off).Line)})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// describeUses lists the first few uses, "mcp.server.fastmcp (server.py:1),
+// McpError (errors.py:3) and 4 more".
+func describeUses(uses []apiUse) string {
+	const shown = 3
+	var parts []string
+	for i, u := range uses {
+		if i == shown {
+			break
+		}
+		parts = append(parts, u.what+" ("+u.where+")")
+	}
+	s := strings.Join(parts, ", ")
+	if len(uses) > shown {
+		s += fmt.Sprintf(" and %d more", len(uses)-shown)
+	}
+	return s
+}
+
+// excerpt cuts s to at most n bytes on a rune boundary, collapsing white
+// space.
+func excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// pinComment returns a comment on the requirement's line, or on the comment
+// lines just above it, that mentions the package or a version of its
+// specifier: the maintainer pinned it deliberately, so a bump there is
+// advice only. words are the package names to look for.
+func pinComment(p *Pass, r *deps.Requirement, words ...string) (string, bool) {
+	f := p.Project.File(r.Path)
+	if f == nil || r.Start < 0 || r.End > len(f.Src) {
+		return "", false
+	}
+	src := string(f.Src)
+	lineStart := strings.LastIndexByte(src[:r.Start], '\n') + 1
+	lineEnd := strings.IndexByte(src[r.End:], '\n')
+	if lineEnd < 0 {
+		lineEnd = len(src)
+	} else {
+		lineEnd += r.End
+	}
+	var comments []string
+	if i := strings.IndexByte(src[r.End:lineEnd], '#'); i >= 0 {
+		comments = append(comments, src[r.End+i:lineEnd])
+	}
+	// Comment-only lines right above (at most three).
+	end := lineStart - 1
+	for k := 0; k < 3 && end > 0; k++ {
+		start := strings.LastIndexByte(src[:end], '\n') + 1
+		line := strings.TrimSpace(src[start:end])
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		comments = append(comments, line)
+		end = start - 1
+	}
+	var versions []string
+	for _, c := range r.Clauses {
+		if v := strings.TrimSuffix(c.Version, ".*"); v != "" {
+			versions = append(versions, v)
+		}
+	}
+	for _, c := range comments {
+		if mentions(c, words, versions) {
+			return excerpt(c, 80), true
+		}
+	}
+	return "", false
+}
+
+// mentions reports whether a comment names one of words as a word (mcp, not
+// MCP001 or mcplint) or contains one of versions. Suppression comments do
+// not count.
+func mentions(comment string, words, versions []string) bool {
+	lower := strings.ToLower(comment)
+	if strings.Contains(lower, "mcplint:") || strings.Contains(lower, "noqa") {
+		return false
+	}
+	for _, w := range words {
+		if regexp.MustCompile(`(^|[^a-z0-9_.-])` + regexp.QuoteMeta(w) + `($|[^a-z0-9_-])`).MatchString(lower) {
+			return true
+		}
+	}
+	for _, v := range versions {
+		if regexp.MustCompile(`(^|[^0-9.])` + regexp.QuoteMeta(v) + `($|[^0-9])`).MatchString(lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// relock says which lock entries of pkg the new requirement spec excludes
+// (", then re-lock: uv.lock pins mcp 1.26.0, outside >=2,<3"), or "".
+func relock(p *Pass, r *deps.Requirement, pkg, spec string) string {
+	set, err := r.SpecifierSet(spec)
+	if err != nil {
+		return ""
+	}
+	out := p.Project.Resolution(pkg).LockedOutside(set)
+	if len(out) == 0 {
+		return ""
+	}
+	l := out[0]
+	return fmt.Sprintf("; then re-lock: %s pins %s %s, which %s excludes", path.Base(l.Path), l.RawName, l.Version, spec)
+}
+
+// hashPinned reports whether a requirements-file line carries --hash
+// options: a new version there fails to install until the hashes are
+// regenerated, so a version edit is advice only.
+func hashPinned(p *Pass, r *deps.Requirement) bool {
+	f := p.Project.File(r.Path)
+	if f == nil || r.Locked || r.End > len(f.Src) {
+		return false
+	}
+	rest := f.Src[r.End:]
+	for {
+		nl := strings.IndexByte(string(rest), '\n')
+		line := string(rest)
+		if nl >= 0 {
+			line = string(rest[:nl])
+		}
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		if strings.Contains(line, "--hash") {
+			return true
+		}
+		if nl < 0 || !strings.HasSuffix(strings.TrimRight(line, " \t\r"), "\\") {
+			return false
+		}
+		rest = rest[nl+1:]
+	}
+}
+
+// hashAdvice is appended to a version fix on a hash-pinned line.
+const hashAdvice = ": not applied, the line pins --hash values that the new version would not match " +
+	"(regenerate them, e.g. pip-compile --generate-hashes)"
