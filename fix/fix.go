@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -248,6 +249,9 @@ func UnifiedDiff(path string, old, new []byte) string {
 	if bytes.Equal(old, new) {
 		return ""
 	}
+	// The path comes from the scanned tree: a newline or a terminal escape
+	// in it must not reach the header as is.
+	path = escape.Visible(path)
 	return udiff.Unified("a/"+path, "b/"+path, string(old), string(new))
 }
 

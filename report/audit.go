@@ -41,13 +41,14 @@ func AuditMarkdown(w io.Writer, repos []Audited, opts Options) error {
 	b.WriteString("| Repository | mcp | fastmcp | anyio | Handlers | Findings | Crashes on cancel |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range repos {
 		res := r.Result
-		fmt.Fprintf(&b, "| `%s` |", cell(r.Path))
+		fmt.Fprintf(&b, "| %s |", cell(mdCode(r.Path)))
 		for _, pkg := range VersionPackages {
 			var vs []string
 			for _, p := range res.Projects {
 				if s := strings.TrimPrefix(Describe(p, pkg), pkg+" "); s != "" {
+					s = mdText(s)
 					if len(res.Projects) > 1 {
-						s = "`" + p.Dir + "`: " + s
+						s = mdCode(p.Dir) + ": " + s
 					}
 					vs = append(vs, cell(s))
 				}
@@ -62,7 +63,7 @@ func AuditMarkdown(w io.Writer, repos []Audited, opts Options) error {
 	}
 	b.WriteString("\n")
 	for _, r := range repos {
-		fmt.Fprintf(&b, "## `%s`\n\n", r.Path)
+		fmt.Fprintf(&b, "## %s\n\n", mdCode(r.Path))
 		WriteMarkdownBody(&b, r.Result, opts, 3)
 	}
 	_, err := io.WriteString(w, b.String())

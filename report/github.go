@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -69,7 +70,9 @@ func GitHubWithLimits(w io.Writer, res *engine.Result, opts Options, lim GitHubL
 		for i := range ds {
 			if !annotate[i] {
 				d := &ds[i]
-				fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", d.Path, d.Start.Line, d.Start.Column, d.Severity, d.Code, d.Message)
+				// A plain log line: a newline in a path or a message would
+				// start a line GitHub reads as a workflow command.
+				fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", vis(d.Path), d.Start.Line, d.Start.Column, d.Severity, d.Code, vis(d.Message))
 			}
 		}
 	}
@@ -98,20 +101,22 @@ func githubLevel(s rules.Severity) string {
 }
 
 func writeCommand(b *strings.Builder, d *rules.Diagnostic, opts Options) {
-	props := []string{"file=" + escapeProperty(opts.repoPath(d.Path)), fmt.Sprintf("line=%d", d.Start.Line)}
+	props := []string{"file=" + escapeProperty(vis(opts.repoPath(d.Path))), fmt.Sprintf("line=%d", d.Start.Line)}
 	endLine := max(d.End.Line, d.Start.Line)
 	props = append(props, fmt.Sprintf("endLine=%d", endLine))
 	// GitHub ignores columns on multi-line annotations: leave them out.
 	if endLine == d.Start.Line {
 		props = append(props, fmt.Sprintf("col=%d", max(d.Start.Column16, 1)), fmt.Sprintf("endColumn=%d", max(d.End.Column16, d.Start.Column16, 1)))
 	}
-	props = append(props, "title="+escapeProperty(d.Code+" "+d.Name))
-	msg := d.Message
+	props = append(props, "title="+escapeProperty(vis(d.Code+" "+d.Name)))
+	// The message's own newlines are kept (escapeData encodes them);
+	// other control characters become visible.
+	msg := escape.VisibleKeepNewlines(d.Message)
 	for _, r := range d.Related {
-		msg += fmt.Sprintf("\n%s (%s:%d)", r.Message, opts.repoPath(r.Path), r.Start.Line)
+		msg += fmt.Sprintf("\n%s (%s:%d)", escape.VisibleKeepNewlines(r.Message), vis(opts.repoPath(r.Path)), r.Start.Line)
 	}
 	if f := firstFix(d, opts.Unsafe); f != "" {
-		msg += "\n" + f
+		msg += "\n" + escape.VisibleKeepNewlines(f)
 	}
 	fmt.Fprintf(b, "::%s %s::%s\n", githubLevel(d.Severity), strings.Join(props, ","), escapeData(msg))
 }

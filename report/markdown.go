@@ -55,9 +55,9 @@ func WriteMarkdownBody(b *strings.Builder, res *engine.Result, opts Options, lev
 	if len(res.Projects) > 0 {
 		b.WriteString("| Project | mcp | fastmcp | anyio | Handlers | Findings | Crashes on cancel |\n|---|---|---|---|---|---|---|\n")
 		for _, p := range res.Projects {
-			fmt.Fprintf(b, "| `%s` |", cell(p.Dir))
+			fmt.Fprintf(b, "| %s |", cell(mdCode(p.Dir)))
 			for _, pkg := range VersionPackages {
-				fmt.Fprintf(b, " %s |", cell(strings.TrimPrefix(Describe(p, pkg), pkg+" ")))
+				fmt.Fprintf(b, " %s |", cell(mdText(strings.TrimPrefix(Describe(p, pkg), pkg+" "))))
 			}
 			fmt.Fprintf(b, " %d | %s | %s |\n", len(p.Handlers), cell(codeCounts(res, ds, p)), verdictCell(ProjectVerdict(res, p)))
 		}
@@ -71,7 +71,7 @@ func WriteMarkdownBody(b *strings.Builder, res *engine.Result, opts Options, lev
 	lines := map[string]*pyast.LineIndex{}
 	details := 0
 	for _, p := range res.Projects {
-		fmt.Fprintf(b, "%sProject `%s`\n\n", h(0), p.Dir)
+		fmt.Fprintf(b, "%sProject %s\n\n", h(0), mdCode(p.Dir))
 		fmt.Fprintf(b, "Crashes on cancel: **%s**", ProjectVerdict(res, p))
 		if len(p.Handlers) == 0 {
 			b.WriteString(" (no MCP request handler found)")
@@ -84,7 +84,7 @@ func WriteMarkdownBody(b *strings.Builder, res *engine.Result, opts Options, lev
 		var vs []string
 		for _, pkg := range VersionPackages {
 			if s := Describe(p, pkg); s != "" {
-				vs = append(vs, "- "+s)
+				vs = append(vs, "- "+mdText(s))
 			}
 		}
 		if len(vs) > 0 {
@@ -97,7 +97,7 @@ func WriteMarkdownBody(b *strings.Builder, res *engine.Result, opts Options, lev
 				if !hd.Async {
 					async = " (sync)"
 				}
-				fmt.Fprintf(b, "| `%s`%s | %s | %s | `%s:%d` |\n", cell(hd.Name), async, cell(hd.Kind), cell(hd.Framework.String()), cell(hd.Path), hd.Line)
+				fmt.Fprintf(b, "| %s%s | %s | %s | %s |\n", cell(mdCode(hd.Name)), async, cell(mdText(hd.Kind)), cell(mdText(hd.Framework.String())), cell(mdCode(fmt.Sprintf("%s:%d", hd.Path, hd.Line))))
 			}
 			b.WriteString("\n</details>\n\n")
 		}
@@ -134,7 +134,8 @@ func codeCounts(res *engine.Result, ds []rules.Diagnostic, p *engine.ProjectSumm
 	return strings.Join(parts, ", ")
 }
 
-// cell escapes text for a markdown table cell.
+// cell makes markdown (already escaped: mdText, mdCode) fit a table cell:
+// a pipe, even in a code span, would end the cell.
 func cell(s string) string {
 	if s == "" {
 		return "–"
@@ -161,7 +162,7 @@ func writeFindings(b *strings.Builder, res *engine.Result, ds []*rules.Diagnosti
 		}
 		for _, d := range list {
 			if *details >= MaxMarkdownDetails {
-				fmt.Fprintf(b, "- `%s:%d:%d` %s: %s\n", d.Path, d.Start.Line, d.Start.Column, d.Severity, d.Message)
+				fmt.Fprintf(b, "- %s %s: %s\n", mdCode(fmt.Sprintf("%s:%d:%d", d.Path, d.Start.Line, d.Start.Column)), d.Severity, mdText(d.Message))
 				continue
 			}
 			*details++
@@ -174,7 +175,7 @@ func writeFindings(b *strings.Builder, res *engine.Result, ds []*rules.Diagnosti
 }
 
 func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnostic, opts Options, lines map[string]*pyast.LineIndex) {
-	fmt.Fprintf(b, "**`%s:%d:%d`** (%s): %s\n\n", d.Path, d.Start.Line, d.Start.Column, d.Severity, d.Message)
+	fmt.Fprintf(b, "**%s** (%s): %s\n\n", mdCode(fmt.Sprintf("%s:%d:%d", d.Path, d.Start.Line, d.Start.Column)), d.Severity, mdText(d.Message))
 	if li := lineIndex(res, d.Path, lines); li != nil {
 		first := max(1, d.Start.Line-1)
 		last := min(li.Lines(), max(d.End.Line, d.Start.Line)+1, first+maxFrameLines)
@@ -182,18 +183,19 @@ func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnos
 			last-- // the empty "line" after a final newline
 		}
 		width := len(fmt.Sprint(last))
-		fmt.Fprintf(b, "```%s\n", fenceLanguage(d.Path))
+		var code strings.Builder
 		for n := first; n <= last; n++ {
 			marker := " "
 			if n >= d.Start.Line && n <= max(d.End.Line, d.Start.Line) {
 				marker = ">"
 			}
-			fmt.Fprintf(b, "%s%*d | %s\n", marker, width, n, strings.ReplaceAll(li.LineText(n), "```", "`\u200b``"))
+			fmt.Fprintf(&code, "%s%*d | %s\n", marker, width, n, vis(li.LineText(n)))
 		}
-		b.WriteString("```\n\n")
+		fence := mdFence(code.String())
+		fmt.Fprintf(b, "%s%s\n%s%s\n\n", fence, fenceLanguage(d.Path), code.String(), fence)
 	}
 	for _, r := range d.Related {
-		fmt.Fprintf(b, "- %s (`%s:%d`)\n", r.Message, r.Path, r.Start.Line)
+		fmt.Fprintf(b, "- %s (%s)\n", mdText(r.Message), mdCode(fmt.Sprintf("%s:%d", r.Path, r.Start.Line)))
 	}
 	if len(d.Related) > 0 {
 		b.WriteString("\n")
@@ -204,12 +206,13 @@ func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnos
 	}
 	if f == nil {
 		for _, alt := range d.Fixes {
-			fmt.Fprintf(b, "Suggestion: %s\n\n", alt.Message)
+			fmt.Fprintf(b, "Suggestion: %s\n\n", mdText(alt.Message))
 		}
 		return
 	}
-	diff := FixDiff(res, f)
-	fmt.Fprintf(b, "<details><summary>Fix (%s): %s</summary>\n\n```diff\n%s```\n\n</details>\n\n", f.Applicability, f.Message, diff)
+	diff := visibleLines(FixDiff(res, f))
+	fence := mdFence(diff)
+	fmt.Fprintf(b, "<details><summary>Fix (%s): %s</summary>\n\n%sdiff\n%s%s\n\n</details>\n\n", f.Applicability, mdHTML(f.Message), fence, diff, fence)
 }
 
 // FixDiff returns the unified diff of one fix, file by file.

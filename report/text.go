@@ -75,17 +75,17 @@ func writeDiagnostic(b *strings.Builder, res *engine.Result, d *rules.Diagnostic
 	if ok, _ := Fixable(d, opts.Unsafe); ok {
 		mark = "[*] "
 	}
-	fmt.Fprintf(b, "%s:%d:%d: %s %s%s\n", p.paint(ansiBold, d.Path), d.Start.Line, d.Start.Column,
-		p.paint(ansiBold+severityColor(d.Severity), d.Code), p.paint(ansiCyan, mark), d.Message)
+	fmt.Fprintf(b, "%s:%d:%d: %s %s%s\n", p.paint(ansiBold, vis(d.Path)), d.Start.Line, d.Start.Column,
+		p.paint(ansiBold+severityColor(d.Severity), d.Code), p.paint(ansiCyan, mark), vis(d.Message))
 	li := lineIndex(res, d.Path, lines)
 	if li != nil {
 		writeFrame(b, li, d, p)
 	}
 	for _, r := range d.Related {
-		fmt.Fprintf(b, "   = note: %s (%s:%d:%d)\n", r.Message, r.Path, r.Start.Line, r.Start.Column)
+		fmt.Fprintf(b, "   = note: %s (%s:%d:%d)\n", vis(r.Message), vis(r.Path), r.Start.Line, r.Start.Column)
 	}
 	for _, f := range d.Fixes {
-		fmt.Fprintf(b, "   = %s: %s (%s fix)\n", p.paint(ansiBold+ansiCyan, "help"), f.Message, f.Applicability)
+		fmt.Fprintf(b, "   = %s: %s (%s fix)\n", p.paint(ansiBold+ansiCyan, "help"), vis(f.Message), f.Applicability)
 	}
 	b.WriteString("\n")
 }
@@ -125,7 +125,7 @@ func writeFrame(b *strings.Builder, li *pyast.LineIndex, d *rules.Diagnostic, p 
 			continue
 		}
 		text := li.LineText(n)
-		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(expandTabs(text), " "))
+		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(vis(expandTabs(text)), " "))
 		if n != d.Start.Line {
 			continue
 		}
@@ -173,8 +173,9 @@ func expandTabs(s string) string {
 	return b.String()
 }
 
-// displayWidth is the width of s in columns, tabs expanded.
-func displayWidth(s string) int { return utf8.RuneCountInString(expandTabs(s)) }
+// displayWidth is the width of s in columns as the frame prints it: tabs
+// expanded, control characters escaped.
+func displayWidth(s string) int { return utf8.RuneCountInString(vis(expandTabs(s))) }
 
 func writeStatistics(b *strings.Builder, ds []rules.Diagnostic, opts Options) {
 	type row struct {
@@ -239,7 +240,7 @@ func writeSummary(b *strings.Builder, c Counts, opts Options, p painter) {
 			fmt.Fprintf(b, "Fixed %s in %s.\n", plural(fixed, "finding"), plural(len(o.Files), "file"))
 		}
 		for _, f := range o.Failures {
-			fmt.Fprintf(b, "Fix not applied to %s: %s.\n", f.Path, strings.TrimSuffix(f.Reason, "."))
+			fmt.Fprintf(b, "Fix not applied to %s: %s.\n", vis(f.Path), vis(strings.TrimSuffix(f.Reason, ".")))
 		}
 	}
 	switch {

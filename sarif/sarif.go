@@ -365,7 +365,7 @@ func (b *builder) source(path string) []byte {
 }
 
 // URI returns the URI of a reported path: relative to root when under it,
-// percent-escaped per segment; a file:// URI otherwise.
+// percent-escaped per segment (colons too); a file:// URI otherwise.
 func URI(path, root string) string {
 	p := filepath.ToSlash(path)
 	if root != "" {
@@ -386,7 +386,9 @@ func URI(path, root string) string {
 	}
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
+		// A colon is legal in a path segment, but in the first segment of a
+		// relative reference it would read as a scheme ("http:x/a.py").
+		segs[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
 	}
 	return strings.Join(segs, "/")
 }

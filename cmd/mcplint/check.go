@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/spf13/cobra"
 )
@@ -102,7 +103,7 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 		if f.diff {
 			fmt.Fprint(cmd.OutOrStdout(), fix.Diffs(outcome))
 			for _, fl := range outcome.Failures {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: %s: fix not applied: %s\n", fl.Path, fl.Reason)
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: %s: fix not applied: %s\n", escape.Visible(fl.Path), escape.Visible(fl.Reason))
 			}
 			if len(outcome.Files) > 0 && !f.exitZero {
 				return exitCode{exitFindings}
@@ -153,13 +154,13 @@ func reported(res *engine.Result) bool {
 func printVerbose(w io.Writer, res *engine.Result) {
 	fmt.Fprintf(w, "mcplint: %d files, %d Python files parsed\n", res.Files, res.Parsed)
 	for _, p := range res.Projects {
-		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", p.Dir, len(p.Handlers),
-			p.Deps.Describe("mcp"), p.Deps.Describe("fastmcp"), p.Deps.Describe("anyio"))
+		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", escape.Visible(p.Dir), len(p.Handlers),
+			escape.Visible(p.Deps.Describe("mcp")), escape.Visible(p.Deps.Describe("fastmcp")), escape.Visible(p.Deps.Describe("anyio")))
 		if g := p.Guard; g != nil {
-			fmt.Fprintf(w, "mcplint: project %s is guarded by %s:%d (respond() and cancel() return early once answered): code findings are notes\n", p.Dir, g.Path, g.Line)
+			fmt.Fprintf(w, "mcplint: project %s is guarded by %s:%d (respond() and cancel() return early once answered): code findings are notes\n", escape.Visible(p.Dir), escape.Visible(g.Path), g.Line)
 		}
 		for _, n := range p.Deps.Notes {
-			fmt.Fprintf(w, "mcplint: note: %s\n", n)
+			fmt.Fprintf(w, "mcplint: note: %s\n", escape.Visible(n))
 		}
 	}
 }

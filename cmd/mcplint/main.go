@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/spf13/cobra"
 )
 
@@ -43,7 +44,7 @@ func run(args []string) int {
 	case errors.As(err, &ec):
 		return ec.code
 	}
-	fmt.Fprintf(os.Stderr, "mcplint: %v\n", err)
+	fmt.Fprintf(os.Stderr, "mcplint: %s\n", escape.VisibleKeepNewlines(err.Error()))
 	return exitError
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/report"
 	"github.com/mcplint/mcplint/sarif"
@@ -127,7 +128,7 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 			var warnings []string
 			warnings, err = sarif.Write(w, res, sarif.Options{ToolVersion: version(), Category: category, RepoRoot: root, Unsafe: f.unsafeFixes})
 			for _, msg := range warnings {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: warning: %s\n", msg)
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: warning: %s\n", escape.Visible(msg))
 			}
 		default:
 			err = report.Formats[s.format](w, res, opts)

@@ -5,6 +5,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcplint/mcplint/config"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/spf13/cobra"
 )
@@ -42,7 +43,7 @@ func newRulesCmd() *cobra.Command {
 			}
 			out := cmd.OutOrStdout()
 			if cfg.Path != "" {
-				fmt.Fprintf(out, "configuration: %s\n\n", cfg.Path)
+				fmt.Fprintf(out, "configuration: %s\n\n", escape.Visible(cfg.Path))
 			} else {
 				fmt.Fprintf(out, "configuration: none found (defaults)\n\n")
 			}
