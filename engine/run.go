@@ -39,7 +39,8 @@ func Run(roots []string, opts Options) (*Result, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
-	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}}, refused: map[string]bool{}}
+	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}}, refused: map[string]bool{},
+		resMu: &sync.Mutex{}, sink: &sink{}}
 	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore})
 	for _, err := range walkErrs {
 		p := err.Error()
@@ -60,10 +61,8 @@ func Run(roots []string, opts Options) (*Result, error) {
 	for _, r := range roots {
 		e.res.Roots = append(e.res.Roots, workspace.DisplayPath(r))
 	}
-	for _, pr := range e.projects(files, roots) {
-		e.runProject(pr)
-	}
-	diags := e.diags
+	e.runProjects(e.projects(files, roots))
+	diags := e.sink.diags
 	for _, d := range diags {
 		e.keepSource(d.Path)
 	}
@@ -139,19 +138,74 @@ func SortDiagnostics(ds []rules.Diagnostic) {
 }
 
 type runner struct {
-	opts  Options
-	res   *Result
-	mu    sync.Mutex
-	diags []rules.Diagnostic
+	opts Options
+	res  *Result
+	// resMu guards the fields of res written while projects run (Comments).
+	resMu *sync.Mutex
+	// sink collects the diagnostics: the run's, or one project's while the
+	// projects run in parallel.
+	sink *sink
 	// refused are paths never to read (symlinks out of the scanned tree),
 	// not even for a code frame; written before the analysis starts.
 	refused map[string]bool
 }
 
+type sink struct {
+	mu    sync.Mutex
+	diags []rules.Diagnostic
+}
+
 func (e *runner) add(d rules.Diagnostic) {
-	e.mu.Lock()
-	e.diags = append(e.diags, d)
-	e.mu.Unlock()
+	e.sink.mu.Lock()
+	e.sink.diags = append(e.sink.diags, d)
+	e.sink.mu.Unlock()
+}
+
+// runProjects analyses the projects on a pool of opts.Jobs goroutines, each
+// project into its own sink, and merges the results in project order, so the
+// output does not depend on the number of workers or their timing.
+func (e *runner) runProjects(prs []*project) {
+	type result struct {
+		sum  *ProjectSummary
+		sink *sink
+	}
+	results := make([]result, len(prs))
+	parallel(len(prs), e.opts.Jobs, func(i int) {
+		pe := *e
+		pe.sink = &sink{}
+		results[i] = result{pe.runProject(prs[i]), pe.sink}
+	})
+	for _, r := range results {
+		e.res.Projects = append(e.res.Projects, r.sum)
+		e.res.Parsed += r.sum.Modules
+		e.sink.diags = append(e.sink.diags, r.sink.diags...)
+	}
+}
+
+// parallel calls f(0) .. f(n-1) on at most jobs goroutines.
+func parallel(n, jobs int, f func(i int)) {
+	if jobs <= 1 || n <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs && w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
 }
 
 // read returns a file's bytes from the overlay or the disk: only a regular
@@ -204,8 +258,8 @@ func (e *runner) keepSeen(p string, seen map[string][]byte) {
 	if !ok {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.resMu.Lock()
+	defer e.resMu.Unlock()
 	if _, ok := e.res.Sources[p]; !ok {
 		e.res.Sources[p] = b
 	}
@@ -371,8 +425,8 @@ func isUnder(p, dir string) bool {
 	return strings.HasPrefix(p, dir+"/")
 }
 
-// runProject analyses one project.
-func (e *runner) runProject(pr *project) {
+// runProject analyses one project and returns its summary.
+func (e *runner) runProject(pr *project) *ProjectSummary {
 	// The bytes this project's analysis read, by path: the file of a
 	// finding is kept in Sources as the rules saw it, not read again at the
 	// end, so that the fixer applies edits to the bytes their offsets were
@@ -434,8 +488,6 @@ func (e *runner) runProject(pr *project) {
 			Kind: h.Kind, Framework: h.Framework, Async: h.Func.Async,
 		})
 	}
-	e.res.Projects = append(e.res.Projects, sum)
-	e.res.Parsed += len(mods)
 
 	for _, r := range e.rulesToRun() {
 		if r.Run == nil || r.Kind == rules.CodeRule && len(hx.ReachableFuncs()) == 0 {
@@ -478,6 +530,7 @@ func (e *runner) runProject(pr *project) {
 		pass.CodeUnseen = e.codeUnseen(pr)
 		e.runRule(r, pass, pr.dir)
 	}
+	return sum
 }
 
 // needsCode reports whether a selected rule reads Python code (a code rule,
@@ -676,22 +729,9 @@ func containsAny(src []byte, tokens [][]byte) bool {
 // parseAll parses files on a pool of opts.Jobs goroutines.
 func (e *runner) parseAll(files []string, srcs map[string][]byte, names *moduleNames) []*pyast.Module {
 	out := make([]*pyast.Module, len(files))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < e.opts.Jobs && w < len(files); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				out[i] = e.parseOne(files[i], srcs[files[i]], names.name(files[i]))
-			}
-		}()
-	}
-	for i := range files {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	parallel(len(files), e.opts.Jobs, func(i int) {
+		out[i] = e.parseOne(files[i], srcs[files[i]], names.name(files[i]))
+	})
 	res := out[:0]
 	for _, m := range out {
 		if m != nil {
@@ -731,12 +771,12 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 		for _, c := range m.Nodes("comment") {
 			spans = append(spans, [2]int{int(c.StartByte()), int(c.EndByte())})
 		}
-		e.mu.Lock()
+		e.resMu.Lock()
 		if e.res.Comments == nil {
 			e.res.Comments = map[string][][2]int{}
 		}
 		e.res.Comments[p] = spans
-		e.mu.Unlock()
+		e.resMu.Unlock()
 	}
 	if m.Root.HasError() {
 		if n := m.FirstError(); n != nil {
