@@ -92,7 +92,7 @@ RequestResponder.cancel = _cancel_once
 // guard (complete or not: MCP106 and MCP107 speak about it).
 func GuardFix(p *Pass) (Fix, bool) {
 	hx := p.Handlers
-	sites := hx.ServerSites()
+	sites := servingSites(hx)
 	if len(sites) == 0 || len(hx.Guards()) > 0 {
 		return Fix{}, false
 	}
@@ -116,7 +116,8 @@ func GuardFix(p *Pass) (Fix, bool) {
 	var where []string
 	seen := map[*pyast.Module]bool{}
 	for _, s := range sites {
-		if seen[s.Module] {
+		// Only modules beside the guard can import it by the same name.
+		if seen[s.Module] || path.Dir(s.Module.Path) != path.Dir(first.Path) {
 			continue
 		}
 		seen[s.Module] = true
@@ -134,6 +135,25 @@ func GuardFix(p *Pass) (Fix, bool) {
 		Applicability: Unsafe,
 		Edits:         edits,
 	}, true
+}
+
+// servingSites returns the server constructions the guard is imported
+// beside: those of servers that handlers are registered on (not a test's or
+// an example's), else every one.
+func servingSites(hx *handlers.Index) []handlers.ServerSite {
+	var out []handlers.ServerSite
+	for _, s := range hx.ServerSites() {
+		for _, h := range hx.Handlers {
+			if s.Module.Name != "" && strings.HasPrefix(h.Server, s.Module.Name+".") {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return hx.ServerSites()
+	}
+	return out
 }
 
 // packageOf returns the dotted package a module is in ("" at the top).
