@@ -58,6 +58,27 @@ type file struct {
 	src   []byte
 	lines *pyast.LineIndex
 	dirs  []*Directive
+	// byLine holds, for each line, the directives that can cover a finding
+	// starting there (a directive on that line, or an own-line directive on
+	// the line above); fileDirs the file-level ones. Built once per file, so
+	// matching a finding costs the directives of its line, not of the file.
+	byLine   map[int][]*Directive
+	fileDirs []*Directive
+}
+
+// index builds byLine and fileDirs from dirs.
+func (f *file) index() {
+	f.byLine = map[int][]*Directive{}
+	for _, dir := range f.dirs {
+		if dir.File {
+			f.fileDirs = append(f.fileDirs, dir)
+			continue
+		}
+		f.byLine[dir.Line] = append(f.byLine[dir.Line], dir)
+		if dir.Own {
+			f.byLine[dir.Line+1] = append(f.byLine[dir.Line+1], dir)
+		}
+	}
 }
 
 // Process implements engine.Processor.
@@ -154,6 +175,7 @@ func (p *Processor) read(res *engine.Result, diags []rules.Diagnostic) map[strin
 		if len(f.dirs) == 0 && !had && !withDiag[path] {
 			delete(res.Sources, path)
 		}
+		f.index()
 		files[path] = f
 	}
 	return files
@@ -170,15 +192,14 @@ func (p *Processor) apply(res *engine.Result, f *file, d *rules.Diagnostic) bool
 		return false
 	}
 	var by *Directive
-	for _, dir := range f.dirs {
-		if !dir.File && d.Start.Line != dir.Line && !(dir.Own && d.Start.Line == dir.Line+1) {
-			continue
-		}
-		for i := range dir.Codes {
-			if dir.Codes[i].Rule == d.Code {
-				dir.Codes[i].used = true
-				if by == nil || !by.File && dir.File {
-					by = dir
+	for _, dirs := range [2][]*Directive{f.byLine[d.Start.Line], f.fileDirs} {
+		for _, dir := range dirs {
+			for i := range dir.Codes {
+				if dir.Codes[i].Rule == d.Code {
+					dir.Codes[i].used = true
+					if by == nil || !by.File && dir.File {
+						by = dir
+					}
 				}
 			}
 		}
