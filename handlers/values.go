@@ -273,6 +273,12 @@ func (b *builder) callees(m *pyast.Module, callee *pyast.Node) []FuncRef {
 	if callee == nil || callee.Kind() != "identifier" {
 		return nil
 	}
+	// Loop targets are not bound in pyast's scopes: a bound name or a
+	// builtin is no loop variable.
+	name := m.Text(callee)
+	if builtinNames[name] || len(m.ScopeAt(callee).Lookup(name)) > 0 {
+		return nil
+	}
 	var out []FuncRef
 	for _, v := range b.loopValues(m, callee) {
 		if r, ok := b.funcOf(v.m, v.n); ok {
@@ -317,4 +323,16 @@ func (b *builder) overrides(c *pyast.Class, name string) []FuncRef {
 		}
 	}
 	return out
+}
+
+// builtinNames are Python builtins commonly called; they are never loop
+// variables worth following.
+var builtinNames = map[string]bool{
+	"print": true, "len": true, "str": true, "int": true, "float": true, "bool": true, "list": true,
+	"dict": true, "set": true, "tuple": true, "isinstance": true, "getattr": true, "setattr": true,
+	"hasattr": true, "range": true, "enumerate": true, "zip": true, "sorted": true, "min": true,
+	"max": true, "sum": true, "any": true, "all": true, "open": true, "repr": true, "type": true,
+	"super": true, "iter": true, "next": true, "map": true, "filter": true, "abs": true, "round": true,
+	"format": true, "id": true, "hash": true, "vars": true, "dir": true, "callable": true, "bytes": true,
+	"ValueError": true, "TypeError": true, "RuntimeError": true, "KeyError": true, "Exception": true,
 }
