@@ -492,6 +492,38 @@ register_t(FastMCP("test"))
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("handlers:\n got %q\nwant %q", got, want)
 	}
+	// Modules registered in a loop or through importlib: their register
+	// functions run, though the receiver cannot be followed.
+	plugin := map[string]string{
+		"plug/__init__.py": "",
+		"plug/server.py": `
+import importlib
+from fastmcp import FastMCP
+from plug import one
+mcp = FastMCP("p")
+for mod in [one]:
+    mod.register(mcp)
+for name in ["two"]:
+    importlib.import_module("plug." + name).setup(mcp)
+`,
+		"plug/one.py": `
+def register(mcp):
+    @mcp.tool()
+    def t1(): pass
+`,
+		"plug/two.py": `
+from fastmcp import FastMCP
+def setup(mcp: FastMCP):
+    @mcp.tool()
+    def t2(): pass
+def unused(mcp: FastMCP):
+    @mcp.tool()
+    def t3(): pass
+`,
+	}
+	if got := strings.Join(handlerSet(build(t, plugin, Config{})), ","); got != "plug.one.register.t1:tool:fastmcp,plug.two.setup.t2:tool:fastmcp" {
+		t.Errorf("plugin registrations: %q", got)
+	}
 	// An entry point from [project.scripts] runs its function.
 	files["pkg/server.py"] = strings.Replace(files["pkg/server.py"], "def main():", "def cli():", 1)
 	got = handlerSet(build(t, files, Config{}))

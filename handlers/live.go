@@ -19,7 +19,9 @@ import (
 // is live when live code calls it or refers to it (a list of registration
 // functions looped over, a callback), or, for a method, when live code names
 // an attribute of that name on any object (conservative: the object's type
-// is often unknown). Imports alone do not count. Code in test modules counts
+// is often unknown), and for any function, when live code calls an attribute
+// of that name on a value the index cannot follow (mod.register(mcp) with
+// mod from a loop over modules or importlib). Imports alone do not count. Code in test modules counts
 // only for registrations made in test modules.
 
 // liveSets holds the live functions, computed once on demand.
@@ -69,6 +71,7 @@ func (b *builder) liveSets() *liveSets {
 	l := &liveSets{edges: map[*pyast.Function][]*pyast.Function{}, modEdges: map[*pyast.Module][]*pyast.Function{}}
 	names := map[string]bool{}
 	methods := map[string][]*pyast.Function{}
+	byName := map[string][]*pyast.Function{} // module-level functions and methods
 	for _, m := range b.mods {
 		for _, c := range m.Classes { // constructing a class runs __init__
 			names[c.Name] = true
@@ -77,6 +80,9 @@ func (b *builder) liveSets() *liveSets {
 			names[f.Name] = true
 			if f.Class != nil {
 				methods[f.Name] = append(methods[f.Name], f)
+			}
+			if f.Parent == nil {
+				byName[f.Name] = append(byName[f.Name], f)
 			}
 			if f.Parent != nil {
 				l.edges[f.Parent] = append(l.edges[f.Parent], f)
@@ -104,7 +110,18 @@ func (b *builder) liveSets() *liveSets {
 			if r, ok := b.funcOf(m, n); ok {
 				to = append(to, r.Func)
 			} else if n.Kind() == "attribute" {
-				to = append(to, methods[m.Text(n.ChildByFieldName("attribute"))]...)
+				attr := m.Text(n.ChildByFieldName("attribute"))
+				if rs := b.callees(m, n); len(rs) > 0 { // for mod in [a, b]: mod.register(mcp)
+					for _, r := range rs {
+						to = append(to, r.Func)
+					}
+				} else if unknownReceiver(m, n.ChildByFieldName("object")) {
+					// mod.register(mcp) for mod in a loop, from importlib,
+					// a parameter: any project function of that name.
+					to = append(to, byName[attr]...)
+				} else {
+					to = append(to, methods[attr]...)
+				}
 			}
 			if len(to) > 0 {
 				if f := m.FuncAt(n); f != nil {
@@ -118,6 +135,33 @@ func (b *builder) liveSets() *liveSets {
 	}
 	l.nontest = l.closure(b, false)
 	return l
+}
+
+// unknownReceiver reports whether the object of an attribute is a value
+// whose origin the index cannot follow: a call's result
+// (importlib.import_module(name).register), a subscript (MODULES[name]), a
+// name not bound in scope (a loop variable) or an unannotated parameter.
+func unknownReceiver(m *pyast.Module, obj *pyast.Node) bool {
+	obj = pyast.Unparen(obj)
+	if obj == nil {
+		return false
+	}
+	switch obj.Kind() {
+	case "call", "subscript":
+		return true
+	case "identifier":
+		bs := m.ScopeAt(obj).Lookup(m.Text(obj))
+		if len(bs) == 0 {
+			return !builtinNames[m.Text(obj)]
+		}
+		for _, bd := range bs {
+			if bd.Kind != pyast.BindParam || len(bd.Types) > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // definitionName reports whether an identifier is the name a def, class or

@@ -270,6 +270,22 @@ func (b *builder) callees(m *pyast.Module, callee *pyast.Node) []FuncRef {
 		return out
 	}
 	callee = pyast.Unparen(callee)
+	if obj, attr := lastAttr(m, callee); obj != nil && pyast.Unparen(obj).Kind() == "identifier" {
+		// for mod in [search, reports]: mod.register(mcp)
+		obj = pyast.Unparen(obj)
+		if len(m.ScopeAt(obj).Lookup(m.Text(obj))) > 0 {
+			return nil
+		}
+		var out []FuncRef
+		for _, v := range b.loopValues(m, obj) {
+			for _, q := range v.m.Resolve(v.n) {
+				if sym := b.lookup(q + "." + attr); sym.fn != nil {
+					out = append(out, FuncRef{sym.module, sym.fn})
+				}
+			}
+		}
+		return out
+	}
 	if callee == nil || callee.Kind() != "identifier" {
 		return nil
 	}

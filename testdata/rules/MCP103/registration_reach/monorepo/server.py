@@ -2,12 +2,14 @@
 
 from fastmcp import FastMCP
 
-from monorepo import billing, search, reports
+from monorepo import billing, extra, reports, search
 from monorepo.admin import register_admin
 
 mcp = FastMCP("monorepo")
 
 search.register(mcp)
+for plugin in [extra]:
+    plugin.register(mcp)
 # billing.register(mcp)  -- disabled until the billing API is stable
 
 
