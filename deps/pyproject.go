@@ -172,6 +172,11 @@ func poetryEntry(l *loader, f *File, name string, kv, e *tval) *Requirement {
 	}
 	if r.URL != "" && ver == nil {
 		r.Set, r.Unknown = All(), true
+		if tag := e.tbl.strAt("tag"); tag != "" {
+			if tv, err := ParseVersion(tag); err == nil {
+				r.Set, r.Unknown = Point(tv), false // a release tag names the version
+			}
+		}
 		return r
 	}
 	if ver != nil {

@@ -282,6 +282,9 @@ func newRequirement(path, s string, off func(int) int) (*Requirement, error) {
 	}
 	if p.url != "" {
 		r.Set, r.Unknown = All(), true
+		if v, ok := vcsTagVersion(p.url); ok {
+			r.Set, r.Unknown = Point(v), false
+		}
 		return r, nil
 	}
 	if strings.Contains(r.Specifier, "${") {
@@ -293,4 +296,29 @@ func newRequirement(path, s string, off func(int) int) (*Requirement, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// vcsTagVersion reads the version of a VCS reference that names a release
+// tag: git+https://github.com/org/python-sdk@v1.25.0 is 1.25.0. A branch or a
+// commit does not read as a version (ok false): the version is unknown.
+func vcsTagVersion(url string) (Version, bool) {
+	for _, scheme := range []string{"git+", "hg+", "svn+", "bzr+"} {
+		if strings.HasPrefix(url, scheme) {
+			if i := strings.IndexByte(url, '#'); i >= 0 {
+				url = url[:i]
+			}
+			last := url[strings.LastIndexByte(url, '/')+1:]
+			at := strings.LastIndexByte(last, '@')
+			if at < 0 {
+				return Version{}, false
+			}
+			ref := last[at+1:]
+			if !strings.ContainsRune(ref, '.') {
+				return Version{}, false // a commit or a branch, not a release tag
+			}
+			v, err := ParseVersion(ref)
+			return v, err == nil
+		}
+	}
+	return Version{}, false
 }

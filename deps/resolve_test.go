@@ -164,3 +164,30 @@ func memFS(files map[string]string) func(string) ([]byte, error) {
 		return nil, errNoIncludes
 	}
 }
+
+func TestVCSTagVersion(t *testing.T) {
+	for _, c := range []struct{ url, want string }{
+		{"git+https://github.com/modelcontextprotocol/python-sdk@v1.25.0", "1.25.0"},
+		{"git+https://github.com/modelcontextprotocol/python-sdk.git@1.26.1#egg=mcp", "1.26.1"},
+		{"git+ssh://git@github.com/org/python-sdk", ""},
+		{"git+https://github.com/org/python-sdk@main", ""},
+		{"git+https://github.com/org/python-sdk@3f0d1a2", ""},
+		{"https://example.com/mcp-1.25.0.tar.gz", ""},
+	} {
+		v, ok := vcsTagVersion(c.url)
+		if ok != (c.want != "") || ok && v.String() != c.want {
+			t.Errorf("%s: %v %v, want %q", c.url, v, ok, c.want)
+		}
+	}
+}
+
+// A uv source's span is the entry to change; a release tag is its version.
+func TestUVSource(t *testing.T) {
+	src := "[project]\ndependencies = [\"mcp[cli]\"]\n\n[tool.uv.sources]\nmcp = { git = \"https://github.com/modelcontextprotocol/python-sdk\", rev = \"3f0d1a2\" }\n"
+	p := loadMem(t, Options{}, map[string]string{"pyproject.toml": src})
+	r := p.Resolution("mcp").Declared[0]
+	if r.Source == nil || r.Source.Kind != "git" || r.Source.Ref != "3f0d1a2" || !r.Unknown ||
+		!strings.HasPrefix(src[r.Source.Start:r.Source.End], "mcp = { git") || !strings.HasSuffix(src[r.Source.Start:r.Source.End], "}") {
+		t.Errorf("source %+v", r.Source)
+	}
+}

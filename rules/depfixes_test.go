@@ -51,9 +51,14 @@ func TestDependencyFixMessages(t *testing.T) {
 			{rules.Unsafe, []string{"re-lock: uv.lock pins mcp 1.20.0, which >=2,<3 excludes"}},
 			{rules.Safe, []string{"pin mcp==1.27.0", "re-lock: uv.lock pins mcp 1.20.0, which ==1.27.0 excludes"}},
 		}}}},
-		{"MCP001/requirements", []string{"MCP001"}, []want{{file: "requirements.txt", line: 4, fixes: []fixWant{
-			{rules.DisplayOnly, []string{"--hash"}}, {rules.DisplayOnly, []string{"--hash"}},
-		}}}},
+		{"MCP001/requirements", []string{"MCP001"}, []want{
+			{file: "requirements.txt", line: 4, fixes: []fixWant{
+				{rules.DisplayOnly, []string{"--hash"}}, {rules.DisplayOnly, []string{"--hash"}},
+			}},
+			{file: "base.txt", line: 2, msg: []string{"python-sdk@v1.25.0` admits only mcp 1.x"}, fixes: []fixWant{
+				{rules.DisplayOnly, []string{"point the reference at a 2.x release"}},
+			}},
+		}},
 		{"MCP001/git-source", []string{"MCP001"}, []want{{file: "pyproject.toml", line: 7,
 			msg:   []string{"installed from git https://github.com/modelcontextprotocol/python-sdk at 3f0d1a2", "uv.lock resolves it to mcp 1.26.1.dev3+g3f0d1a2"},
 			fixes: []fixWant{{rules.DisplayOnly, []string{"point the source at a 2.x release", "re-lock"}}}}}},

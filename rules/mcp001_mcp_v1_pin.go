@@ -52,7 +52,9 @@ var mcp001 = Register(&Rule{
 			"floor and keeps its upper bound. It is safe (a minor release of the same API) but partial: it removes the " +
 			"transport-close crashes, not the cancel race. When a lock pins a version the new requirement excludes, the " +
 			"message says to re-lock. A lock file gets no edit: change the manifest, then re-lock. An SDK installed " +
-			"from git through `[tool.uv.sources]` is reported on the source entry, the line to change. " +
+			"from git through `[tool.uv.sources]` is reported on the source entry, the line to change; a release tag " +
+			"(`mcp @ git+https://...python-sdk@v1.25.0`, a uv or Poetry `tag`) reads as its version, and the advice " +
+			"is to point the reference at a 2.x release. " +
 			"Where the project creates a server (and has no guard yet), another alternative stays on 1.x and writes the " +
 			"respond/cancel guard (below), offered after the migration and before the partial floor raise: unsafe, " +
 			"since it patches a private attribute of the SDK.",
@@ -114,6 +116,13 @@ func runMCP001(p *Pass) {
 			if f, ok := floorFix(p, r, "1.27.0"); ok {
 				fixes = append(fixes, f)
 			}
+		} else if r.URL != "" {
+			// mcp @ git+...@v1.25.0: the release tag is the version.
+			advice := "point the reference at a 2.x release of the SDK, or replace it with mcp>=2,<3 (" + mcp2Migration + ")"
+			if len(blockers) > 0 {
+				advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
+			}
+			fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
 		}
 		if guardOK {
 			fixes = append(fixes, guard)
