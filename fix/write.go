@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/mcplint/mcplint/internal/safeio"
@@ -60,6 +61,9 @@ type WriteResult struct {
 	// be written) or an interrupt stopped the writes, as opposed to files
 	// refused one by one (read-only, changed since read, ...).
 	Failed bool
+	// Interrupted is set when a signal stopped the writes (safewrite's
+	// Interrupt): the signal handler says what was written.
+	Interrupted bool
 }
 
 // beforeCommit, when set (by tests), runs after every temporary file is
@@ -135,6 +139,7 @@ func Write(o *Outcome) *WriteResult {
 			notWritten(f, "not written: it "+refused.Reason)
 		case err != nil:
 			failed, failedAt = err, f.Path
+			r.Interrupted = errors.Is(err, safewrite.ErrInterrupted)
 			notWritten(f, "not written: "+err.Error())
 		default:
 			files = append(files, f)
@@ -159,10 +164,19 @@ func Write(o *Outcome) *WriteResult {
 				notWritten(files[i], "not written: it "+refused.Reason)
 			default:
 				r.Failed = true
+				r.Interrupted = r.Interrupted || errors.Is(err, safewrite.ErrInterrupted)
 				notWritten(files[i], "not written: "+err.Error())
 			}
 		}
 	}
+	// In path order, the cause of a failure first.
+	sort.SliceStable(r.NotWritten, func(i, j int) bool {
+		a, b := r.NotWritten[i], r.NotWritten[j]
+		if (a.Path == failedAt) != (b.Path == failedAt) {
+			return a.Path == failedAt
+		}
+		return a.Path < b.Path
+	})
 	o.drop(r.NotWritten)
 	return r
 }

@@ -277,6 +277,9 @@ func TestWriteFailureRewritesNothing(t *testing.T) {
 	if fixed(t, a) || fixed(t, b) {
 		t.Error("a file was rewritten although another could not be")
 	}
+	if r.NotWritten[0].Path != b {
+		t.Errorf("the failing file %s is not listed first: %v", b, r.NotWritten)
+	}
 	if !strings.Contains(notWritten(r, b), "no space left") || !strings.Contains(notWritten(r, a), "writing "+b+" failed") {
 		t.Errorf("reasons: %v", r.NotWritten)
 	}
@@ -292,7 +295,7 @@ func TestWriteAfterAnInterruptWritesNothing(t *testing.T) {
 	root, out := project(t)
 	safewrite.Interrupt()
 	r := Write(out)
-	if !r.Failed || len(r.Written) != 0 || fixed(t, filepath.Join(root, "a.py")) {
+	if !r.Failed || !r.Interrupted || len(r.Written) != 0 || fixed(t, filepath.Join(root, "a.py")) {
 		t.Errorf("failed %v written %v", r.Failed, r.Written)
 	}
 	if len(r.NotWritten) == 0 || !strings.Contains(r.NotWritten[0].Reason, "interrupted") {

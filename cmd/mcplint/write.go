@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/mcplint/mcplint/engine"
@@ -26,6 +27,13 @@ func writeFixes(stderr io.Writer, outcome *fix.Outcome, roots []string, opts eng
 	wr := fix.Write(outcome)
 	if len(wr.NotWritten) == 0 {
 		return outcome.Result, nil, nil
+	}
+	if wr.Interrupted {
+		// The signal handler says what was written and ends the process.
+		if ch := signalExited.Load(); ch != nil {
+			<-*ch
+		}
+		return nil, nil, exitCode{130}
 	}
 	for _, nw := range wr.NotWritten {
 		fmt.Fprintf(stderr, "mcplint: %s: %s\n", nw.Path, nw.Reason)
@@ -88,6 +96,11 @@ func refusedHint(flag string, r *safewrite.RefusedError) string {
 	return msg
 }
 
+// signalExited is closed once the signal handler has ended the process
+// (which only tests' exit returns from); writeFixes waits on it when a
+// signal stopped the writes, so that the handler alone reports them.
+var signalExited atomic.Pointer[chan struct{}]
+
 // handleSignals makes SIGINT and SIGTERM remove the temporary files of the
 // writes in progress and say which files were written before the process
 // ends (with 128 + the signal's number, as a shell reports it). The renames
@@ -98,8 +111,10 @@ func refusedHint(flag string, r *safewrite.RefusedError) string {
 func handleSignals(stderr io.Writer, exit func(code int)) (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
+	done, exited := make(chan struct{}), make(chan struct{})
+	signalExited.Store(&exited)
 	go func() {
+		defer close(exited)
 		select {
 		case sig := <-ch:
 			written := safewrite.Interrupt()
