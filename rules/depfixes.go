@@ -6,6 +6,7 @@ package rules
 // requirement excludes.
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"regexp"
@@ -114,23 +115,23 @@ func pinComment(p *Pass, r *deps.Requirement, words ...string) (string, bool) {
 	if f == nil || r.Start < 0 || r.End > len(f.Src) {
 		return "", false
 	}
-	src := string(f.Src)
-	lineStart := strings.LastIndexByte(src[:r.Start], '\n') + 1
-	lineEnd := strings.IndexByte(src[r.End:], '\n')
+	src := f.Src // bytes: one requirement must not copy the whole file
+	lineStart := bytes.LastIndexByte(src[:r.Start], '\n') + 1
+	lineEnd := bytes.IndexByte(src[r.End:], '\n')
 	if lineEnd < 0 {
 		lineEnd = len(src)
 	} else {
 		lineEnd += r.End
 	}
 	var comments []string
-	if i := strings.IndexByte(src[r.End:lineEnd], '#'); i >= 0 {
-		comments = append(comments, src[r.End+i:lineEnd])
+	if i := bytes.IndexByte(src[r.End:lineEnd], '#'); i >= 0 {
+		comments = append(comments, string(src[r.End+i:lineEnd]))
 	}
 	// Comment-only lines right above (at most three).
 	end := lineStart - 1
 	for k := 0; k < 3 && end > 0; k++ {
-		start := strings.LastIndexByte(src[:end], '\n') + 1
-		line := strings.TrimSpace(src[start:end])
+		start := bytes.LastIndexByte(src[:end], '\n') + 1
+		line := strings.TrimSpace(string(src[start:end]))
 		if !strings.HasPrefix(line, "#") {
 			break
 		}
@@ -197,10 +198,12 @@ func hashPinned(p *Pass, r *deps.Requirement) bool {
 	}
 	rest := f.Src[r.End:]
 	for {
-		nl := strings.IndexByte(string(rest), '\n')
-		line := string(rest)
+		nl := bytes.IndexByte(rest, '\n')
+		var line string
 		if nl >= 0 {
 			line = string(rest[:nl])
+		} else {
+			line = string(rest)
 		}
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]

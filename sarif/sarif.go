@@ -506,7 +506,11 @@ func (b *builder) fix(f *rules.Fix) *gosarif.Fix {
 		ch := gosarif.NewArtifactChange(b.artifact(p))
 		ch.Replacements = []*gosarif.Replacement{}
 		src := b.source(p)
-		for _, rep := range lineReplacements(src, byPath[p]) {
+		li := b.lineIndex(p)
+		if li == nil {
+			li = pyast.NewLineIndex(src)
+		}
+		for _, rep := range lineReplacements(src, li, byPath[p]) {
 			ch.WithReplacement(rep)
 		}
 		out.AddArtifactChanges(ch)
@@ -518,11 +522,11 @@ func (b *builder) fix(f *rules.Fix) *gosarif.Fix {
 // lines: each edit covers the lines it touches (an insertion covers the line
 // it is inserted before), overlapping spans are merged, a span runs from the
 // start of its first line to the start of the line after its last one, and
-// the inserted text is that span after the edits.
-func lineReplacements(src []byte, edits []rules.Edit) []*gosarif.Replacement {
+// the inserted text is that span after the edits. li is src's line index
+// (built once per file by the caller).
+func lineReplacements(src []byte, li *pyast.LineIndex, edits []rules.Edit) []*gosarif.Replacement {
 	edits = append([]rules.Edit(nil), edits...)
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
-	li := pyast.NewLineIndex(src)
 	type span struct {
 		start, end int // byte range of whole lines
 		edits      []rules.Edit

@@ -323,7 +323,7 @@ func TestLineReplacementsMergeAndEOF(t *testing.T) {
 		{Start: len(src) - 1, End: len(src), New: "7"}, // last line, no newline
 		{Start: len(src), End: len(src), New: "\nd = 4"},
 	}
-	reps := lineReplacements([]byte(src), edits)
+	reps := lineReplacements([]byte(src), pyast.NewLineIndex([]byte(src)), edits)
 	if len(reps) != 2 {
 		t.Fatalf("%d replacements, want 2 (line 1 merged; last line with the insertion at EOF)", len(reps))
 	}
@@ -337,7 +337,7 @@ func TestLineReplacementsMergeAndEOF(t *testing.T) {
 		t.Errorf("last region = %d:%d-%d:%d", *r.StartLine, *r.StartColumn, *r.EndLine, *r.EndColumn)
 	}
 	// Deleting a whole line leaves an empty insertedContent.text, not none.
-	reps = lineReplacements([]byte("a\nb\n"), []rules.Edit{{Start: 0, End: 2}})
+	reps = lineReplacements([]byte("a\nb\n"), pyast.NewLineIndex([]byte("a\nb\n")), []rules.Edit{{Start: 0, End: 2}})
 	if len(reps) != 1 || reps[0].InsertedContent == nil || reps[0].InsertedContent.Text == nil || *reps[0].InsertedContent.Text != "" {
 		t.Errorf("deletion replacement = %+v", reps)
 	}
