@@ -179,7 +179,7 @@ func TestBadInput(t *testing.T) {
 	root := testfs.Write(t, map[string]string{
 		"requirements.txt": "mcp==1.26.0\n",
 		"syntax.py":        "from mcp.server.fastmcp import FastMCP\ndef f(:\n    pass\n",
-		"latin1.py":        "# mcp\nname = '\xe9t\xe9'\n",
+		"latin1.py":        "import mcp\nname = '\xe9t\xe9'\n",
 		"empty.py":         "",
 		"crlf.py":          "from mcp.server.fastmcp import FastMCP\r\nmcp = FastMCP('x')\r\n",
 	})
@@ -214,5 +214,37 @@ func TestSiblingModulesWithOneName(t *testing.T) {
 	}
 	if n := len(res.Projects[0].Handlers); n != 2 {
 		t.Errorf("%d handlers, want 2", n)
+	}
+}
+
+// The prefilter reads import lines only: a tree that never imports the MCP
+// framework parses nothing, however often it says "mcp", ".tool" or
+// ".resource"; a module that imports nothing of MCP but is imported by (or
+// imports) a module that does is parsed, and its registrations are found.
+func TestPrefilterFollowsImportLinesOnly(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"lib/pyproject.toml":   "[project]\nname='lib'\ndependencies=['requests']\n",
+		"lib/res.py":           "# mcp-like words: .tool .resource .prompt add_tool call_tool\nimport os\n\ndef load(mcp):\n    return mcp.resource('x')\n",
+		"lib/other.py":         "from res import load\n",
+		"srv/requirements.txt": "mcp==1.26.0\n",
+		"srv/main.py": "from mcp.server.fastmcp import FastMCP\nfrom tools import (\n    register,\n)\n" +
+			"app = FastMCP('x')\nregister(app)\n",
+		"srv/tools.py":     "import anyio\nfrom helpers import work\n\ndef register(server):\n    @server.tool()\n    async def t():\n        return await anyio.to_thread.run_sync(work)\n",
+		"srv/helpers.py":   "def work():\n    return 1\n",
+		"srv/unrelated.py": "import json\n# .tool mcp\n",
+	})
+	res := run(t, []string{root}, Options{Rules: []*rules.Rule{rules.Lookup("MCP101")}})
+	parsed := map[string]int{}
+	for _, p := range res.Projects {
+		parsed[filepath.Base(p.Dir)] = p.Modules
+	}
+	if parsed["lib"] != 0 {
+		t.Errorf("lib (no MCP import) parsed %d files, want 0", parsed["lib"])
+	}
+	if parsed["srv"] != 3 {
+		t.Errorf("srv parsed %d files, want 3 (main, tools through a parenthesized import, helpers)", parsed["srv"])
+	}
+	if got := codes(root, res); strings.Join(got, ",") != "srv/tools.py:7:MCP101:error" {
+		t.Errorf("findings %q, want the offload in tools.py (registered on a server passed in)", got)
 	}
 }

@@ -19,9 +19,9 @@ func TestEntryPointName(t *testing.T) {
 }
 
 func TestImportLines(t *testing.T) {
-	src := "import os, pkg.tools as t\nfrom . import server\nfrom .reg import (\n    register_all,\n)\n  from pkg.a import b, c as d\nx = 'from y import z'\n"
+	src := "\ufeffimport os, pkg.tools as t\nfrom . import server\nfrom .reg import (\n    register_all,\n)\n  from pkg.a import b, c as d\nx = 'from y import z'\n"
 	got := strings.Join(importLines([]byte(src), "pkg.main", false), ",")
-	want := "os,pkg.tools,pkg,pkg.server,pkg.reg,pkg.a,pkg.a.b,pkg.a.c"
+	want := "os,pkg.tools,pkg,pkg.server,pkg.reg,pkg.reg.register_all,pkg.a,pkg.a.b,pkg.a.c"
 	if got != want {
 		t.Errorf("importLines:\n got %s\nwant %s", got, want)
 	}

@@ -593,10 +593,6 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 		loaded = map[string]bool{}
 		queue  []string
 	)
-	tokens := append([][]byte(nil), seedTokens...)
-	for _, d := range e.opts.HandlerDecorators {
-		tokens = append(tokens, []byte(d[strings.LastIndexByte(d, '.')+1:]))
-	}
 	srcs := map[string][]byte{}
 	for _, f := range pr.pyFiles {
 		src, err := e.read(f)
@@ -606,9 +602,25 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 			continue
 		}
 		srcs[f] = src
-		if pr.script || e.opts.ReportUnreachable || containsAny(src, tokens) {
-			queue = append(queue, f)
-			loaded[f] = true
+	}
+	graph := newImportGraph(pr.pyFiles, srcs, names, e.opts.HandlerDecorators)
+	admit := func(f string) {
+		for _, g := range graph.component(f) {
+			if !loaded[g] {
+				loaded[g] = true
+				queue = append(queue, g)
+			}
+		}
+	}
+	for _, f := range pr.pyFiles {
+		if srcs[f] == nil || loaded[f] {
+			continue
+		}
+		// The overlay holds the files a fix edited: the re-analysis parses
+		// them whatever their imports, to check the edit.
+		_, edited := e.opts.Overlay[f]
+		if pr.script || e.opts.ReportUnreachable || graph.seed[f] || edited {
+			admit(f)
 		}
 	}
 	// Entry points ([project.scripts]) run registration functions.
@@ -616,40 +628,24 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 		for ref := q; ref != ""; ref = ref[:max(strings.LastIndexByte(ref, '.'), 0)] {
 			for _, f := range names.files(ref) {
 				if !loaded[f] && srcs[f] != nil {
-					loaded[f] = true
-					queue = append(queue, f)
+					admit(f)
 				}
 			}
 		}
 	}
+	// Parsing can find more than import lines say (pkg.sub.f() after
+	// "import pkg"): admit what the parsed modules reference, with the
+	// import-line component of each (its importers can call into it).
 	for len(queue) > 0 {
-		for len(queue) > 0 {
-			batch := e.parseAll(queue, srcs, names)
-			queue = nil
-			for _, m := range batch {
-				mods = append(mods, m)
-				for _, ref := range referencedModules(m) {
-					for _, f := range names.files(ref) {
-						if !loaded[f] {
-							loaded[f] = true
-							queue = append(queue, f)
-						}
+		batch := e.parseAll(queue, srcs, names)
+		queue = nil
+		for _, m := range batch {
+			mods = append(mods, m)
+			for _, ref := range referencedModules(m) {
+				for _, f := range names.files(ref) {
+					if !loaded[f] && srcs[f] != nil {
+						admit(f)
 					}
-				}
-			}
-		}
-		// A module that imports a loaded one can call its registration
-		// functions (from tools import register_all; register_all(app)):
-		// load the importers too, found by a scan of their import lines.
-		for _, f := range pr.pyFiles {
-			if loaded[f] || srcs[f] == nil {
-				continue
-			}
-			for _, ref := range importLines(srcs[f], names.name(f), path.Base(f) == "__init__.py") {
-				if anyLoaded(names.files(ref), loaded) {
-					loaded[f] = true
-					queue = append(queue, f)
-					break
 				}
 			}
 		}
@@ -658,64 +654,9 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 	return mods
 }
 
-func anyLoaded(files []string, loaded map[string]bool) bool {
-	for _, f := range files {
-		if loaded[f] {
-			return true
-		}
-	}
-	return false
-}
-
-// importLines returns the modules (and, for from-imports, module.name) a
-// file's import statements name, read line by line without parsing: a
-// line starting with "import " or "from ". Relative imports are resolved
-// against the file's module name.
-func importLines(src []byte, modName string, isPackage bool) []string {
-	var out []string
-	for _, line := range bytes.Split(src, []byte("\n")) {
-		l := strings.TrimSpace(string(line))
-		switch {
-		case strings.HasPrefix(l, "import "):
-			for _, part := range strings.Split(strings.TrimPrefix(l, "import "), ",") {
-				if f := strings.Fields(part); len(f) > 0 {
-					out = append(out, f[0])
-				}
-			}
-		case strings.HasPrefix(l, "from "):
-			f := strings.Fields(strings.TrimPrefix(l, "from "))
-			if len(f) < 3 || f[1] != "import" {
-				continue
-			}
-			mod := f[0]
-			if strings.HasPrefix(mod, ".") {
-				dots := len(mod) - len(strings.TrimLeft(mod, "."))
-				mod = pyast.RelativeModule(modName, isPackage, dots, strings.TrimLeft(mod, "."))
-			}
-			out = append(out, mod)
-			for _, name := range strings.Split(strings.Join(f[2:], " "), ",") {
-				if n := strings.Trim(strings.Fields(name + " x")[0], "()\\"); n != "" && n != "x" {
-					out = append(out, mod+"."+n)
-				}
-			}
-		}
-	}
-	return out
-}
 
 // commentMarkers make the engine keep a parsed file's comment ranges.
 var commentMarkers = [][]byte{[]byte("mcplint"), []byte("noqa"), []byte("NOQA")}
-
-// seedTokens make a file worth parsing: it names MCP, or it calls a
-// registration method, as a module does that registers tools on a server
-// imported from elsewhere (from app import app; @app.tool). The import
-// closure of the seeds then brings in everything they reach.
-var seedTokens = [][]byte{
-	[]byte("mcp"), []byte("MCP"), []byte(".tool"), []byte(".resource"), []byte(".prompt"),
-	[]byte(".completion"), []byte("add_tool"), []byte("add_prompt"), []byte("add_resource"),
-	[]byte("call_tool"), []byte("read_resource"), []byte("get_prompt"), []byte("list_tools"),
-	[]byte("request_handlers"), []byte("add_request_handler"), []byte("from_function"),
-}
 
 func containsAny(src []byte, tokens [][]byte) bool {
 	for _, t := range tokens {
