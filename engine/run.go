@@ -654,7 +654,6 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 	return mods
 }
 
-
 // commentMarkers make the engine keep a parsed file's comment ranges.
 var commentMarkers = [][]byte{[]byte("mcplint"), []byte("noqa"), []byte("NOQA")}
 
