@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safewrite"
 )
 
@@ -36,12 +37,12 @@ func writeFixes(stderr io.Writer, outcome *fix.Outcome, roots []string, opts eng
 		return nil, nil, exitCode{130}
 	}
 	for _, nw := range wr.NotWritten {
-		fmt.Fprintf(stderr, "mcplint: %s: %s\n", nw.Path, nw.Reason)
+		fmt.Fprintf(stderr, "mcplint: %s: %s\n", escape.Visible(nw.Path), escape.Visible(nw.Reason))
 	}
 	if len(wr.Written) == 0 {
 		fmt.Fprintf(stderr, "mcplint: no file was written\n")
 	} else {
-		fmt.Fprintf(stderr, "mcplint: written: %s\n", strings.Join(wr.Written, ", "))
+		fmt.Fprintf(stderr, "mcplint: written: %s\n", escape.Visible(strings.Join(wr.Written, ", ")))
 	}
 	res, err := engine.Run(roots, opts)
 	if err != nil {
@@ -121,7 +122,7 @@ func handleSignals(stderr io.Writer, exit func(code int)) (stop func()) {
 			if len(written) == 0 {
 				fmt.Fprintf(stderr, "mcplint: interrupted (%v): no file was written\n", sig)
 			} else {
-				fmt.Fprintf(stderr, "mcplint: interrupted (%v) after writing %s; no other file was changed\n", sig, strings.Join(written, ", "))
+				fmt.Fprintf(stderr, "mcplint: interrupted (%v) after writing %s; no other file was changed\n", sig, escape.Visible(strings.Join(written, ", ")))
 			}
 			code := 130
 			if s, ok := sig.(syscall.Signal); ok {
