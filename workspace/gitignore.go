@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -95,6 +97,9 @@ func (f *ignoreFile) match(rel string, isDir bool) (decided, ignored bool) {
 type ignorer struct {
 	files map[string]*ignoreFile // folder (absolute, slash) -> its file
 	top   string                 // the highest folder whose files apply
+	// errs are ignore files that exist but cannot be read (a named pipe,
+	// over the size limit): reported, since the walk then visits more.
+	errs []error
 }
 
 // newIgnorer prepares matching for a walk of absRoot: it loads the ignore
@@ -131,8 +136,12 @@ func (ig *ignorer) load(dir string) {
 	if _, ok := ig.files[dir]; ok {
 		return
 	}
-	src, err := safeio.ReadFile(filepath.Join(filepath.FromSlash(dir), ".gitignore"), safeio.Config)
+	name := filepath.Join(filepath.FromSlash(dir), ".gitignore")
+	src, err := safeio.ReadFile(name, safeio.Config)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			ig.errs = append(ig.errs, &PathError{Path: DisplayPath(name), Err: unwrap(err)})
+		}
 		ig.files[dir] = nil
 		return
 	}
@@ -157,4 +166,13 @@ func (ig *ignorer) ignored(abs string, isDir bool) bool {
 		return ignored
 	}
 	return false
+}
+
+// unwrap drops the *os.PathError around err: PathError names the path.
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -168,6 +168,9 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 		if err != nil {
 			errs = append(errs, &PathError{Path: root, Err: err})
 		}
+		if ig != nil {
+			errs = append(errs, ig.errs...)
+		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, errs
