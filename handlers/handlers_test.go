@@ -89,7 +89,7 @@ async def on_call(ctx, params): pass
 s2 = Server("y", on_call_tool=on_call)
 `}, Config{}, []string{"s.call:call_tool:mcp low-level Server", "s.lt:list_tools:mcp low-level Server", "s.on_call:call_tool:mcp low-level Server", "s.ping:request:mcp low-level Server"}},
 		{"server imported, factory, attribute, param", map[string]string{
-			"pkg/__init__.py": "from .server import mcp\n",
+			"pkg/__init__.py": "from .server import mcp\nfrom . import tools\n",
 			"pkg/server.py": `
 from mcp.server.fastmcp import FastMCP
 def make():
@@ -523,6 +523,44 @@ def unused(mcp: FastMCP):
 	}
 	if got := strings.Join(handlerSet(build(t, plugin, Config{})), ","); got != "plug.one.register.t1:tool:fastmcp,plug.two.setup.t2:tool:fastmcp" {
 		t.Errorf("plugin registrations: %q", got)
+	}
+	// A module that registers on an imported server runs only when live
+	// code imports it (or it runs as a script).
+	plugins := map[string]string{
+		"app/__init__.py": "",
+		"app/server.py": `
+from fastmcp import FastMCP
+mcp = FastMCP("x")
+`,
+		"app/main.py": `
+from app.server import mcp
+import app.used
+`,
+		"app/used.py": `
+from app.server import mcp
+@mcp.tool
+def used(): pass
+`,
+		"app/legacy.py": `
+from app.server import mcp
+@mcp.tool
+def legacy(): pass
+`,
+		"app/script.py": `
+from app.server import mcp
+@mcp.tool
+def scripted(): pass
+if __name__ == "__main__":
+    mcp.run()
+`,
+		"tests/test_legacy.py": "import app.legacy\n",
+	}
+	if got := strings.Join(handlerSet(build(t, plugins, Config{})), ","); got != "app.script.scripted:tool:fastmcp,app.used.used:tool:fastmcp" {
+		t.Errorf("plugin modules: %q", got)
+	}
+	plugins["app/loader.py"] = "import importlib\nfor n in ['legacy']:\n    importlib.import_module('app.' + n)\n"
+	if got := strings.Join(handlerSet(build(t, plugins, Config{})), ","); !strings.Contains(got, "app.legacy.legacy") {
+		t.Errorf("a dynamic import can load any module: %q", got)
 	}
 	// An entry point from [project.scripts] runs its function.
 	files["pkg/server.py"] = strings.Replace(files["pkg/server.py"], "def main():", "def cli():", 1)

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"path"
 	"strings"
 
@@ -10,7 +11,9 @@ import (
 // Live code: a registration inside a function (def register(mcp):
 // @mcp.tool() def f(): ...) registers a handler only when something runs
 // that function. The roots are what Python or a launcher runs: the
-// module-level code of every module (any module can be imported or run),
+// module-level code of every module that can be imported or run (all but a
+// module that registers on an imported server and that nothing live imports:
+// liveModules),
 // the configured entry points ([project.scripts]), functions named main,
 // factories that return a server (fastmcp run mod:factory), decorated
 // functions (a framework calls them: @click.command, @app.on_event), methods
@@ -30,6 +33,8 @@ type liveSets struct {
 	modEdges map[*pyast.Module][]*pyast.Function   // module-level code -> functions
 	nontest  map[*pyast.Function]bool
 	all      map[*pyast.Function]bool
+	// modules whose top-level code runs, without and with test modules
+	modsNontest, modsAll map[*pyast.Module]bool
 }
 
 // dropUnreachedRegistrations removes handlers whose registration site is in
@@ -43,23 +48,21 @@ func (b *builder) dropUnreachedRegistrations() {
 			kept = append(kept, h)
 			continue
 		}
-		f := sm.FuncAt(h.Site)
-		if f == nil { // module level or a class body at module level: runs at import
-			kept = append(kept, h)
-			continue
-		}
 		if live == nil {
 			live = b.liveSets()
 		}
-		if live.nontest[f] {
+		f := sm.FuncAt(h.Site)
+		// A site at module level (or in a class body there) runs when its
+		// module runs.
+		if f == nil && live.modsNontest[sm] || f != nil && live.nontest[f] {
 			kept = append(kept, h)
 			continue
 		}
 		if isTestModule(sm) {
 			if live.all == nil {
-				live.all = live.closure(b, true)
+				live.all, live.modsAll = live.closure(b, true)
 			}
-			if live.all[f] {
+			if f == nil && live.modsAll[sm] || f != nil && live.all[f] {
 				kept = append(kept, h)
 			}
 		}
@@ -133,7 +136,7 @@ func (b *builder) liveSets() *liveSets {
 			return true
 		})
 	}
-	l.nontest = l.closure(b, false)
+	l.nontest, l.modsNontest = l.closure(b, false)
 	return l
 }
 
@@ -182,7 +185,8 @@ func definitionName(n *pyast.Node) bool {
 
 // closure returns the functions live code runs, from the roots of the
 // project's modules (test modules too when tests is set).
-func (l *liveSets) closure(b *builder, tests bool) map[*pyast.Function]bool {
+func (l *liveSets) closure(b *builder, tests bool) (map[*pyast.Function]bool, map[*pyast.Module]bool) {
+	mods := b.liveModules(tests)
 	live := map[*pyast.Function]bool{}
 	var queue []*pyast.Function
 	push := func(fs ...*pyast.Function) {
@@ -199,8 +203,11 @@ func (l *liveSets) closure(b *builder, tests bool) map[*pyast.Function]bool {
 			entry[sym.fn] = true
 		}
 	}
+	for f := range entry {
+		push(f)
+	}
 	for _, m := range b.mods {
-		if !tests && isTestModule(m) {
+		if !mods[m] {
 			continue
 		}
 		push(l.modEdges[m]...)
@@ -216,7 +223,120 @@ func (l *liveSets) closure(b *builder, tests bool) map[*pyast.Function]bool {
 		queue = queue[1:]
 		push(l.edges[f]...)
 	}
+	return live, mods
+}
+
+// liveModules returns the modules whose top-level code runs. Any module
+// can be run or imported by something the index does not see (python -m,
+// uvicorn mod:app, a launcher), so every module is a root but one kind: a
+// module that registers handlers at its top level on a server it imports
+// from another project module (from app import mcp; @mcp.tool() ...), with
+// no `if __name__ == "__main__":` and no top-level .run(...) call, runs only
+// when live code imports it. Importing a.b also runs a's __init__. When live
+// code imports modules dynamically (importlib, pkgutil, runpy, __import__)
+// every module counts. Test modules count only when tests is set.
+func (b *builder) liveModules(tests bool) map[*pyast.Module]bool {
+	live := map[*pyast.Module]bool{}
+	var queue []*pyast.Module
+	push := func(m *pyast.Module) {
+		if m != nil && !live[m] && (tests || !isTestModule(m)) {
+			live[m] = true
+			queue = append(queue, m)
+		}
+	}
+	plugins := b.pluginModules()
+	dynamic := false
+	for _, m := range b.mods {
+		if !plugins[m] {
+			push(m)
+		}
+		if (tests || !isTestModule(m)) && importsDynamically(m) {
+			dynamic = true
+		}
+	}
+	if dynamic {
+		for _, m := range b.mods {
+			push(m)
+		}
+		return live
+	}
+	for len(queue) > 0 {
+		m := queue[0]
+		queue = queue[1:]
+		for _, kind := range []string{"import_statement", "import_from_statement"} {
+			for _, n := range m.Nodes(kind) {
+				for _, q := range m.ImportTargets(n) {
+					for ; q != ""; q = parentName(q) {
+						push(b.module(q))
+					}
+				}
+			}
+		}
+		push(b.module(parentName(m.Name)))
+	}
 	return live
+}
+
+// pluginModules returns the modules that register handlers at their top
+// level on a server imported from another module and do not run as a
+// script (see liveModules).
+func (b *builder) pluginModules() map[*pyast.Module]bool {
+	entryMods := map[*pyast.Module]bool{}
+	for _, q := range b.cfg.EntryPoints {
+		if sym := b.lookup(q); sym.fn != nil {
+			entryMods[sym.module] = true
+		}
+	}
+	out := map[*pyast.Module]bool{}
+	for _, h := range b.out.Handlers {
+		m := h.SiteModule
+		if m == nil || h.Site == nil || out[m] || entryMods[m] || m.Name == "" || h.Server == "" ||
+			strings.HasPrefix(h.Server, m.Name+".") || m.FuncAt(h.Site) != nil {
+			continue
+		}
+		if path.Base(strings.ReplaceAll(m.Path, "\\", "/")) == "__main__.py" || bytes.Contains(m.Src, []byte("__main__")) || runsAtTop(m) {
+			continue
+		}
+		out[m] = true
+	}
+	return out
+}
+
+// runsAtTop reports whether a module calls a run method at its top level
+// (mcp.run(), asyncio.run(main())).
+func runsAtTop(m *pyast.Module) bool {
+	for _, call := range m.Nodes("call") {
+		if _, attr := lastAttr(m, pyast.Callee(call)); strings.HasPrefix(attr, "run") && m.FuncAt(call) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func parentName(q string) string {
+	if i := strings.LastIndexByte(q, '.'); i >= 0 {
+		return q[:i]
+	}
+	return ""
+}
+
+// dynamicImports load modules by name at run time.
+var dynamicImports = map[string]bool{
+	"importlib.import_module": true, "__import__": true, "pkgutil.iter_modules": true,
+	"pkgutil.walk_packages": true, "runpy.run_module": true, "runpy.run_path": true,
+	"importlib.util.spec_from_file_location": true, "importlib.util.module_from_spec": true,
+	"importlib.machinery.SourceFileLoader": true,
+}
+
+func importsDynamically(m *pyast.Module) bool {
+	for _, call := range m.Nodes("call") {
+		for _, q := range m.Resolve(pyast.Callee(call)) {
+			if dynamicImports[q] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // liveRoot reports whether something outside the project's own code can run

@@ -1,3 +1,4 @@
+import monorepo.status_tools  # noqa: F401  (registers the status tool)
 from monorepo.server import start
 
 
