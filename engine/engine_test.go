@@ -84,7 +84,7 @@ func TestPrefilterParsesOnlyWhatCanMatter(t *testing.T) {
 	root := testfs.Write(t, map[string]string{
 		"requirements.txt":      "mcp==1.26.0\n",
 		"app/__init__.py":       "",
-		"app/server.py":         "from mcp.server.fastmcp import FastMCP\nimport app.tools.deep\nfrom . import util\napp = FastMCP('x')\n",
+		"app/server.py":         "from mcp.server.fastmcp import FastMCP\nimport app.tools.deep\nfrom . import util\napp = FastMCP('x')\nfrom . import handlers\n",
 		"app/util.py":           "import app.more\n",
 		"app/more.py":           "X = 1\n",
 		"app/tools/__init__.py": "",
