@@ -50,6 +50,7 @@ type builder struct {
 	sites    []site
 	siteOf   map[*pyast.Function][]site // call sites by callee
 	succ     map[*pyast.Function][]*pyast.Function
+	nested   map[*pyast.Function][]*pyast.Function // functions defined directly in a function
 	out      *Index
 	seenReg  map[string]bool
 	added    map[string][]valueAt // what the project adds to collection variables
@@ -314,24 +315,39 @@ func (b *builder) indexCalls() {
 
 func (b *builder) callSitesOf(f *pyast.Function) []site { return b.siteOf[f] }
 
-// reach computes, for every handler, the functions it can run.
+// reach computes which functions the handlers can run, in one traversal
+// from every handler's entry points at once (linear in the call graph).
+// Which handlers reach a given function is answered on demand by
+// ReachedFrom, with one reverse traversal over the reached part of the graph.
 func (b *builder) reach() {
 	ix := b.out
 	reachedAny := map[*pyast.Function]bool{}
-	for _, h := range ix.Handlers {
-		seen := map[*pyast.Function]bool{}
-		queue := []*pyast.Function{h.Func}
-		queue = append(queue, h.Wrappers...)
-		for len(queue) > 0 {
-			f := queue[0]
-			queue = queue[1:]
-			if seen[f] {
-				continue
+	ix.startsAt = map[*pyast.Function][]int{}
+	var queue []*pyast.Function
+	for i, h := range ix.Handlers {
+		for _, f := range append([]*pyast.Function{h.Func}, h.Wrappers...) {
+			ix.startsAt[f] = append(ix.startsAt[f], i)
+			queue = append(queue, f)
+		}
+	}
+	for len(queue) > 0 {
+		f := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if reachedAny[f] {
+			continue
+		}
+		reachedAny[f] = true
+		queue = append(queue, b.successors(f)...)
+	}
+	ix.preds = map[*pyast.Function][]*pyast.Function{}
+	ix.reachedAny = reachedAny
+	for _, m := range b.mods {
+		for _, f := range m.Funcs {
+			if reachedAny[f] {
+				for _, g := range b.successors(f) {
+					ix.preds[g] = append(ix.preds[g], f)
+				}
 			}
-			seen[f] = true
-			reachedAny[f] = true
-			ix.reached[f] = appendHandler(ix.reached[f], h, f == h.Func)
-			queue = append(queue, b.successors(f)...)
 		}
 	}
 	for _, s := range b.sites {
@@ -352,12 +368,46 @@ func (b *builder) reach() {
 	}
 }
 
-func appendHandler(list []*Handler, h *Handler, own bool) []*Handler {
-	for _, x := range list {
-		if x == h {
-			return list
+// reachedFrom returns the handlers from which f can run: the handlers with
+// an entry point (the function or a wrapper) among f and the functions that
+// reach it. f's own handlers come first (the last registered first), then the
+// others in registration order. Memoised per function.
+func (ix *Index) reachedFrom(f *pyast.Function) []*Handler {
+	if !ix.reachedAny[f] {
+		return nil
+	}
+	if out, ok := ix.reached[f]; ok {
+		return out
+	}
+	seen := map[*pyast.Function]bool{f: true}
+	found := map[int]bool{}
+	stack := []*pyast.Function{f}
+	for len(stack) > 0 {
+		g := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, i := range ix.startsAt[g] {
+			found[i] = true
+		}
+		for _, p := range ix.preds[g] {
+			if !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
 		}
 	}
+	var out []*Handler
+	for i, h := range ix.Handlers {
+		if found[i] {
+			out = appendHandler(out, h, f == h.Func)
+		}
+	}
+	ix.reached[f] = out
+	return out
+}
+
+// appendHandler adds h, a handler not yet in list, at the front when it is
+// the function's own handler, else at the end.
+func appendHandler(list []*Handler, h *Handler, own bool) []*Handler {
 	if own {
 		return append([]*Handler{h}, list...)
 	}
@@ -373,12 +423,17 @@ func (b *builder) successors(f *pyast.Function) []*pyast.Function {
 		return out
 	}
 	m := b.moduleOf[f]
-	var out []*pyast.Function
-	for _, g := range m.Funcs {
-		if g.Parent == f {
-			out = append(out, g)
+	if b.nested == nil {
+		b.nested = map[*pyast.Function][]*pyast.Function{}
+		for _, mod := range b.mods {
+			for _, g := range mod.Funcs {
+				if g.Parent != nil {
+					b.nested[g.Parent] = append(b.nested[g.Parent], g)
+				}
+			}
 		}
 	}
+	out := append([]*pyast.Function(nil), b.nested[f]...)
 	for _, d := range f.Decorators {
 		if r, ok := b.funcOf(m, decoratorFunc(d)); ok {
 			out = append(out, r.Func)

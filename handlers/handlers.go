@@ -44,15 +44,22 @@ type Handler struct {
 type Index struct {
 	Handlers []*Handler
 
-	reached   map[*pyast.Function][]*Handler
-	callers   map[*pyast.Function][]CallSite
-	funcs     map[string]FuncRef
-	moduleOf  map[*pyast.Function]*pyast.Module
-	reachable []FuncRef
-	unreached map[string]bool
-	builder   *builder
-	guards    []*Guard     // see guard.go
-	servers   []ServerSite // calls that construct a server
+	reached map[*pyast.Function][]*Handler // memo of reachedFrom
+	// startsAt lists, per function, the handlers (indexes in Handlers) that
+	// start at it (the handler function or a wrapper); preds are the
+	// reached functions that run a function; reachedAny is every function a
+	// handler runs (see reach).
+	startsAt   map[*pyast.Function][]int
+	preds      map[*pyast.Function][]*pyast.Function
+	reachedAny map[*pyast.Function]bool
+	callers    map[*pyast.Function][]CallSite
+	funcs      map[string]FuncRef
+	moduleOf   map[*pyast.Function]*pyast.Module
+	reachable  []FuncRef
+	unreached  map[string]bool
+	builder    *builder
+	guards     []*Guard     // see guard.go
+	servers    []ServerSite // calls that construct a server
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.
@@ -60,7 +67,7 @@ func (ix *Index) ReachedFrom(f *pyast.Function) []*Handler {
 	if ix == nil {
 		return nil
 	}
-	return ix.reached[f]
+	return ix.reachedFrom(f)
 }
 
 // Reachable reports whether any handler can run f.
