@@ -44,8 +44,10 @@ var mcp105 = Register(&Rule{
 			"    roots = await ctx.session.list_roots()\n    return roots.roots[0].uri\n",
 		UseInstead: "# pyproject.toml: dependencies = [\"mcp>=1.27.0,<2\"]  (or mcp>=2,<3)\n@mcp.tool()\n" +
 			"async def pick(ctx: Context) -> str:\n    roots = await ctx.session.list_roots()\n    return roots.roots[0].uri\n",
-		FixSafety: "Raising the mcp floor to `>=1.27.0` within 1.x is safe: 1.27.0 is a minor release of the same " +
-			"API. Re-lock afterwards. Under fastmcp 2.14/3.x the mcp floor does not help; the advice is to move to " +
+		FixSafety: "Raising the mcp floor to 1.27.0 within 1.x is safe: 1.27.0 is a minor release of the same " +
+			"API. The pin keeps its style (`==1.20.0` becomes `==1.27.0`, `~=1.22` becomes `~=1.27`, a range gets the " +
+			"new floor); next to a comment that mentions mcp or the pinned version, or on a `--hash` line, it is " +
+			"advice only. Re-lock afterwards. Under fastmcp 2.14/3.x the mcp floor does not help; the advice is to move to " +
 			"fastmcp 4 (mcp 2.x), a breaking migration, so it is display-only.",
 		References: []string{
 			"https://github.com/modelcontextprotocol/python-sdk/releases/tag/v1.27.0",
@@ -122,11 +124,25 @@ func mcp105Fixes(p *Pass) []Fix {
 		if strings.HasPrefix(text, "==") || text == "1.27.0" {
 			how = "pin mcp" + text + ", the first release with the transport-close fix (an exact pin stays exact)"
 		}
-		return []Fix{{
+		f := Fix{
 			Message:       how + " (then re-lock)",
 			Applicability: Safe,
 			Edits:         []Edit{{Path: path, Start: start, End: end, New: text}},
-		}}
+		}
+		// As for MCP001: a deliberate pin or a --hash line is not edited.
+		for _, r := range p.Project.Requirements() {
+			if r.Path != path || r.VersionStart != start || r.Name != "mcp" {
+				continue
+			}
+			if c, pinned := pinComment(p, r, "mcp"); pinned {
+				f.Message += ": not applied, a comment there pins it deliberately (" + c + ")"
+				f.Applicability, f.Edits = DisplayOnly, nil
+			} else if hashPinned(p, r) {
+				f.Message += hashAdvice
+				f.Applicability, f.Edits = DisplayOnly, nil
+			}
+		}
+		return []Fix{f}
 	}
 	return []Fix{{Message: "raise the mcp requirement to >=1.27.0 (within 1.x) and re-lock", Applicability: DisplayOnly}}
 }
