@@ -270,6 +270,13 @@ func lockAdvice(p *Pass, r *deps.Requirement, pkg string) string {
 // the package name and the requirement's lines; in a project that is not an
 // MCP server, as a note that says why.
 func reportRequirement(p *Pass, r *deps.Requirement, msg string, fixes []Fix) {
+	msg, exposure := serverExposure(p, msg)
+	reportRequirementAs(p, r, msg, fixes, exposure)
+}
+
+// reportRequirementAs reports a finding on r's requirement text with the
+// given exposure; a finding that cannot crash (No) carries no fix.
+func reportRequirementAs(p *Pass, r *deps.Requirement, msg string, fixes []Fix, exposure deps.Tri) {
 	f := p.Project.File(r.Path)
 	if f == nil {
 		return
@@ -279,7 +286,6 @@ func reportRequirement(p *Pass, r *deps.Requirement, msg string, fixes []Fix) {
 	if end.Line >= f.Lines.Lines() {
 		lineEnd = len(f.Src)
 	}
-	msg, exposure := serverExposure(p, msg)
 	if exposure == deps.No {
 		fixes = nil // nothing to fix where nothing can crash
 	}

@@ -25,7 +25,8 @@ var mcp002 = Register(&Rule{
 			"live in fastmcp-slim) in any dependency or lock file whose admitted versions are all below 4.0.0. A range " +
 			"open above (`fastmcp>=3`) resolves to the newest release, 4.x, and is not flagged; a pre-release floor " +
 			"admits the 4.0 pre-releases. As for MCP001, a project with no handler and no server construction (a " +
-			"`fastmcp.Client` user) gets a note only.",
+			"`fastmcp.Client` user) gets a note only, and so does a server none of whose modules imports fastmcp (it " +
+			"sits in the lock through another package and serves no handler; the mcp pin it holds is MCP001's).",
 		WhyIsThisBad: "fastmcp below 4 runs on mcp 1.x, where a handler that returns after a client's cancel crashes " +
 			"the server. fastmcp 3.x makes this likely: it runs sync `def` tools, resources and prompts in a worker " +
 			"thread without abandon, so a cancelled sync tool always returns normally. fastmcp 2.14.x and 3.x also " +
@@ -76,7 +77,11 @@ func runMCP002(p *Pass) {
 		if g, ok := GuardFix(p); ok && p.Project.MCP1() != deps.No {
 			fixes = append(fixes, g)
 		}
-		reportRequirement(p, r, msg, fixes)
+		msg, exposure := serverExposure(p, msg)
+		if why := fastmcpUnused(p); exposure != deps.No && why != "" {
+			msg, exposure = msg+why, deps.No
+		}
+		reportRequirementAs(p, r, msg, fixes, exposure)
 	}
 }
 

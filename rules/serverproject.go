@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/mcplint/mcplint/deps"
+import (
+	"strings"
+
+	"github.com/mcplint/mcplint/deps"
+)
 
 // notAServer returns, for a project that is not an MCP server, the clause
 // that says why: it registers no handler and constructs no server (a client,
@@ -35,4 +39,28 @@ func serverExposure(p *Pass, msg string) (string, deps.Tri) {
 		return msg + why, deps.No
 	}
 	return msg, deps.Unknown
+}
+
+// fastmcpUnused returns, for a server project none of whose modules imports
+// PrefectHQ fastmcp, the clause that says so: fastmcp then sits in the
+// dependencies (often only through the lock) but serves no handler, so its
+// worker-thread crash cannot happen, and the mcp 1.x pin it holds is MCP001's
+// finding. "" when a module imports fastmcp or the run cannot tell.
+func fastmcpUnused(p *Pass) string {
+	if p.Handlers == nil || p.CodeUnseen || len(p.Modules) == 0 || p.Project != nil && p.Project.WorkspaceRoot() {
+		return ""
+	}
+	for _, m := range p.Modules {
+		for _, kind := range []string{"import_statement", "import_from_statement"} {
+			for _, n := range m.Nodes(kind) {
+				for _, q := range m.ImportTargets(n) {
+					if q == "fastmcp" || strings.HasPrefix(q, "fastmcp.") {
+						return ""
+					}
+				}
+			}
+		}
+	}
+	return "; but no module of this project imports fastmcp: its handlers do not run under fastmcp, so this is a " +
+		"note (the mcp 1.x pin is MCP001's finding)"
 }
