@@ -246,7 +246,15 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 	switch arg.Kind() {
 	case "identifier", "attribute":
 		if r, ok := b.funcOf(m, arg); ok {
-			return []target{{ref: r}}
+			// The name binds the decorated function: its project
+			// decorators wrap what is registered.
+			t := target{ref: r}
+			for _, d := range r.Func.Decorators {
+				if w, ok := b.funcOf(r.Module, decoratorFunc(d)); ok && w.Func != r.Func {
+					t.wrappers = append(t.wrappers, w.Func)
+				}
+			}
+			return []target{t}
 		}
 		if arg.Kind() == "identifier" {
 			if out := b.paramTargets(m, arg, depth); out != nil {

@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"strings"
+
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -232,6 +234,12 @@ func (b *builder) loopValues(m *pyast.Module, id *pyast.Node) []valueAt {
 		if idx < 0 {
 			continue
 		}
+		if vals, ok := b.memberValues(m, right, loop); ok {
+			if len(parts) == 2 && idx == 1 {
+				return vals
+			}
+			return nil
+		}
 		if vals, ok := b.itemValues(m, right); ok {
 			if len(parts) == 2 && idx == 1 {
 				return vals
@@ -351,4 +359,77 @@ var builtinNames = map[string]bool{
 	"super": true, "iter": true, "next": true, "map": true, "filter": true, "abs": true, "round": true,
 	"format": true, "id": true, "hash": true, "vars": true, "dir": true, "callable": true, "bytes": true,
 	"ValueError": true, "TypeError": true, "RuntimeError": true, "KeyError": true, "Exception": true,
+}
+
+// memberValues resolves `for name, obj in inspect.getmembers(module)`, the
+// loop of a loader that registers what a module holds: obj takes the
+// module-level functions of that module that a project decorator marks (a
+// loader filters members by the marker; undecorated helpers are not
+// registered). The module is the argument when it names a project module,
+// else (a module imported by name, importlib.import_module(PREFIX + name))
+// every project module named by a string prefix ("pkg.prompts.") written
+// in the loader's function.
+func (b *builder) memberValues(m *pyast.Module, right, loop *pyast.Node) ([]valueAt, bool) {
+	right = pyast.Unparen(right)
+	if right == nil || right.Kind() != "call" || !resolvesTo(m, pyast.Callee(right), "inspect.getmembers") {
+		return nil, false
+	}
+	pos, _ := m.Args(right)
+	var mods []*pyast.Module
+	if len(pos) > 0 {
+		for _, q := range m.Resolve(pos[0]) {
+			if sym := b.lookup(q); sym.module != nil && sym.fn == nil && sym.class == nil && len(sym.bindings) == 0 {
+				mods = append(mods, sym.module)
+			}
+		}
+	}
+	if len(mods) == 0 {
+		scope := m.Root
+		if f := m.FuncAt(loop); f != nil {
+			scope = f.Node
+		}
+		var prefixes []string
+		pyast.Walk(scope, func(n *pyast.Node) bool {
+			if n.Kind() == "string" {
+				if t := strings.Trim(m.Text(n), "\"'rbuRBU"); strings.HasSuffix(t, ".") && len(t) > 1 {
+					prefixes = append(prefixes, t)
+				}
+				return false
+			}
+			return true
+		})
+		for _, pm := range b.mods {
+			base := pm.Name[strings.LastIndexByte(pm.Name, '.')+1:]
+			for _, p := range prefixes {
+				if b.module(p+base) == pm {
+					mods = append(mods, pm)
+					break
+				}
+			}
+		}
+	}
+	var out []valueAt
+	for _, pm := range mods {
+		for _, f := range pm.Funcs {
+			if f.Parent != nil || f.Class != nil || len(f.Decorators) == 0 {
+				continue
+			}
+			for _, d := range f.Decorators {
+				if _, ok := b.funcOf(pm, decoratorFunc(d)); ok {
+					out = append(out, valueAt{pm, f.Node.ChildByFieldName("name")})
+					break
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+func resolvesTo(m *pyast.Module, n *pyast.Node, qual string) bool {
+	for _, q := range m.Resolve(n) {
+		if q == qual {
+			return true
+		}
+	}
+	return false
 }
