@@ -44,6 +44,8 @@ func mcp1OnlyAPIs(p *Pass) []apiUse {
 					switch {
 					case t == "mcp.server.fastmcp" || strings.HasPrefix(t, "mcp.server.fastmcp."):
 						what = "mcp.server.fastmcp"
+					case t == "mcp.server.FastMCP":
+						what = "mcp.server.FastMCP"
 					case t == "mcp.McpError" || t == "mcp.shared.exceptions.McpError":
 						what = "McpError"
 					}

@@ -36,6 +36,10 @@ func TestDependencyFixMessages(t *testing.T) {
 			{rules.Unsafe, []string{"guard"}},
 			{rules.Safe, []string{"pin mcp==1.27.0, 1.27.0 being the first release with the transport-close fix"}},
 		}}}},
+		{"MCP001/bump-blocked-fastmcp3", []string{"MCP001"}, []want{{file: "requirements.txt", line: 2, fixes: []fixWant{
+			{rules.DisplayOnly, []string{"fastmcp below 4 requires mcp 1.x", "fastmcp to >=4,<5"}},
+			{rules.Safe, []string{"raise the floor: mcp>=1.27.0,<2"}},
+		}}}},
 		{"MCP001/pin-comment", []string{"MCP001"}, []want{
 			{file: "requirements.txt", line: 4, fixes: []fixWant{
 				{rules.DisplayOnly, []string{"a comment there pins it deliberately", "Keep mcp on 1.x"}},

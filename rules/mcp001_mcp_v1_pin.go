@@ -45,7 +45,8 @@ var mcp001 = Register(&Rule{
 			"handlers run in a worker thread). It is advice only, never applied, when the project imports what mcp 2 " +
 			"removed (`mcp.server.fastmcp`, `McpError`, the 1.x low-level decorators such as `@server.call_tool()`: the " +
 			"message names the first few with file:line), when a comment on the requirement's line or just above it " +
-			"mentions mcp or the pinned version (a deliberate pin), or when the line pins `--hash` values. Where the " +
+			"mentions mcp or the pinned version (a deliberate pin), when the line pins `--hash` values, or when the " +
+			"project's fastmcp is below 4 (it requires mcp 1.x: move fastmcp instead, MCP002). Where the " +
 			"range admits versions below 1.27.0, the last alternative raises the floor within 1.x in the user's " +
 			"style: an exact pin stays exact at 1.27.0, the first release with the transport-close fix (`==1.20.0` " +
 			"becomes `==1.27.0`), `~=1.22` becomes `~=1.27`, Poetry's `^1.23` becomes `^1.27`, a range gets the new " +
@@ -144,6 +145,11 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 	switch c, pinned := pinComment(p, r, "mcp"); {
 	case hashPinned(p, r):
 		f.Message += hashAdvice
+		f.Applicability, f.Edits = DisplayOnly, nil
+	case p.Project.FastMCPAdmits("4.0.0.dev0", "") == deps.No:
+		// fastmcp < 4 requires mcp<2: the installer could not resolve it.
+		f.Message = "require mcp" + spec + ": not applied, the project's fastmcp below 4 requires mcp 1.x, so the " +
+			"installer could not resolve it; move fastmcp to >=4,<5 (MCP002), which brings mcp 2"
 		f.Applicability, f.Edits = DisplayOnly, nil
 	case len(blockers) > 0:
 		f.Message = "require mcp" + spec + " after migrating: not applied, the project uses APIs that mcp 2 removed, so it " +
