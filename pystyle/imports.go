@@ -51,22 +51,9 @@ func (s Style) PlaceImport(m *pyast.Module, imp Import, line string, fn *pyast.F
 	} else {
 		stmts = pyast.NamedChildren(m.Root)
 	}
-	// The header: comments, the docstring, __future__ imports.
 	i := 0
-	sawCode := fn != nil // a function's docstring is already left out
-	for ; fn == nil && i < len(stmts); i++ {
-		st := stmts[i]
-		switch {
-		case st.Kind() == "comment":
-			continue
-		case !sawCode && isDocstring(st):
-			sawCode = true
-			continue
-		case st.Kind() == "future_import_statement":
-			sawCode = true
-			continue
-		}
-		break
+	if fn == nil {
+		i = HeaderEnd(stmts)
 	}
 	body := stmts[i:]
 	blocks := importBlocks(body)
@@ -248,6 +235,28 @@ func (s Style) lineBefore(m *pyast.Module, blk []entry, k int, first bool) int {
 		at = ls
 	}
 	return at
+}
+
+// HeaderEnd returns the index of the first of a module's top-level
+// statements that is not part of the header CPython and the tools require
+// first: comments (the shebang and encoding lines among them), the module
+// docstring, `from __future__` imports.
+func HeaderEnd(stmts []*pyast.Node) int {
+	sawCode := false
+	for i, st := range stmts {
+		switch {
+		case st.Kind() == "comment":
+			continue
+		case !sawCode && isDocstring(st):
+			sawCode = true
+			continue
+		case st.Kind() == "future_import_statement":
+			sawCode = true
+			continue
+		}
+		return i
+	}
+	return len(stmts)
 }
 
 // beforeCode inserts line before stmts[i] (the first statement after the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/pystyle"
 )
 
 // GuardDoc explains the guard in the docs of the rules whose findings it
@@ -167,34 +168,24 @@ func packageOf(m *pyast.Module) string {
 	return ""
 }
 
-// firstImportOffset returns where a module's first import goes: after a BOM,
-// the shebang and encoding comments, the module docstring and __future__
-// imports, before any other statement; lead is a newline to write first
-// when that place is the end of a file with no final newline.
-//
-// TODO: unify with the top-of-file insertion helper of rules/edits.go
-// (anyioImport places `import anyio` by the same rule).
+// firstImportOffset returns where a module's first import goes: after a BOM
+// and the header (pystyle.HeaderEnd: the shebang and encoding comments, the
+// module docstring, __future__ imports), before any other statement; lead is
+// a newline to write first when that place is the end of a file with no
+// final newline. Unlike pystyle.PlaceImport it does not sort the import
+// among the others: the guard is imported first on purpose.
 func firstImportOffset(m *pyast.Module) (at int, lead string) {
-	at = len(m.Src)
 	stmts := pyast.NamedChildren(m.Root)
-	for i, st := range stmts {
-		switch {
-		case st.Kind() == "comment":
-			continue
-		case i == firstCode(stmts) && st.Kind() == "expression_statement" && st.NamedChildCount() == 1 && st.NamedChild(0).Kind() == "string":
-			continue // module docstring
-		case st.Kind() == "future_import_statement":
-			continue
-		}
-		at = srcLineStart(m.Src, int(st.StartByte()))
-		break
-	}
-	if at == len(m.Src) {
-		// Nothing but comments, a docstring and __future__ imports: after
-		// the last of those that is code, else at the end.
-		for i := len(stmts) - 1; i >= 0; i-- {
-			if stmts[i].Kind() != "comment" {
-				at = srcLineEnd(m.Src, int(stmts[i].EndByte()))
+	switch i := pystyle.HeaderEnd(stmts); {
+	case i < len(stmts):
+		at = srcLineStart(m.Src, int(stmts[i].StartByte()))
+	default:
+		// Nothing but the header: after its last statement that is code,
+		// else at the end.
+		at = len(m.Src)
+		for k := len(stmts) - 1; k >= 0; k-- {
+			if stmts[k].Kind() != "comment" {
+				at = srcLineEnd(m.Src, int(stmts[k].EndByte()))
 				at += len(lineNewline(m.Src, at))
 				break
 			}
