@@ -103,6 +103,26 @@ func (p *Pass) firstParty(top string) bool {
 				p.topModules[t] = true
 			}
 		}
+		// Every file and folder at the project root or under src/, as
+		// ruff's default src = [".", "src"] finds them, parsed or not.
+		dir := "."
+		if p.Project != nil {
+			dir = p.Project.Dir
+		}
+		for _, f := range p.PyFiles {
+			rel := strings.TrimPrefix(f, dir+"/")
+			if dir == "." {
+				rel = strings.TrimPrefix(f, "./")
+			}
+			if rel == f && dir != "." {
+				continue
+			}
+			parts := strings.Split(rel, "/")
+			if parts[0] == "src" && len(parts) > 1 {
+				parts = parts[1:]
+			}
+			p.topModules[strings.TrimSuffix(parts[0], ".py")] = true
+		}
 	}
 	return p.topModules[top]
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplint/mcplint/deps"
+
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -123,6 +125,20 @@ func TestLines(t *testing.T) {
 	for s, want := range map[string]string{"a\r\nb\n": "\r\n", "a\nb\r\n": "\n", "a": "\n"} {
 		if got := srcNewline([]byte(s)); got != want {
 			t.Errorf("srcNewline(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// The project's own top-level modules are first party even when the engine
+// did not parse them: files and folders at the root or under src/.
+func TestFirstPartyFromProjectFiles(t *testing.T) {
+	p := &Pass{
+		Project: &deps.Project{Dir: "proj"},
+		PyFiles: []string{"proj/server.py", "proj/src/notes/db.py", "proj/tests/test_x.py", "other/x.py"},
+	}
+	for top, want := range map[string]bool{"server": true, "notes": true, "tests": true, "src": false, "x": false, "other": false, "anyio": false} {
+		if got := p.firstParty(top); got != want {
+			t.Errorf("firstParty(%q) = %v, want %v", top, got, want)
 		}
 	}
 }
