@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/mcplint/mcplint/deps"
-
 	"github.com/mcplint/mcplint/pyast"
 )
 
