@@ -98,8 +98,8 @@ var mcp104 = Register(&Rule{
 		UseInstead: "@mcp.tool()\nasync def fetch(url: str) -> str:\n    try:\n        return await client.get(url)\n" +
 			"    except asyncio.CancelledError:\n        log.info(\"fetch cancelled\")\n        raise\n",
 		FixSafety: "Adding `await anyio.lowlevel.checkpoint_if_cancelled()` as the last statement of the `except` body " +
-			"(before a final `return`, `break`, `continue` or `raise` of another exception), or right after a " +
-			"`contextlib.suppress(...)` block, is safe: it raises the cancellation again only when the request was " +
+			"(before a final `return`, `break` or `continue`), right before each `raise` of another exception, or right " +
+			"after a `contextlib.suppress(...)` block, is safe: it raises the cancellation again only when the request was " +
 			"cancelled, and does nothing otherwise (measured with a cancelling client on mcp 1.29.0 and fastmcp 3.4.7 " +
 			"for every catching form). It is not offered when the body can leave before its end, or inside a " +
 			"shielded scope. Adding a bare `raise` at the end of the `except` body is unsafe: every exception the " +
@@ -194,17 +194,17 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 				// A different exception propagates whatever the callers do:
 				// mcp 1.x turns it into a second response.
 				other := raisedName(m, r)
+				var fixes []Fix
+				if fx, ok := raiseCheckpointFix(p, m, f, blk, replacingRaises(m, c, blk)); ok {
+					fixes = append(fixes, fx)
+				}
 				if reraises {
 					msg := fmt.Sprintf("%s catches the handler's cancellation and on one path raises %s instead of re-raising it: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
 					advice := Fix{Message: fmt.Sprintf("re-raise the cancellation on that path too: raise %s only when the caught exception is not the cancellation (an isinstance check), or re-raise the caught exception", other), Applicability: DisplayOnly}
-					reportIn(p, f, loc, msg, advice)
+					reportIn(p, f, loc, msg, append(fixes, advice)...)
 					continue
 				}
 				msg := fmt.Sprintf("%s catches the handler's cancellation and raises %s instead: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
-				var fixes []Fix
-				if fx, ok := exceptCheckpointFix(p, m, f, blk, r); ok {
-					fixes = append(fixes, fx)
-				}
 				reportIn(p, f, loc, msg, append(fixes, reraiseFix(m, blk))...)
 				continue
 			}
@@ -550,6 +550,41 @@ func exceptCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk, last 
 	}
 	return Fix{
 		Message:       "add `await " + call + "` at the end of the except body: it raises the cancellation again only when the request was cancelled",
+		Applicability: Safe,
+		Edits:         edits,
+	}, true
+}
+
+// raiseCheckpointFix puts `await anyio.lowlevel.checkpoint_if_cancelled()`
+// on its own line right before each raise of a different exception in an
+// except body that caught the cancellation: a cancelled request raises the
+// cancellation there (after the cleanup before it ran), any other keeps
+// raising the other exception (SPEC section 1: a real checkpoint in the
+// except body before the raise, measured to survive). No fix when a raise
+// shares its line with other code, sits in a nested handler, or a shielded
+// scope holds the body.
+func raiseCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk *pyast.Node, rs []*pyast.Node) (Fix, bool) {
+	if !f.Async || len(rs) == 0 || inNestedHandler(rs, blk) || checkpoint.Shielded(m, blk) {
+		return Fix{}, false
+	}
+	var edits []Edit
+	var call string
+	for i, r := range rs {
+		es, c, ok := checkpointBefore(p, m, r)
+		if !ok {
+			return Fix{}, false
+		}
+		if i > 0 && len(es) > 1 {
+			es = es[1:] // the import once
+		}
+		edits, call = append(edits, es...), c
+	}
+	what := "raise " + raisedName(m, rs[0])
+	if len(rs) > 1 {
+		what = "each raise of another exception"
+	}
+	return Fix{
+		Message:       "add `await " + call + "` before " + what + ": a cancelled request then raises its cancellation there, any other still raises as before",
 		Applicability: Safe,
 		Edits:         edits,
 	}, true
