@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -121,7 +122,7 @@ func ParsePatch(r io.Reader, base string) (*Changes, error) {
 			}
 			start, n, err := hunkNew(line)
 			if err != nil {
-				return nil, fmt.Errorf("bad hunk header %q: %w", line, err)
+				return nil, fmt.Errorf("bad hunk header %s: %w", escape.Quote(line), err)
 			}
 			if n == 0 {
 				// A pure deletion after line start: the code around it changed.

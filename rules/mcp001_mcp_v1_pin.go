@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // MCP001 flags each requirement on mcp (in any dependency file deps reads)
@@ -251,12 +252,12 @@ func mcp1Crashes(set deps.Set) []string {
 // reqText is the requirement as written, for messages.
 func reqText(p *Pass, r *deps.Requirement) string {
 	if r.Locked {
-		return fmt.Sprintf("%s %s locked in %s", r.RawName, r.Version, path.Base(r.Path))
+		return fmt.Sprintf("%s %s locked in %s", r.RawName, escape.Cut(r.Version, escape.CodeRunes), escape.Visible(path.Base(r.Path)))
 	}
 	if f := p.Project.File(r.Path); f != nil && r.Start >= 0 && r.End <= len(f.Src) && r.Start < r.End && !r.Poetry {
-		return "`" + strings.Join(strings.Fields(string(f.Src[r.Start:r.End])), " ") + "`"
+		return "`" + escape.Cut(strings.Join(strings.Fields(string(f.Src[r.Start:r.End])), " "), escape.CodeRunes) + "`"
 	}
-	return "`" + r.String() + "`"
+	return "`" + escape.Cut(r.String(), escape.CodeRunes) + "`"
 }
 
 // lockAdvice says what to do about a lock entry, and whether the lock

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -105,7 +106,7 @@ func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait) 
 	why := "waits for its worker even after the request is cancelled"
 	switch {
 	case info.KeywordArg != nil:
-		why = fmt.Sprintf("with `%s` %s", m.Text(info.KeywordArg), why)
+		why = fmt.Sprintf("with `%s` %s", escape.Cut(m.Text(info.KeywordArg), escape.CodeRunes), why)
 	case info.Keyword != "":
 		why = fmt.Sprintf("without `%s=True` %s", info.Keyword, why)
 	}
@@ -194,7 +195,7 @@ func abandonHazard(m *pyast.Module, f *pyast.Function, info checkpoint.OffloadIn
 		}
 		for _, it := range withItems(a) {
 			if what := lockLike(m, it.expr); what != "" {
-				return fmt.Sprintf("it runs inside `with %s` (%s): after a cancel the block would release it while the thread still works under it", m.Text(it.expr), what)
+				return fmt.Sprintf("it runs inside `with %s` (%s): after a cancel the block would release it while the thread still works under it", escape.Cut(m.Text(it.expr), escape.CodeRunes), what)
 			}
 		}
 	}

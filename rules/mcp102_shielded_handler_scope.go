@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -90,10 +91,10 @@ func checkShields(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 		if !ends.endsRequest(f) {
 			return true
 		}
-		msg := fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler returns: the handler returns normally after a cancel and mcp 1.x responds twice and crashes", m.Text(item))
+		msg := fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler returns: the handler returns normally after a cancel and mcp 1.x responds twice and crashes", escape.Cut(m.Text(item), escape.CodeRunes))
 		var fixes []Fix
 		if returns {
-			msg = fmt.Sprintf("shielded scope %s returns from inside the shield: the handler returns normally after a client's cancel and mcp 1.x responds twice and crashes", m.Text(item))
+			msg = fmt.Sprintf("shielded scope %s returns from inside the shield: the handler returns normally after a client's cancel and mcp 1.x responds twice and crashes", escape.Cut(m.Text(item), escape.CodeRunes))
 			fixes = append(fixes, Fix{Message: "move the return after the with block and add `await anyio.lowlevel.checkpoint_if_cancelled()` before it", Applicability: DisplayOnly})
 		} else if fx, ok := checkpointAfterFix(ends.pass, m, f, n); ok {
 			fixes = append(fixes, fx)

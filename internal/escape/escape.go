@@ -36,9 +36,17 @@ func Quote(s string) string {
 
 // Excerpt returns Visible(s) cut to ExcerptRunes characters ("..." says it
 // was cut), for citing code without quotes.
-func Excerpt(s string) string {
-	if n := runeIndex(s, ExcerptRunes); n < len(s) {
-		s = s[:n] + "..."
+func Excerpt(s string) string { return Cut(s, ExcerptRunes) }
+
+// CodeRunes is how many characters of code a rule's message cites at most
+// (a with item, a requirement): more than Excerpt, since real ones run
+// longer than a quoted token.
+const CodeRunes = 120
+
+// Cut returns Visible(s) cut to n characters ("..." says it was cut).
+func Cut(s string, n int) string {
+	if i := runeIndex(s, n); i < len(s) {
+		s = s[:i] + "..."
 	}
 	return Visible(s)
 }
