@@ -229,6 +229,9 @@ func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 	// a factory, here or in the module obj is imported from.
 	if obj, attr := lastAttr(m, expr); obj != nil {
 		types := m.TypesOf(obj)
+		if o := pyast.Unparen(obj); o.Kind() == "call" { // Tool().execute(), get_service().run()
+			types = m.Resolve(pyast.Callee(o))
+		}
 		if len(types) == 0 {
 			for _, q := range m.Resolve(obj) {
 				for _, bd := range b.lookup(q).bindings {

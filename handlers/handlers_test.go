@@ -706,3 +706,21 @@ mcp.mount(weather, prefix="w")
 		t.Errorf("handlers:\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestMethodOnConstructedInstance(t *testing.T) {
+	ix := build(t, map[string]string{"s.py": `
+from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("x")
+class Tool:
+    async def execute(self): pass
+@mcp.tool()
+async def h():
+    return await run(lambda: Tool().execute())
+async def run(op):
+    return await op()
+`}, Config{})
+	tool, _ := ix.Function("s.Tool.execute")
+	if !ix.Reachable(tool.Func) {
+		t.Error("Tool().execute() in a lambda the handler passes on is reachable")
+	}
+}

@@ -437,6 +437,9 @@ func awaitsOnlyDoneTasks(m *pyast.Module, f *pyast.Function, try, body *pyast.No
 }
 
 func knownDone(m *pyast.Module, f *pyast.Function, from *pyast.Node, task string) bool {
+	if afterDoneLoop(m, f, from, task) {
+		return true
+	}
 	for a := from.Parent(); a != nil && a.Id() != f.Node.Id(); a = a.Parent() {
 		switch a.Kind() {
 		case "if_statement":
@@ -458,6 +461,60 @@ func knownDone(m *pyast.Module, f *pyast.Function, from *pyast.Node, task string
 		}
 	}
 	return false
+}
+
+// afterDoneLoop reports whether statement s (or a statement enclosing it in
+// f) comes after `while not task.done():` in the same block, a loop with no
+// break of its own: it ends only once the task is done.
+func afterDoneLoop(m *pyast.Module, f *pyast.Function, s *pyast.Node, task string) bool {
+	for c := s; c != nil && c.Id() != f.Node.Id(); c = c.Parent() {
+		p := c.Parent()
+		if p == nil || p.Kind() != "block" {
+			continue
+		}
+		var before []*pyast.Node
+		for _, sib := range pyast.NamedChildren(p) {
+			if sib.Equals(*c) {
+				break
+			}
+			before = append(before, sib)
+		}
+		for _, prev := range before {
+			if prev.Kind() != "while_statement" {
+				continue
+			}
+			cond := pyast.Unparen(prev.ChildByFieldName("condition"))
+			if cond == nil || cond.Kind() != "not_operator" {
+				continue
+			}
+			call := pyast.Unparen(cond.ChildByFieldName("argument"))
+			if call == nil || call.Kind() != "call" {
+				continue
+			}
+			fn := pyast.Callee(call)
+			if fn.Kind() == "attribute" && m.Text(fn.ChildByFieldName("object")) == task &&
+				m.Text(fn.ChildByFieldName("attribute")) == "done" && !breaksOut(prev.ChildByFieldName("body")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// breaksOut reports whether a loop body has a break that leaves this loop
+// (not one of a nested loop).
+func breaksOut(body *pyast.Node) bool {
+	found := false
+	pyast.WalkCode(body, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "break_statement":
+			found = true
+		case "for_statement", "while_statement":
+			return false
+		}
+		return !found
+	})
+	return found
 }
 
 // isDoneSet reports whether name is bound in f as the first target of

@@ -235,6 +235,25 @@ async def other_flag(task):
         raise asyncio.CancelledError
     return result
 `,
+		"task known done after a loop": `
+import asyncio
+
+async def h(t, u):
+    while not t.done():
+        await asyncio.sleep(0.1)
+    try:
+        await t
+    except asyncio.CancelledError:
+        pass
+    while not u.done():
+        if stop:
+            break
+        await asyncio.sleep(0.1)
+    try:
+        await u
+    except asyncio.CancelledError:  # want: MCP104
+        pass
+`,
 		"checkpoint in the except body": `
 import anyio
 

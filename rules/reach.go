@@ -97,8 +97,9 @@ func runsAsWrapper(f *pyast.Function, h *handlers.Handler) bool {
 }
 
 // awaitedCall reports whether call is awaited by its caller's own task,
-// directly or as an argument of an awaited call (asyncio.wait_for(helper(),
-// 5)), so that its normal return continues the caller. A call inside a
+// directly, as an argument of an awaited call (asyncio.wait_for(helper(),
+// 5)) or as the body of a lambda passed to one (await retry(lambda:
+// helper())), so that its normal return continues the caller. A call inside a
 // comprehension or generator, or passed to a function that runs it as a
 // separate task and raises the caller's own cancellation whatever the task
 // does (separateTask: asyncio.gather, shield, wait), is not.
@@ -120,6 +121,14 @@ func awaitedCall(m *pyast.Module, call *pyast.Node) bool {
 			return false
 		case "await":
 			return true
+		case "lambda":
+			// await run(lambda: helper()): the callee calls the lambda and
+			// awaits the coroutine it returns (return await fn()), so
+			// helper's normal return goes on where the awaited call does.
+			if body := p.ChildByFieldName("body"); body != nil && body.Equals(*n) {
+				n = p
+				continue
+			}
 		}
 		return false
 	}

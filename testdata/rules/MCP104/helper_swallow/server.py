@@ -2,7 +2,7 @@
 
 from mcp.server.fastmcp import Context, FastMCP
 
-from jobs import wait_quietly, wait_then_checkpoint
+from jobs import Settler, drain, retry, wait_quietly, wait_then_checkpoint
 
 mcp = FastMCP("helper-swallow")
 
@@ -24,3 +24,14 @@ async def poll_and_report(job_id: str, ctx: Context) -> str:
 async def poll_checkpointed(job_id: str) -> str:
     await wait_then_checkpoint(job_id)
     return "done"
+
+
+@mcp.tool()
+async def settle_job(job_id: str) -> str:
+    return await retry(lambda: Settler().run(job_id))
+
+
+@mcp.tool()
+async def drain_job(job_id: str) -> str:
+    await drain(job_id)
+    return "drained"
