@@ -147,7 +147,7 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 	case hashPinned(p, r):
 		f.Message += hashAdvice
 		f.Applicability, f.Edits = DisplayOnly, nil
-	case p.Project.FastMCPAdmits("4.0.0.dev0", "") == deps.No:
+	case fastmcpHoldsMCP1(p):
 		// fastmcp < 4 requires mcp<2: the installer could not resolve it.
 		f.Message = "require mcp" + spec + ": not applied, the project's fastmcp below 4 requires mcp 1.x, so the " +
 			"installer could not resolve it; move fastmcp to >=4,<5 (MCP002), which brings mcp 2"
@@ -162,6 +162,19 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 		f.Applicability, f.Edits = DisplayOnly, nil
 	}
 	return f
+}
+
+// fastmcpHoldsMCP1 reports whether a manifest requires fastmcp below 4
+// (which requires mcp 1.x), so mcp>=2,<3 could not be installed beside it. A
+// lock's fastmcp 3.x does not count: re-locking can move it when the
+// manifest allows fastmcp 4.
+func fastmcpHoldsMCP1(p *Pass) bool {
+	for _, d := range p.Project.Resolution("fastmcp").Declared {
+		if !d.Unknown && !deps.ResolveOpen("fastmcp", d.Set).AdmitsRange("4.0.0.dev0", "") {
+			return true
+		}
+	}
+	return false
 }
 
 // floorFix raises a 1.x requirement's floor to floor in the user's style
