@@ -216,11 +216,11 @@ func (b *builder) patchesOf(m *pyast.Module, st *pyast.Node) []*GuardPatch {
 		if len(args) != 3 {
 			return nil
 		}
-		name, ok := stringValue(m, args[1])
-		if !ok {
-			return nil
+		var out []*GuardPatch
+		for _, name := range attrNames(m, args[1]) {
+			out = append(out, b.installs(m, st, args[0], name, args[2])...)
 		}
-		return b.installs(m, st, args[0], name, args[2])
+		return out
 	}
 	return nil
 }
@@ -428,6 +428,36 @@ func nameResolves(m *pyast.Module, n *pyast.Node, q string) bool {
 		}
 	}
 	return false
+}
+
+// attrNames returns the attribute names a setattr name argument can hold:
+// a string literal, or the variable of an enclosing loop over string
+// literals (for name in ("respond", "cancel"): setattr(cls, name, ...)).
+func attrNames(m *pyast.Module, n *pyast.Node) []string {
+	if v, ok := stringValue(m, n); ok {
+		return []string{v}
+	}
+	n = pyast.Unparen(n)
+	if n == nil || n.Kind() != "identifier" {
+		return nil
+	}
+	for loop := pyast.Ancestor(n, "for_statement"); loop != nil; loop = pyast.Ancestor(loop, "for_statement") {
+		left, right := loop.ChildByFieldName("left"), pyast.Unparen(loop.ChildByFieldName("right"))
+		if left == nil || left.Kind() != "identifier" || m.Text(left) != m.Text(n) || right == nil {
+			continue
+		}
+		if right.Kind() != "tuple" && right.Kind() != "list" && right.Kind() != "set" {
+			return nil
+		}
+		var out []string
+		for _, el := range pyast.NamedChildren(right) {
+			if v, ok := stringValue(m, el); ok {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // stringValue returns the value of a plain string literal.

@@ -159,6 +159,32 @@ RequestResponder.respond, RequestResponder.cancel = respond, cancel
 			"RequestResponder.cancel = _guarded_cancel", "RequestResponder.cancel = update_wrapper(_guarded_cancel, _cancel)",
 			"from mcp.shared.session import RequestResponder", "import functools\nfrom functools import update_wrapper\nfrom mcp.shared.session import RequestResponder",
 		).Replace(attrGuard)}, true, "guard.py:respond+cancel:true", ""},
+		{"a loop over the method names", map[string]string{"server.py": server("import guard", ""), "guard.py": `
+import functools
+from mcp.shared.session import RequestResponder
+
+
+def _once(method):
+    @functools.wraps(method)
+    async def wrapper(self, *args, **kwargs):
+        if self._completed:
+            return None
+        return await method(self, *args, **kwargs)
+    return wrapper
+
+
+for _name in ("respond", "cancel"):
+    setattr(RequestResponder, _name, _once(getattr(RequestResponder, _name)))
+`}, true, "guard.py:respond+cancel:true", ""},
+		{"a loop over respond only", map[string]string{"server.py": server("import guard", ""), "guard.py": `
+from mcp.shared.session import RequestResponder
+
+async def _respond(self, response):
+    if self._completed:
+        return
+for _name in ["respond"]:
+    setattr(RequestResponder, _name, _respond)
+`}, false, "guard.py:respond:true", ""},
 		{"a different class of the same name", map[string]string{"server.py": server("import guard", ""), "guard.py": strings.ReplaceAll(attrGuard,
 			"from mcp.shared.session import RequestResponder", "from mylib import RequestResponder")}, false, "", ""},
 	}

@@ -18,8 +18,9 @@ import (
 // Recognised: the spellings handlers.Index.Guards recognises (attribute and
 // tuple assignment, setattr, a subclass swapped in for
 // mcp.shared.session.RequestResponder, functools.wraps factories, an
-// install function called at import time). Not recognised: patches made in
-// a loop over method names, or through getattr/setattr with computed names.
+// install function called at import time, setattr in a loop over literal
+// method names). Not recognised: setattr with names computed otherwise,
+// patches applied through a third-party helper.
 var mcp106 = Register(&Rule{
 	Code:      "MCP106",
 	Name:      "incomplete-respond-guard",
