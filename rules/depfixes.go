@@ -76,22 +76,32 @@ func mcp1OnlyAPIs(p *Pass) []apiUse {
 	return out
 }
 
-// describeUses lists the first few uses, "mcp.server.fastmcp (server.py:1),
-// McpError (errors.py:3) and 4 more".
+// describeUses names each removed API once with its first two places and
+// how many more there are: "mcp.server.fastmcp (server.py:1, tools.py:2 and
+// 5 more), McpError (errors.py:3)". At most four APIs are named.
 func describeUses(uses []apiUse) string {
-	const shown = 3
+	var order []string
+	where := map[string][]string{}
+	for _, u := range uses {
+		if _, ok := where[u.what]; !ok {
+			order = append(order, u.what)
+		}
+		where[u.what] = append(where[u.what], u.where)
+	}
 	var parts []string
-	for i, u := range uses {
-		if i == shown {
+	for i, what := range order {
+		if i == 4 {
+			parts = append(parts, fmt.Sprintf("and %d more APIs", len(order)-4))
 			break
 		}
-		parts = append(parts, u.what+" ("+u.where+")")
+		ws := where[what]
+		at := strings.Join(ws[:min(2, len(ws))], ", ")
+		if len(ws) > 2 {
+			at += fmt.Sprintf(" and %d more", len(ws)-2)
+		}
+		parts = append(parts, what+" ("+at+")")
 	}
-	s := strings.Join(parts, ", ")
-	if len(uses) > shown {
-		s += fmt.Sprintf(" and %d more", len(uses)-shown)
-	}
-	return s
+	return strings.Join(parts, ", ")
 }
 
 // excerpt cuts s to at most n bytes on a rune boundary, collapsing white

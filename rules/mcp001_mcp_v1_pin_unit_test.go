@@ -149,3 +149,11 @@ func TestPinCommentMentions(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribeUses(t *testing.T) {
+	uses := []apiUse{{"mcp.server.fastmcp", "a.py:1"}, {"McpError", "e.py:3"}, {"mcp.server.fastmcp", "b.py:2"},
+		{"mcp.server.fastmcp", "c.py:4"}, {"mcp.server.fastmcp", "d.py:5"}}
+	if got, want := describeUses(uses), "mcp.server.fastmcp (a.py:1, b.py:2 and 2 more), McpError (e.py:3)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
