@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/rules"
 )
@@ -68,4 +69,30 @@ func TestHostilePaths(t *testing.T) {
 			t.Errorf("no result whose URI decodes to %q (have %v)", p, got)
 		}
 	}
+}
+
+// FuzzURI: whatever a relative path holds, its URI is a relative reference
+// with no scheme (a colon or a control character in a name must not turn it
+// into one) that decodes back to the path.
+func FuzzURI(f *testing.F) {
+	for _, s := range []string{"src/server.py", "http:x/a.py", "a b/%41.py", "evil\n::error::x.py", "c:/x.py", "é/日本.py", "?#[]@!$&'()*+,;="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "./") || strings.Contains(p, "\\") || !utf8.ValidString(p) {
+			return // absolute paths become file:// URIs; Windows separators are not this test's
+		}
+		u := URI(p, "")
+		parsed, err := url.Parse(u)
+		if err != nil {
+			t.Fatalf("URI(%q) = %q does not parse: %v", p, u, err)
+		}
+		if parsed.Scheme != "" || parsed.Host != "" || parsed.RawQuery != "" || parsed.Fragment != "" {
+			t.Fatalf("URI(%q) = %q reads as scheme %q host %q query %q fragment %q", p, u, parsed.Scheme, parsed.Host, parsed.RawQuery, parsed.Fragment)
+		}
+		back, err := url.PathUnescape(u)
+		if err != nil || back != p {
+			t.Fatalf("URI(%q) = %q decodes to %q, %v", p, u, back, err)
+		}
+	})
 }
