@@ -225,6 +225,8 @@ type Pass struct {
 	// callsIn caches, per Python file that is not in Modules, the
 	// qualified names it calls, with the line of each call (directCalls).
 	callsIn map[string][]resolvedCall
+	// notServer memoises notAServer for the pass.
+	notServer *string
 }
 
 // NewPass makes a Pass that sends diagnostics to report.

@@ -14,6 +14,14 @@ import (
 // when the run cannot tell: no handler index, a file given as the root, a uv
 // workspace root (its members hold the code its lock pins).
 func notAServer(p *Pass) string {
+	if p.notServer == nil {
+		why := serverVerdict(p)
+		p.notServer = &why
+	}
+	return *p.notServer
+}
+
+func serverVerdict(p *Pass) string {
 	if p.Handlers == nil || p.CodeUnseen || p.Project != nil && p.Project.WorkspaceRoot() {
 		return ""
 	}
