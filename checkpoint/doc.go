@@ -96,7 +96,12 @@
 //     @contextlib.asynccontextmanager function whose code before its yield
 //     checkpoints on every path (EntersCheckpoint)
 //   - a project async function that checkpoints on every path to a normal
-//     return (AlwaysCheckpoints, through the Resolver; recursion counts as no)
+//     return (AlwaysCheckpoints, through the Resolver; recursion counts as no);
+//     a path that a checkpoint of a try body sends into an except clause
+//     catching the cancellation (asyncio.CancelledError, BaseException, bare
+//     except, anyio.get_cancelled_exc_class(), trio.Cancelled) must
+//     checkpoint again in that clause, so a helper that swallows the cancel
+//     is no checkpoint
 //
 // Anything else is not a checkpoint: an unknown coroutine, a task, a future,
 // asyncio.wait_for/gather, entering or leaving an "async with" (except

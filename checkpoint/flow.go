@@ -26,6 +26,9 @@ type flow struct {
 	a *Analyzer
 	m *pyast.Module
 	x Extra
+	// summary: the question is whether awaiting a whole function is a
+	// checkpoint for its callers (AlwaysCheckpoints).
+	summary bool
 }
 
 // Extra adjusts a coverage question for MCP104, which asks what follows a
@@ -106,7 +109,7 @@ func (a *Analyzer) AlwaysCheckpoints(m *pyast.Module, fn *pyast.Function) bool {
 		return false
 	}
 	a.busy[fn] = true
-	f := &flow{a: a, m: m}
+	f := &flow{a: a, m: m, summary: true}
 	v := f.block(fn.Body, funcEnd, false)
 	delete(a.busy, fn)
 	a.always[fn] = v
@@ -250,7 +253,26 @@ func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
 		return f.loopHead(s, k, sh)
 	case "try_statement":
 		t := f.tryConts(s, k, sh)
-		return f.block(s.ChildByFieldName("body"), t.body, sh)
+		body := s.ChildByFieldName("body")
+		if !f.block(body, t.body, sh) {
+			return false
+		}
+		// For a function's summary: a cancellation delivered at a
+		// checkpoint in the body goes to an except clause that catches
+		// it, which goes on with no checkpoint behind it, so a helper that
+		// swallows the cancel is no checkpoint for its callers. (Inside
+		// one function that swallow is a finding of its own.)
+		for _, h := range pyast.NamedChildren(s) {
+			if !f.summary {
+				break
+			}
+			if (h.Kind() == "except_clause" || h.Kind() == "except_group_clause") && catchesCancel(f.m, h) && f.findCP(body, func(*pyast.Node) bool { return true }) {
+				if !f.block(lastBlock(h), t.handler, sh) {
+					return false
+				}
+			}
+		}
+		return true
 	case "with_statement":
 		if f.withHeadCP(s, sh) {
 			return true
@@ -878,4 +900,48 @@ func (f *flow) shieldedAt(n *pyast.Node) bool {
 		}
 	}
 	return false
+}
+
+// cancelTypes are the exception classes that catch a cancellation.
+var cancelTypes = map[string]bool{
+	"asyncio.CancelledError": true, "asyncio.exceptions.CancelledError": true,
+	"concurrent.futures.CancelledError": true, "BaseException": true, "builtins.BaseException": true,
+	"trio.Cancelled": true, "anyio.get_cancelled_exc_class": true,
+}
+
+// catchesCancel reports whether an except clause can catch the
+// cancellation: a bare except, or a type (or tuple) naming one of
+// cancelTypes or anyio.get_cancelled_exc_class().
+func catchesCancel(m *pyast.Module, clause *pyast.Node) bool {
+	var typ *pyast.Node
+	for _, c := range pyast.NamedChildren(clause) {
+		if c.Kind() == "block" || c.Kind() == "comment" {
+			continue
+		}
+		typ = c
+		break
+	}
+	if typ == nil {
+		return true // bare except:
+	}
+	if typ.Kind() == "as_pattern" && typ.NamedChildCount() > 0 {
+		typ = typ.NamedChild(0)
+	}
+	found := false
+	pyast.Walk(typ, func(n *pyast.Node) bool {
+		if found {
+			return false
+		}
+		switch n.Kind() {
+		case "identifier", "attribute":
+			for _, q := range m.Resolve(n) {
+				if cancelTypes[q] {
+					found = true
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return found
 }

@@ -133,6 +133,7 @@ async def h(f):
 func TestAlwaysCheckpoints(t *testing.T) {
 	m := parse(t, `
 import anyio
+import asyncio
 async def yes(ctx):
     await ctx.info("x")
 async def via(ctx):
@@ -154,8 +155,26 @@ async def b(n):
     return await a(n)
 def sync(ctx):
     pass
+async def swallows(task):
+    while True:
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.done():
+                return task.result()
+async def reraises(ctx):
+    try:
+        await ctx.info("x")
+    except BaseException:
+        raise
+async def other_errors(ctx):
+    try:
+        await ctx.info("x")
+    except Exception:
+        return None
 `)
-	want := map[string]bool{"yes": true, "via": true, "early": false, "raises": true, "a": false, "b": false, "sync": false}
+	want := map[string]bool{"yes": true, "via": true, "early": false, "raises": true, "a": false, "b": false, "sync": false,
+		"swallows": false, "reraises": true, "other_errors": true}
 	an := New(sameModule{})
 	for _, f := range m.Funcs {
 		if got := an.AlwaysCheckpoints(m, f); got != want[f.Name] {

@@ -1,5 +1,7 @@
 """A real checkpoint inside the except body re-delivers the cancellation."""
 
+import asyncio
+
 import anyio
 import httpx
 from mcp.server.fastmcp import Context, FastMCP
@@ -78,3 +80,28 @@ async def _no_suspend() -> None:
 
 def log(url: str) -> None:
     print("failed", url)
+
+
+async def _close_deferring_cancels() -> bool:
+    """Awaits the close to completion, swallowing the cancels it meets."""
+    task = asyncio.ensure_future(client.aclose())
+    while True:
+        try:
+            await asyncio.shield(task)
+            return True
+        except asyncio.CancelledError:
+            # Its only caller raises ToolError after it: that except is the
+            # finding (a raise is no normal return of this helper's caller).
+            if task.done():
+                return False
+
+
+@mcp.tool()
+async def closes_deferring_cancels_then_raises(url: str) -> str:
+    try:
+        resp = await client.get(url)
+        return resp.text
+    except BaseException:  # want: MCP104
+        # The helper swallows the re-delivered cancel: no checkpoint for us.
+        await _close_deferring_cancels()
+        raise ToolError("fetch failed")
