@@ -49,13 +49,18 @@ type Guard struct {
 	Why    string
 }
 
-// Patch returns the guard's patch of method that returns early on
-// _completed, or nil.
+// Patch returns the guard's patch of method when it returns early on
+// _completed, or nil. The last patch of a method in the module is the one
+// that stays (source order stands for execution order).
 func (g *Guard) Patch(method string) *GuardPatch {
+	var last *GuardPatch
 	for _, p := range g.Patches {
-		if p.Method == method && p.Checks {
-			return p
+		if p.Method == method {
+			last = p
 		}
+	}
+	if last != nil && last.Checks {
+		return last
 	}
 	return nil
 }

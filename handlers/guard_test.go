@@ -185,6 +185,9 @@ async def _respond(self, response):
 for _name in ["respond"]:
     setattr(RequestResponder, _name, _respond)
 `}, false, "guard.py:respond:true", ""},
+		{"a checked cancel replaced by an unchecked one", map[string]string{"server.py": server("import guard", ""),
+			"guard.py": attrGuard + "\nasync def _plain_cancel(self):\n    await _cancel(self)\n\nRequestResponder.cancel = _plain_cancel\n"},
+			false, "guard.py:respond:true", ""},
 		{"a different class of the same name", map[string]string{"server.py": server("import guard", ""), "guard.py": strings.ReplaceAll(attrGuard,
 			"from mcp.shared.session import RequestResponder", "from mylib import RequestResponder")}, false, "", ""},
 	}

@@ -208,7 +208,16 @@ func guardCancelFix(g *handlers.Guard) (Fix, bool) {
 		return Fix{}, false
 	}
 	m := rp.Module
-	indent, own := stmtIndent(m, rp.Stmt)
+	// After the respond patch, or after an unchecked cancel patch of the
+	// same scope that comes later (it would replace the new one).
+	at := rp.Stmt
+	for _, p := range g.Patches {
+		if p.Method == "cancel" && p.Stmt.EndByte() > at.EndByte() && m.FuncAt(p.Stmt) == m.FuncAt(rp.Stmt) &&
+			p.Stmt.Parent().Equals(*rp.Stmt.Parent()) {
+			at = p.Stmt
+		}
+	}
+	indent, own := stmtIndent(m, at)
 	if !own {
 		return Fix{}, false
 	}
@@ -218,7 +227,7 @@ func guardCancelFix(g *handlers.Guard) (Fix, bool) {
 		}
 	}
 	nl := srcNewline(m.Src)
-	eol := srcLineEnd(m.Src, int(rp.Stmt.EndByte()))
+	eol := srcLineEnd(m.Src, int(at.EndByte()))
 	lines := []string{
 		"",
 		"# cancel() must return early too: a repeated cancel, or one that arrives",
