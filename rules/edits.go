@@ -338,13 +338,3 @@ func appendArg(m *pyast.Module, args *pyast.Node, arg string) (e Edit, last *pya
 	at := int(last.EndByte())
 	return Edit{Path: m.Path, Start: at, End: at, New: ", " + arg}, last
 }
-
-// firstCode returns the index of the first non-comment statement.
-func firstCode(stmts []*pyast.Node) int {
-	for i, s := range stmts {
-		if s.Kind() != "comment" {
-			return i
-		}
-	}
-	return -1
-}
