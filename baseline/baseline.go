@@ -29,6 +29,7 @@ import (
 	"unicode"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/pyast"
@@ -191,7 +192,8 @@ func Read(path string) (*File, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: not an mcplint baseline: %w", path, err)
+		// The decoder's error may quote the file (an unknown field's name).
+		return nil, fmt.Errorf("%s: not an mcplint baseline: %s", path, escape.Bound(err.Error()))
 	}
 	if f.Version != Version {
 		return nil, fmt.Errorf("%s: baseline version %d, this mcplint reads version %d: write it again with --write-baseline", path, f.Version, Version)

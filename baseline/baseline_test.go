@@ -161,3 +161,17 @@ func TestReadErrors(t *testing.T) {
 		t.Error("missing file: no error")
 	}
 }
+
+// A baseline's error quotes at most an excerpt of it (an unknown field's
+// name comes from the file), with no control character.
+func TestReadErrorIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"b.json": `{"version": 1, "` + strings.Repeat("k", 100000) + `\u001b[2J": 1}`})
+	_, err := Read(filepath.Join(dir, "b.json"))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if msg := err.Error(); len(msg) > len(dir)+500 || strings.Contains(msg, "\x1b") {
+		t.Errorf("the error quotes %d bytes: %.200q", len(msg), msg)
+	}
+}

@@ -149,6 +149,7 @@ func TestMessagesQuoteAnExcerpt(t *testing.T) {
 		"requirements.txt": "mcp>=1,<2 (" + long + "\n!!" + long + "\nmcp ==\x1b[2J" + long + "\n",
 		"pyproject.toml":   "[project]\ndependencies = [\"!!" + long + "\", \"mcp>=1; os_name == '" + long + "\"]\n",
 		"setup.py":         "from setuptools import setup\nsetup(install_requires=[\"mcp\" + \"" + long + "\"])\n",
+		"uv.lock":          "[[package]]\nname = \"mcp\"\n" + long + " = 1\n" + long + " = 2\n",
 	} {
 		p, errs := Load(".", []string{name}, Options{ReadFile: func(string) ([]byte, error) { return []byte(src), nil }})
 		if len(errs)+len(p.Notes) == 0 {

@@ -206,7 +206,14 @@ func (l *loader) errorf(f *File, off int, format string, args ...any) {
 	l.errs = append(l.errs, &FileError{Path: f.Path, Offset: off, Msg: escape.Bound(fmt.Sprintf(format, args...))})
 }
 
-func (l *loader) addErr(err error) { l.errs = append(l.errs, err) }
+// addErr records an error from a parser (TOML, JSON); a *FileError's
+// message is bounded as errorf's are.
+func (l *loader) addErr(err error) {
+	if fe, ok := err.(*FileError); ok {
+		fe.Msg = escape.Bound(fe.Msg)
+	}
+	l.errs = append(l.errs, err)
+}
 
 // note records something read but skipped.
 func (l *loader) note(f *File, off int, format string, args ...any) {
