@@ -61,11 +61,14 @@ def main():
     ap.add_argument("--mcplint", required=True, help="the mcplint binary to score")
     ap.add_argument("--repos", required=True, help="folder holding owner+name copies")
     ap.add_argument("--only", action="append", default=[], help="score only this owner/name")
+    ap.add_argument("--set", choices=("tuned", "heldout"), help="score only the repositories of this set (repos.tsv)")
     ap.add_argument("--list", action="store_true", help="list every miss, false alarm and unlabelled finding")
     ap.add_argument("mcplint_args", nargs="*", help="extra arguments for mcplint check (after --)")
     a = ap.parse_args()
 
-    repos = {r[0]: r[1] for r in read_tsv("repos.tsv")}
+    rows = read_tsv("repos.tsv")
+    repos = {r[0]: r[1] for r in rows}
+    sets = {r[0]: r[2] for r in rows}
     labels = collections.defaultdict(list)
     for repo, path, line, rule, verdict, reason in read_tsv("labels.tsv"):
         if verdict not in ("flag", "clean"):
@@ -77,7 +80,7 @@ def main():
     per_rule = collections.defaultdict(lambda: collections.Counter())
     listing = []
     for repo, commit in sorted(repos.items()):
-        if a.only and repo not in a.only:
+        if a.only and repo not in a.only or a.set and sets[repo] != a.set:
             continue
         folder = repo.replace("/", "+")
         local = os.path.join(a.repos, folder)
