@@ -92,7 +92,8 @@ func FuzzTOMLLocks(f *testing.F) {
 		"[[package]]\nname = \"a\"\n[package.optional-dependencies]\nx = []\n[[package]]\nname = \"b\"\n[package.optional-dependencies]\ny = []\n",
 		"[[package]]\nname = \"mcp\"\nversion = \"1.9.4\"\n[package.dependencies]\nanyio = \">=4.5\"\n[package.source]\ntype = \"git\"\n[[package.files]]\nfile = \"x\"\n[[package]]\nname = \"b\"\n[package.dependencies]\n[package.dependencies]\n",
 		"[[packages]]\nname = 'mcp'\nversion = '1.26.0'\n    [packages.sdist]\n    name = 'mcp.tar.gz'\n    [[packages.wheels]]\n    upload-time = 2025-03-17T00:02:52.713000+00:00\n    hashes = {sha256 = 'ab'}\n    [packages.tool.pdm]\n    groups = ['default']\n")
-	for _, name := range []string{"uvlock-subtables/uv.lock", "poetrylock-subtables/poetry.lock", "pdmlock-subtables/pdm.lock", "pylock-subtables/pylock.toml", "malformed/duptable/uv.lock"} {
+	for _, name := range []string{"uvlock-subtables/uv.lock", "poetrylock-subtables/poetry.lock", "pdmlock-subtables/pdm.lock", "pylock-subtables/pylock.toml", "malformed/duptable/uv.lock",
+		"malformed/lockentry-poetry/poetry.lock", "malformed/lockentry-pylock/pylock.toml", "malformed/lockentry-uv/uv.lock", "malformed/lockentry-pdm/pdm.lock"} {
 		src, err := os.ReadFile("../testdata/deps/" + name)
 		if err != nil {
 			f.Fatal(err)
@@ -113,6 +114,7 @@ func FuzzScript(f *testing.F) {
 }
 
 func FuzzPipfileLock(f *testing.F) {
-	tomlSeeds(f, `{"default": {"mcp": {"version": "==1.26.0"}}, "develop": {"x": {}}}`)
+	tomlSeeds(f, `{"default": {"mcp": {"version": "==1.26.0"}}, "develop": {"x": {}}}`,
+		`{"default": {"mcp": {"hashes": []}, "fastmcp": {"version": 3}, "anyio": "==4.9.0", "x": {"git": "y"}}}`)
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzTOML(t, "Pipfile.lock", readPipfileLock, src) })
 }
