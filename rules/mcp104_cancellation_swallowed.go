@@ -213,7 +213,7 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 			}
 			msg := fmt.Sprintf("%s catches the handler's cancellation and does not re-raise it: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
 			var fixes []Fix
-			if fx, ok := exceptCheckpointFix(p, m, f, blk, nil); ok {
+			if fx, ok := exceptCheckpointFix(p, m, f, blk); ok {
 				fixes = append(fixes, fx)
 			}
 			reportIn(p, f, loc, msg, append(fixes, reraiseFix(m, blk))...)
@@ -543,23 +543,20 @@ func isDoneSet(m *pyast.Module, f *pyast.Function, name string) bool {
 // `await anyio.lowlevel.checkpoint_if_cancelled()`, which raises the
 // cancellation again only when the request was cancelled (SPEC section 1:
 // measured to survive on mcp 1.29.0 and fastmcp 3.4.7 for every catching
-// form). The checkpoint goes before a final return, break, continue or raise
-// of another exception (last, when the finding is about that raise), which
-// would otherwise skip it, and replaces a lone pass. For the finding to be
+// form). The checkpoint goes before a final return, break or continue,
+// which would otherwise skip it, and replaces a lone pass (a raise of
+// another exception is raiseCheckpointFix's). For the finding to be
 // gone every path out of the body must pass the checkpoint, so there is no
 // fix when the body can leave earlier (a return, break, continue or raise
 // before its last statement), when a shielded scope holds the body (the
 // checkpoint would not raise there), or when the body shares its line with
 // the except.
-func exceptCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk, last *pyast.Node) (Fix, bool) {
+func exceptCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk *pyast.Node) (Fix, bool) {
 	stmts := blockStmts(blk)
 	if !f.Async || len(stmts) == 0 || checkpoint.Shielded(m, blk) {
 		return Fix{}, false
 	}
 	end := stmts[len(stmts)-1]
-	if last != nil && !end.Equals(*last) {
-		return Fix{}, false
-	}
 	jump := false
 	switch end.Kind() {
 	case "return_statement", "break_statement", "continue_statement", "raise_statement":
