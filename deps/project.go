@@ -98,7 +98,8 @@ type Options struct {
 	AssumeFastMCP string
 	// ReadFile, when set, is how Load and LoadScript read every file
 	// (includes too): the fixer passes its overlay of edited contents so a
-	// fix can be checked before anything is written. Nil means os.ReadFile.
+	// fix can be checked before anything is written. Nil means safeio.ReadFile
+	// with the dependency-file limit.
 	ReadFile func(path string) ([]byte, error)
 	// Root is the folder that paths named inside a dependency file (-r and
 	// -c includes, setup.cfg file: entries) must stay in once symlinks are
