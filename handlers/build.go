@@ -92,6 +92,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	for _, m := range mods {
 		b.findRegistrations(m)
 	}
+	sortHandlers(b.out.Handlers) // once: sorting after each module was quadratic
 	b.dropDisabled()
 	b.dropUnreachedRegistrations()
 	b.reach()

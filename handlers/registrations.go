@@ -22,7 +22,6 @@ func (b *builder) findRegistrations(m *pyast.Module) {
 	for _, n := range m.Nodes("assignment") {
 		b.registrationAssignment(m, n)
 	}
-	sortHandlers(b.out.Handlers)
 }
 
 // dropDisabled removes fastmcp handlers registered with enabled=False that
