@@ -1,48 +1,71 @@
 #!/usr/bin/env bash
-# Times mcplint on a large real Python tree against the floor: reading the
-# same bytes. Prints medians of RUNS runs and the ratios to the floor, plus the
-# peak memory of each scan. Usage: bench/bench.sh [TREE]   (default: the
-# Python standard library of the python3 on PATH).
+# Times mcplint against ast-grep (one pattern: it parses every Python file)
+# and ripgrep (it reads every byte) on the same trees, in one run: medians of
+# RUNS runs of wall time and CPU time, peak RSS, and the ratios.
+#
+# Usage: bench/bench.sh [TREE...]
+#   Trees: the Python standard library without site-packages, the synthetic
+#   monorepo bench/gen writes (60 FastMCP server projects), and any TREE given.
+#   SCALE="2000 5000 10000 20000" adds one-project trees of that many modules
+#   (bench/gen -kind project), mcplint only.
+#   RUNS (default 3), AST_GREP (default: ast-grep on PATH), WORK (default: a
+#   temporary directory; generated trees are kept there between runs).
+# Needs: go, python3, ripgrep, /usr/bin/time (GNU), ast-grep (npm i -g @ast-grep/cli).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tree=${1:-$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')}
-runs=${RUNS:-5}
-mkdir -p bench/out
-go build -o bench/out/mcplint ./cmd/mcplint
+runs=${RUNS:-3}
+work=${WORK:-${TMPDIR:-/tmp}/mcplint-bench}
+astgrep=${AST_GREP:-$(command -v ast-grep || true)}
+mkdir -p "$work"
+go build -o "$work/mcplint" ./cmd/mcplint
+go build -o "$work/gen" ./bench/gen
 
-nfiles=$(find "$tree" -name '*.py' -not -path '*/site-packages/*' | wc -l)
-nbytes=$(find "$tree" -name '*.py' -not -path '*/site-packages/*' -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
-echo "tree: $tree ($nfiles Python files, $((nbytes / 1024 / 1024)) MiB)"
+[ -x /usr/bin/time ] || { echo "bench: needs GNU time at /usr/bin/time (apt-get install time)" >&2; exit 2; }
+command -v rg >/dev/null || { echo "bench: needs ripgrep (apt-get install ripgrep)" >&2; exit 2; }
+[ -n "$astgrep" ] || echo "bench: no ast-grep (npm i -g @ast-grep/cli, or AST_GREP=path): its column is skipped" >&2
 
-# median SECONDS of running "$@" $runs times
-median() {
-  local times=()
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    t1=$(date +%s.%N)
-    times+=("$(echo "$t1 - $t0" | bc -l)")
-  done
-  printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+if [ ! -d "$work/stdlib" ]; then
+  mkdir -p "$work/stdlib"
+  tar -C "$stdlib" --exclude=site-packages --exclude=__pycache__ -cf - . | tar -C "$work/stdlib" -xf -
+fi
+[ -d "$work/monorepo" ] || "$work/gen" -kind monorepo -out "$work/monorepo"
+trees=("$work/stdlib" "$work/monorepo" "$@")
+
+# measure CMD...: runs it $runs times; prints "wall cpu rss_kib" medians.
+measure() {
+  local out
+  out=$(for _ in $(seq "${reps:-$runs}"); do
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$@" >/dev/null 2>&1 || true
+    tail -1 "$work/time.txt"
+  done)
+  median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+  printf '%s %s %s\n' \
+    "$(awk '{print $1}' <<<"$out" | median)" \
+    "$(awk '{print $2+$3}' <<<"$out" | median)" \
+    "$(awk '{print $4}' <<<"$out" | median)"
 }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
-peak_kib() {
-  if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1
-  else
-    echo "n/a"
-  fi
-}
+echo "runs: $runs (medians); load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
+printf '%-22s %7s %8s | %-28s | %-28s | %-36s | %s\n' tree files MiB "ripgrep wall/cpu/RSS" "ast-grep wall/cpu/RSS" "mcplint wall/cpu/RSS (cpu/wall)" "mcplint / ast-grep, / rg (wall)"
+for t in "${trees[@]}"; do
+  files=$(find "$t" -name '*.py' | wc -l)
+  mib=$(find "$t" -name '*.py' -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1048576}')
+  cat $(find "$t" -name '*.py' | head -5000) >/dev/null 2>&1 || true # warm the page cache
+  read -r rw rc rm <<<"$(measure rg -t py -c mcp "$t")"
+  aw=0 ac=0 am=0
+  [ -n "$astgrep" ] && read -r aw ac am <<<"$(measure "$astgrep" run -l python -p 'await $X' "$t")"
+  read -r mw mc mm <<<"$(measure "$work/mcplint" check --exit-zero --format json -o - "$t")"
+  printf '%-22s %7d %8s | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB (%.2f) | %sx, %sx\n' \
+    "$(basename "$t")" "$files" "$mib" "$rw" "$rc" "$rm" "$aw" "$ac" "$am" "$mw" "$mc" "$mm" "$(ratio "$mc" "$mw")" \
+    "$(ratio "$mw" "$aw")" "$(ratio "$mw" "$rw")"
+done
 
-floor() { find "$tree" -name '*.py' -not -path '*/site-packages/*' -print0 | xargs -0 cat >/dev/null; }
-scan() { bench/out/mcplint check --exit-zero --format json -o /dev/null "$tree"; }
-full() { bench/out/mcplint check --exit-zero --report-unreachable --format json -o /dev/null "$tree"; }
-
-floor # warm the page cache
-f=$(median floor)
-s=$(median scan)
-a=$(median full)
-printf 'read the bytes (floor)              %8.3fs\n' "$f"
-printf 'mcplint check (default prefilter)   %8.3fs  %6.1fx floor  peak %s KiB\n' "$s" "$(echo "$s / $f" | bc -l)" "$(peak_kib bench/out/mcplint check --exit-zero --format json -o /dev/null "$tree")"
-printf 'mcplint check --report-unreachable  %8.3fs  %6.1fx floor  peak %s KiB\n' "$a" "$(echo "$a / $f" | bc -l)" "$(peak_kib bench/out/mcplint check --exit-zero --report-unreachable --format json -o /dev/null "$tree")"
+for n in ${SCALE:-}; do
+  t="$work/project-$n"
+  [ -d "$t" ] || "$work/gen" -kind project -files "$n" -out "$t"
+  mib=$(du -sb "$t" | awk '{printf "%.0f", $1/1048576}')
+  read -r mw mc mm <<<"$(reps=1 measure "$work/mcplint" check --exit-zero --format json -o - "$t")"
+  printf 'one project, %6d modules (%4s MiB): mcplint %7.2fs wall %7.2fs cpu %8d KiB peak\n' "$n" "$mib" "$mw" "$mc" "$mm"
+done
