@@ -4,18 +4,22 @@ package rules_test
 // tree-sitter parses: this test applies every fix alternative, --fix and
 // --fix --unsafe-fixes to every fixture project under testdata/rules and
 // compiles each changed Python file with CPython's own compiler (python3 on
-// PATH; skipped with a message otherwise). Where isort is installed it also
-// checks that a file isort found sorted before the fix is still sorted after
-// it, with the project's own settings (skipped with a message otherwise).
+// PATH; skipped with a message otherwise). Where isort is installed (see
+// findIsort; .ci/run installs it) it also checks that a file isort found
+// sorted before the fix is still sorted after it, with the project's own
+// settings (skipped with a message otherwise).
 // Every line a fix adds must also fit the project's line length.
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +44,7 @@ type fixedFile struct {
 	project, mode, path string
 	old, new            []byte
 	width               int
+	created             bool // the fix creates the file (old is empty)
 }
 
 var (
@@ -106,7 +111,7 @@ func computeFixes(t *testing.T) []fixedFile {
 							w = pw
 						}
 					}
-					out = append(out, fixedFile{project: dir, mode: name, path: f.Path, old: f.Old, new: f.New, width: w})
+					out = append(out, fixedFile{project: dir, mode: name, path: f.Path, old: f.Old, new: f.New, width: w, created: f.Created})
 				}
 			}
 		}
@@ -209,33 +214,135 @@ func TestFixedLinesFitTheLineLength(t *testing.T) {
 }
 
 func TestFixesKeepIsortOrder(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 is not on PATH: import order not checked with isort")
+	isort := findIsort()
+	if isort == nil {
+		t.Skip("no isort (an isort executable, or the isort module of python3 on PATH or of /usr/bin/python3): import order not checked with isort (the placement is checked by the goldens and pystyle's tests)")
 	}
-	if err := exec.Command(python, "-c", "import isort").Run(); err != nil {
-		t.Skip("isort is not installed for python3: import order not checked with isort (the placement is checked by the goldens and pystyle's tests)")
-	}
-	checked := 0
+	byProject := map[string][]fixedFile{}
+	var projects []string
 	for _, f := range allFixes(t) {
 		if !strings.HasSuffix(f.path, ".py") {
 			continue
 		}
-		// isort reads the project's settings from its folder: check a copy
-		// of the file in that folder's settings context.
-		settings := f.project
-		sorted := func(src []byte) bool {
-			cmd := exec.Command(python, "-m", "isort", "--check-only", "--profile", "black", "--settings-path", settings, "--filename", f.path, "-")
-			cmd.Stdin = bytes.NewReader(src)
-			return cmd.Run() == nil
+		if byProject[f.project] == nil {
+			projects = append(projects, f.project)
 		}
-		if !sorted(f.old) {
-			continue // already unsorted before the fix
-		}
-		checked++
-		if !sorted(f.new) {
-			t.Errorf("%s (%s): isort finds the imports unsorted after the fix:\n%s", f.path, f.mode, fix.UnifiedDiff(f.path, f.old, f.new))
+		byProject[f.project] = append(byProject[f.project], f)
+	}
+	sort.Strings(projects)
+	checked, unsortedBefore := 0, 0
+	for _, project := range projects {
+		files := byProject[project]
+		unsorted := isortUnsorted(t, isort, project, files)
+		for i, f := range files {
+			if f.created || unsorted[isortOld(i)] {
+				unsortedBefore++
+				continue // created, or already unsorted before the fix
+			}
+			checked++
+			if unsorted[isortNew(i)] {
+				t.Errorf("%s (%s): isort finds the imports unsorted after the fix:\n%s", f.path, f.mode, fix.UnifiedDiff(f.path, f.old, f.new))
+			}
 		}
 	}
-	t.Logf("checked %d fixed files that isort found sorted before the fix", checked)
+	if checked == 0 {
+		t.Fatalf("isort found none of the fixed files sorted before the fix: nothing checked")
+	}
+	t.Logf("checked %d fixed Python files that isort (%s) found sorted before the fix, in %d fixture projects; %d were created or unsorted before", checked, strings.Join(isort, " "), len(projects), unsortedBefore)
+}
+
+// findIsort returns the command that runs isort: an isort executable, else
+// the isort module of python3 on PATH, else that of /usr/bin/python3
+// (where Debian's python3-isort installs it); nil if there is none.
+func findIsort() []string {
+	var candidates [][]string
+	if p, err := exec.LookPath("isort"); err == nil {
+		candidates = append(candidates, []string{p})
+	}
+	if p, err := exec.LookPath("python3"); err == nil {
+		candidates = append(candidates, []string{p, "-m", "isort"})
+	}
+	candidates = append(candidates, []string{"/usr/bin/python3", "-m", "isort"})
+	for _, c := range candidates {
+		if exec.Command(c[0], append(c[1:], "--version")...).Run() == nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// isortOld and isortNew name the copies of files[i] isortUnsorted checks.
+func isortOld(i int) string { return fmt.Sprintf("old/%d", i) }
+func isortNew(i int) string { return fmt.Sprintf("new/%d", i) }
+
+// isortIncorrect is the line isort --check-only prints for an unsorted file.
+var isortIncorrect = regexp.MustCompile(`^ERROR: (.+) Imports are incorrectly sorted and/or formatted\.$`)
+
+// isortUnsorted runs isort --check-only once over the old and the new
+// content of every file of one fixture project (written to a temporary
+// folder, as isortOld(i)/PATH and isortNew(i)/PATH) with the project's
+// settings, and returns the copies isort finds unsorted. The settings path
+// is a copy of the project with the files the fixes create, so isort counts
+// them as first party as it would in the fixed project. Exit 1 with only
+// "incorrectly sorted" lines means unsorted files; anything else fails.
+func isortUnsorted(t *testing.T, isort []string, project string, files []fixedFile) map[string]bool {
+	t.Helper()
+	tmp := t.TempDir()
+	settings := filepath.Join(tmp, "project")
+	if err := os.CopyFS(settings, os.DirFS(project)); err != nil {
+		t.Fatal(err)
+	}
+	// isort looks for settings from there up to a folder with .git.
+	if err := os.Mkdir(filepath.Join(settings, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(path string, data []byte) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyName := map[string]string{}
+	args := append(slices.Clip(isort[1:]), "--check-only", "--profile", "black", "--settings-path", settings)
+	for i, f := range files {
+		rel, err := filepath.Rel(project, f.path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			t.Fatalf("%s is not in its fixture project %s", f.path, project)
+		}
+		if f.created {
+			write(filepath.Join(settings, rel), f.new)
+		} else {
+			p := filepath.Join(tmp, isortOld(i), rel)
+			write(p, f.old)
+			copyName[p] = isortOld(i)
+			args = append(args, p)
+		}
+		p := filepath.Join(tmp, isortNew(i), rel)
+		write(p, f.new)
+		copyName[p] = isortNew(i)
+		args = append(args, p)
+	}
+	cmd := exec.Command(isort[0], args...)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		t.Fatalf("%s: isort failed (%v):\n%s", project, err, out)
+	}
+	unsorted := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if line == "" {
+			continue
+		}
+		m := isortIncorrect.FindStringSubmatch(line)
+		if m == nil || copyName[m[1]] == "" {
+			t.Fatalf("%s: unexpected isort output (exit %v):\n%s", project, err, out)
+		}
+		unsorted[copyName[m[1]]] = true
+	}
+	if (err != nil) != (len(unsorted) > 0) {
+		t.Fatalf("%s: isort exit status (%v) does not match its report of %d unsorted files:\n%s", project, err, len(unsorted), out)
+	}
+	return unsorted
 }
