@@ -125,7 +125,7 @@ func GuardFix(p *Pass) (Fix, bool) {
 		nl := srcNewline(s.Module.Src)
 		at, lead := firstImportOffset(s.Module)
 		text := lead + "# Must stay the first import: " + GuardModuleName + ".py says why." + nl +
-			"import " + name + "  # noqa: F401" + nl
+			"import " + name + "  # noqa: F401  # isort: skip" + nl
 		edits = append(edits, Edit{Path: s.Module.Path, Start: at, End: at, New: text})
 		where = append(where, path.Base(s.Module.Path))
 	}
@@ -173,7 +173,8 @@ func packageOf(m *pyast.Module) string {
 // module docstring, __future__ imports), before any other statement; lead is
 // a newline to write first when that place is the end of a file with no
 // final newline. Unlike pystyle.PlaceImport it does not sort the import
-// among the others: the guard is imported first on purpose.
+// among the others: the guard is imported first on purpose, and its line
+// says "# isort: skip" so that isort and ruff's I rules leave it there.
 func firstImportOffset(m *pyast.Module) (at int, lead string) {
 	stmts := pyast.NamedChildren(m.Root)
 	switch i := pystyle.HeaderEnd(stmts); {

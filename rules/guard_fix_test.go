@@ -106,7 +106,7 @@ func TestGuardFixEndToEnd(t *testing.T) {
 		t.Errorf("guard module not written as rules.GuardModule: %q", changed[guard])
 	}
 	wantServer := strings.Replace(guardedServer, "from __future__ import annotations\n\n",
-		"from __future__ import annotations\n\n# Must stay the first import: mcp_respond_guard.py says why.\nimport app.mcp_respond_guard  # noqa: F401\n", 1)
+		"from __future__ import annotations\n\n# Must stay the first import: mcp_respond_guard.py says why.\nimport app.mcp_respond_guard  # noqa: F401  # isort: skip\n", 1)
 	if string(changed[server]) != wantServer {
 		t.Errorf("server after the fix:\n%s", fix.UnifiedDiff(server, []byte(wantServer), changed[server]))
 	}
@@ -273,7 +273,7 @@ func TestGuardFixPlacement(t *testing.T) {
 		rel, _ := filepath.Rel(root, e.Path)
 		got = append(got, filepath.ToSlash(rel)+":"+strings.SplitN(strings.TrimPrefix(e.New, "# Must stay the first import: mcp_respond_guard.py says why.\n"), "\n", 2)[0])
 	}
-	want := []string{"src/app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/app/server.py:import app.mcp_respond_guard  # noqa: F401"}
+	want := []string{"src/app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/app/server.py:import app.mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
