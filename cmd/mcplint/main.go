@@ -76,6 +76,7 @@ in-flight request, and offers fixes. It never runs the code it reads.`,
 	}
 	f.register(check)
 	root.AddCommand(check, newRulesCmd(), newExplainCmd(), newVersionCmd())
+	setVersionFlag(root)
 	for _, extra := range extraCommands {
 		root.AddCommand(extra())
 	}
