@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,8 +14,9 @@ import (
 )
 
 // TestPreCommitHooksFile checks .pre-commit-hooks.yaml the way
-// `pre-commit try-repo` would read it: required keys, the two hooks, and
-// the files pattern.
+// `pre-commit try-repo` would read it: required keys, the four hooks (the
+// default ones install the wheel, the -go ones build with Go), the version
+// pins, and the files pattern.
 func TestPreCommitHooksFile(t *testing.T) {
 	b, err := os.ReadFile("../../.pre-commit-hooks.yaml")
 	if err != nil {
@@ -33,16 +35,35 @@ func TestPreCommitHooksFile(t *testing.T) {
 		}
 		byID[h["id"].(string)] = h
 	}
-	check, fixHook := byID["mcplint"], byID["mcplint-fix"]
-	if check == nil || fixHook == nil {
-		t.Fatalf("hooks = %v, want mcplint and mcplint-fix", byID)
+	language := map[string]string{"mcplint": "python", "mcplint-fix": "python", "mcplint-go": "golang", "mcplint-fix-go": "golang"}
+	if len(byID) != len(language) {
+		t.Errorf("hooks %v, want %v", byID, language)
 	}
-	for _, h := range []map[string]any{check, fixHook} {
-		if h["language"] != "golang" || h["require_serial"] != true {
-			t.Errorf("hook %v: language %v, require_serial %v", h["id"], h["language"], h["require_serial"])
+	pins := map[string]bool{}
+	for id, lang := range language {
+		h := byID[id]
+		if h == nil {
+			t.Fatalf("no hook %s", id)
+		}
+		if h["language"] != lang || h["require_serial"] != true {
+			t.Errorf("hook %v: language %v, require_serial %v", id, h["language"], h["require_serial"])
+		}
+		deps, _ := h["additional_dependencies"].([]any)
+		if lang == "python" {
+			// Pinned like ruff-pre-commit: the tag's own version.
+			if len(deps) != 1 || !regexp.MustCompile(`^mcplint==\d+\.\d+\.\d+$`).MatchString(fmt.Sprint(deps[0])) {
+				t.Errorf("hook %s: additional_dependencies %v, want [mcplint==X.Y.Z]", id, deps)
+			} else {
+				pins[deps[0].(string)] = true
+			}
+		} else if len(deps) != 0 {
+			t.Errorf("hook %s: additional_dependencies %v", id, deps)
 		}
 		if !strings.HasPrefix(h["entry"].(string), "mcplint hook") {
-			t.Errorf("hook %v entry %q does not run `mcplint hook`", h["id"], h["entry"])
+			t.Errorf("hook %v entry %q does not run `mcplint hook`", id, h["entry"])
+		}
+		if strings.Contains(id, "fix") != strings.Contains(h["entry"].(string), "--fix") {
+			t.Errorf("hook %s entry %q", id, h["entry"])
 		}
 		re, err := regexp.Compile(h["files"].(string))
 		if err != nil {
@@ -50,17 +71,17 @@ func TestPreCommitHooksFile(t *testing.T) {
 		}
 		for _, p := range []string{"server.py", "pkg/types.pyi", "pyproject.toml", "a/setup.cfg", "setup.py", "Pipfile", "Pipfile.lock", "uv.lock", "poetry.lock", "pdm.lock", "pylock.toml", "requirements.txt", "requirements/dev-requirements.in", "constraints.txt"} {
 			if !re.MatchString(p) {
-				t.Errorf("hook %v does not match %s", h["id"], p)
+				t.Errorf("hook %v does not match %s", id, p)
 			}
 		}
 		for _, p := range []string{"README.md", "x.pyc", "package.json", "pyproject.toml.bak"} {
 			if re.MatchString(p) {
-				t.Errorf("hook %v matches %s", h["id"], p)
+				t.Errorf("hook %v matches %s", id, p)
 			}
 		}
 	}
-	if !strings.Contains(fixHook["entry"].(string), "--fix") || strings.Contains(check["entry"].(string), "--fix") {
-		t.Errorf("entries: %q, %q", check["entry"], fixHook["entry"])
+	if len(pins) != 1 {
+		t.Errorf("the python hooks pin different versions: %v", pins)
 	}
 }
 
