@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // step runs one command of the action's script with a fresh GITHUB_OUTPUT
@@ -253,5 +255,60 @@ func TestBuildFallback(t *testing.T) {
 	bin := filepath.Join(s.dir, "runner", "mcplint-bin", "mcplint")
 	if v, err := exec.Command(bin, "--version").Output(); err != nil || !strings.HasPrefix(string(v), "mcplint ") {
 		t.Errorf("%s --version: %v %q", bin, err, v)
+	}
+}
+
+// TestActionYAML checks the order action.yml relies on: resolve, the cache
+// (downloads only), install, then Go and the build only when install asks
+// for them; every script command it runs exists.
+func TestActionYAML(t *testing.T) {
+	b, err := os.ReadFile("../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Inputs map[string]struct{ Default string }
+		Runs   struct {
+			Using string
+			Steps []struct {
+				ID, Name, Uses, Run, If string
+				With                    map[string]string
+				Env                     map[string]string
+			}
+		}
+	}
+	if err := yaml.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := a.Inputs["version"]; !ok || a.Inputs["version"].Default != "" {
+		t.Errorf("version input: %v", a.Inputs["version"])
+	}
+	var order []string
+	sh, _ := os.ReadFile("mcplint-action.sh")
+	for _, s := range a.Runs.Steps {
+		switch {
+		case strings.HasPrefix(s.Uses, "actions/cache@"):
+			order = append(order, "cache")
+			if s.If != "${{ steps.resolve.outputs.mode == 'download' }}" || s.With["key"] != "${{ steps.resolve.outputs.key }}" || s.With["path"] != "${{ steps.resolve.outputs.dir }}" {
+				t.Errorf("cache step: if %q with %v", s.If, s.With)
+			}
+		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
+			order = append(order, "setup-go")
+			if s.If != "${{ steps.install.outputs.build == 'true' }}" {
+				t.Errorf("Go is set up unconditionally: if %q", s.If)
+			}
+		case strings.Contains(s.Run, "mcplint-action.sh"):
+			cmd := strings.Trim(strings.Fields(s.Run)[1], "'\"")
+			order = append(order, cmd)
+			if !strings.Contains(string(sh), "\n"+cmd+") "+cmd+" ;;") {
+				t.Errorf("the script has no command %q", cmd)
+			}
+			if cmd == "build" && s.If != "${{ steps.install.outputs.build == 'true' }}" {
+				t.Errorf("the build runs unconditionally: if %q", s.If)
+			}
+		}
+	}
+	if got := strings.Join(order, " "); got != "resolve cache install setup-go build run" {
+		t.Errorf("action steps: %s", got)
 	}
 }
