@@ -227,7 +227,8 @@ func TestDownloadRealRelease(t *testing.T) {
 	// It is the real thing: run it through the action.
 	s.env = append(s.env, "PATH="+r["dir"]+string(os.PathListSeparator)+os.Getenv("PATH"))
 	os.WriteFile(filepath.Join(s.work, "requirements.txt"), []byte("mcp==1.26.0\n"), 0o644)
-	if out, err := s.run(); err != nil || !strings.Contains(out, "::error file=requirements.txt") {
+	os.WriteFile(filepath.Join(s.work, "server.py"), []byte("import anyio\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n\n@mcp.tool()\nasync def double(x: int) -> int:\n    return await anyio.to_thread.run_sync(lambda: x * 2)\n"), 0o644)
+	if out, err := s.run(); err != nil || !strings.Contains(out, "::error file=server.py,line=9") {
 		t.Errorf("run with the downloaded mcplint: %v\n%s", err, out)
 	}
 }
