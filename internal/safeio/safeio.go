@@ -60,8 +60,9 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("file is over the %d-byte limit for %s", e.Kind.Max, e.Kind.Name)
 }
 
-// describe names a file type that is not regular.
-func describe(m fs.FileMode) string {
+// Describe names a file type that is not regular ("a named pipe"); safewrite
+// names the targets it refuses with it too.
+func Describe(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -86,7 +87,7 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: &NotRegularError{describe(st.Mode())}}
+		return nil, &os.PathError{Op: "read", Path: path, Err: &NotRegularError{Describe(st.Mode())}}
 	}
 	if st.Size() > k.Max {
 		return nil, &os.PathError{Op: "read", Path: path, Err: &TooLargeError{st.Size(), k}}
@@ -104,7 +105,7 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: &NotRegularError{describe(st.Mode())}}
+		return nil, &os.PathError{Op: "read", Path: path, Err: &NotRegularError{Describe(st.Mode())}}
 	}
 	if st.Size() > k.Max {
 		return nil, &os.PathError{Op: "read", Path: path, Err: &TooLargeError{st.Size(), k}}

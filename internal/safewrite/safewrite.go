@@ -39,6 +39,8 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+
+	"github.com/mcplint/mcplint/internal/safeio"
 )
 
 // RefusedError is a target safewrite will not write, and why. It is not an
@@ -141,7 +143,7 @@ func resolve(path string, opts Options) (string, fs.FileInfo, error) {
 func Writable(st fs.FileInfo) string {
 	m := st.Mode()
 	if !m.IsRegular() {
-		return "is " + describe(m) + "; only regular files are written"
+		return "is " + safeio.Describe(m) + "; only regular files are written"
 	}
 	if m.Perm()&0o200 == 0 {
 		return "is read-only (its owner has no write permission)"
@@ -150,23 +152,6 @@ func Writable(st fs.FileInfo) string {
 		return fmt.Sprintf("has %d hard links: replacing it would split them, and rewriting it in place would not be atomic", n)
 	}
 	return ""
-}
-
-// describe names a file type that is not regular.
-func describe(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a regular file"
 }
 
 // Create starts a write to path: it checks the target and opens a
