@@ -724,3 +724,103 @@ async def run(op):
 		t.Error("Tool().execute() in a lambda the handler passes on is reachable")
 	}
 }
+
+// A decorator that wraps each function in a local wrapper, keeps
+// (name, wrapper) tuples in a module list, and a register function that
+// takes the server as an untyped parameter and registers every wrapper in
+// a tuple-unpacking loop, called from a function with function-scope
+// imports. The handler is the decorated function; the wrapper that runs it
+// (through local aliases and typing.cast) is its wrapper.
+func TestWrappedRegistry(t *testing.T) {
+	files := func(server string) map[string]string {
+		return map[string]string{
+			"srv/__init__.py":       "",
+			"srv/tools/__init__.py": "from . import notes, search\n",
+			"srv/tools/_registry.py": `
+import functools, inspect
+from typing import Any, cast
+_collected: list[tuple] = []
+def traced_tool():
+    def decorator(func):
+        if inspect.iscoroutinefunction(func):
+            async_func = cast(Any, func)
+            @functools.wraps(async_func)
+            async def async_wrapper(*args, **kwargs):
+                return await async_func(*args, **kwargs)
+            wrapper = cast(Any, async_wrapper)
+        else:
+            sync_func = func
+            @functools.wraps(sync_func)
+            def sync_wrapper(*args, **kwargs):
+                return sync_func(*args, **kwargs)
+            wrapper = sync_wrapper
+        _collected.append((func.__name__, cast(Any, wrapper)))
+        return wrapper
+    return decorator
+def not_a_wrapper_factory():
+    def decorator(func):
+        def other(*args):
+            return args
+        _collected.append(("x", other))
+        return func
+    return decorator
+def register_all(server: Any) -> None:
+    for _, wrapper in _collected:
+        server.tool()(wrapper)
+`,
+			"srv/tools/notes.py": `
+from ._registry import traced_tool, not_a_wrapper_factory
+@traced_tool()
+def add_note(text): pass
+@not_a_wrapper_factory()
+def kept(): pass
+def helper(): pass
+`,
+			"srv/tools/search.py": `
+from ._registry import traced_tool
+@traced_tool()
+async def search(q): pass
+`,
+			"srv/server.py": server,
+		}
+	}
+	ix := build(t, files(`
+from fastmcp import FastMCP
+mcp = FastMCP("x")
+def _register_tools():
+    from .tools import notes, search
+    from .tools._registry import register_all
+    register_all(mcp)
+_register_tools()
+`), Config{})
+	got := handlerSet(ix)
+	want := []string{
+		"srv.tools._registry.not_a_wrapper_factory.decorator.other:tool:fastmcp",
+		"srv.tools.notes.add_note:tool:fastmcp",
+		"srv.tools.search.search:tool:fastmcp",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("handlers:\n got %q\nwant %q", got, want)
+	}
+	for _, h := range ix.Handlers {
+		var ws []string
+		for _, w := range h.Wrappers {
+			ws = append(ws, w.Name)
+		}
+		wantWs := map[string]string{"add_note": "sync_wrapper", "search": "async_wrapper", "other": ""}[h.Func.Name]
+		if strings.Join(ws, ",") != wantWs {
+			t.Errorf("%s: wrappers %q, want %q", h.Func.Name, ws, wantWs)
+		}
+	}
+	// The same registry whose register function nothing calls registers nothing.
+	if got := handlerSet(build(t, files(`
+from fastmcp import FastMCP
+mcp = FastMCP("x")
+def _register_tools():
+    from .tools import notes, search
+    from .tools._registry import register_all
+    register_all(mcp)
+`), Config{})); len(got) != 0 {
+		t.Errorf("register_all never called: got handlers %q", got)
+	}
+}

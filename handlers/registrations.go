@@ -244,6 +244,9 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 	}
 	switch arg.Kind() {
 	case "identifier", "attribute":
+		if out := b.wrapperTargets(m, arg); out != nil {
+			return out
+		}
 		if r, ok := b.funcOf(m, arg); ok {
 			// The name binds the decorated function: its project
 			// decorators wrap what is registered.
@@ -266,6 +269,9 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 		if len(pos) == 0 {
 			return nil
 		}
+		if c := castArg(m, arg); c != arg {
+			return b.targets(m, c, depth+1)
+		}
 		callee := pyast.Callee(arg)
 		for _, q := range m.Resolve(callee) {
 			if q == "functools.partial" || fromFunction[q] != FrameworkUnknown {
@@ -285,6 +291,153 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 		}
 	}
 	return nil
+}
+
+// wrapperTargets resolves a name bound to a decorator's local wrapper
+// (def decorator(func): @wraps(func) def wrapper(*a, **kw): return
+// func(*a, **kw); REGISTRY.append(wrapper)): registering the wrapper
+// registers each function the decorator is applied to, which the wrapper
+// runs. The handler is the decorated function, with the wrapper that
+// matches it (a decorator that builds an async wrapper for a coroutine
+// function and a sync one otherwise is sync for a sync function) and its
+// other project decorators as wrappers. A name bound to several wrappers
+// (wrapper = async_wrapper / wrapper = sync_wrapper) takes them all.
+func (b *builder) wrapperTargets(m *pyast.Module, arg *pyast.Node) []target {
+	byDecorator := map[*pyast.Function][]*pyast.Function{}
+	var order []*pyast.Function
+	for _, w := range b.nameFuncs(m, arg, 0) {
+		if !b.runsParentParam(w) {
+			continue
+		}
+		d := w.Parent
+		if byDecorator[d] == nil {
+			order = append(order, d)
+		}
+		byDecorator[d] = append(byDecorator[d], w)
+	}
+	var out []target
+	for _, d := range order {
+		ws := byDecorator[d]
+		for _, g := range b.decoratedWith(d) {
+			t := target{ref: g}
+			for _, w := range ws {
+				if w.Async == g.Func.Async {
+					t.wrappers = append(t.wrappers, w)
+				}
+			}
+			if len(t.wrappers) == 0 {
+				t.wrappers = ws
+			}
+			for _, dec := range g.Func.Decorators {
+				if w, ok := b.funcOf(g.Module, decoratorFunc(dec)); ok && w.Func != g.Func && !b.makes(w.Func, dec, d) {
+					t.wrappers = append(t.wrappers, w.Func)
+				}
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// runsParentParam reports whether w is a function nested in a decorator
+// that calls the decorator's first parameter (the decorated function).
+func (b *builder) runsParentParam(w *pyast.Function) bool {
+	d := w.Parent
+	if d == nil || len(d.Params) == 0 || d.Params[0].Kind != pyast.ParamPositional {
+		return false
+	}
+	name := d.Params[0].Name
+	for _, prm := range w.Params {
+		if prm.Name == name {
+			return false
+		}
+	}
+	m := b.moduleOf[w]
+	for _, call := range m.CallsIn(w) {
+		if isParamOf(m, d, w, name, pyast.Callee(call), 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// isParamOf reports whether expr names parameter name of d from inside w:
+// the parameter itself or a local variable of d bound to it (sync_func =
+// func, async_func = cast(T, func)).
+func isParamOf(m *pyast.Module, d, w *pyast.Function, name string, expr *pyast.Node, depth int) bool {
+	expr = castArg(m, pyast.Unparen(expr))
+	if expr == nil || expr.Kind() != "identifier" || depth > 4 {
+		return false
+	}
+	for _, bd := range m.ScopeAt(expr).Lookup(m.Text(expr)) {
+		if bd.Node == nil || bd.Node.StartByte() < d.Node.StartByte() || bd.Node.EndByte() > d.Node.EndByte() ||
+			bd.Node.StartByte() >= w.Node.StartByte() && bd.Node.EndByte() <= w.Node.EndByte() {
+			continue // not bound in d's own scope
+		}
+		switch {
+		case bd.Kind == pyast.BindParam && bd.Name == name:
+			return true
+		case (bd.Kind == pyast.BindAlias || bd.Kind == pyast.BindValue) && bd.Value != nil:
+			if isParamOf(m, d, w, name, bd.Value, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// castArg returns x for typing.cast(T, x) (nested casts too), else expr.
+func castArg(m *pyast.Module, expr *pyast.Node) *pyast.Node {
+	for expr != nil && expr.Kind() == "call" {
+		pos, _ := m.Args(expr)
+		if len(pos) != 2 || !resolvesTo(m, pyast.Callee(expr), "typing.cast") && !resolvesTo(m, pyast.Callee(expr), "typing_extensions.cast") {
+			break
+		}
+		expr = pyast.Unparen(pos[1])
+	}
+	return expr
+}
+
+// nameFuncs returns the project functions a name can hold: what it resolves
+// to, and for a variable of a function, what its assignments bind (wrapper =
+// cast(T, async_wrapper)).
+func (b *builder) nameFuncs(m *pyast.Module, expr *pyast.Node, depth int) []*pyast.Function {
+	expr = castArg(m, pyast.Unparen(expr))
+	if expr == nil || depth > 4 {
+		return nil
+	}
+	var out []*pyast.Function
+	for _, q := range m.Resolve(expr) {
+		if sym := b.lookup(q); sym.fn != nil {
+			out = append(out, sym.fn)
+		}
+	}
+	if expr.Kind() == "identifier" {
+		for _, bd := range m.ScopeAt(expr).Lookup(m.Text(expr)) {
+			if bd.Kind == pyast.BindValue && bd.Value != nil && pyast.Unparen(bd.Value).Kind() == "call" {
+				out = append(out, b.nameFuncs(m, bd.Value, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// makes reports whether decorator expression dec (applying project function
+// w) applies d: @d, or @factory(...) where factory returns d.
+func (b *builder) makes(w *pyast.Function, dec *pyast.Node, d *pyast.Function) bool {
+	if w == d {
+		return true
+	}
+	if dec.Kind() != "call" {
+		return false
+	}
+	m := b.moduleOf[w]
+	for _, v := range pyast.Returns(w) {
+		if inner, ok := b.funcOf(m, v); ok && inner.Func == d {
+			return true
+		}
+	}
+	return false
 }
 
 // paramTargets follows a parameter of the enclosing function to the
