@@ -33,8 +33,29 @@ func mcp103Fixes(p *Pass, h *handlers.Handler) []Fix {
 	m, f := h.Module, h.Func
 	var fixes []Fix
 	nonBlocking := !blocks(m, f)
+	for _, w := range h.Wrappers {
+		if w.Parent != nil {
+			// A decorator's per-call wrapper (registered in place of f)
+			// runs on the event loop too, and it calls f through a
+			// parameter blocks cannot see through: not known not to block.
+			nonBlocking = false
+		}
+	}
 	callers := directCalls(p, f, h)
 	inline, inlineOK := runInThreadFix(p, h)
+	if others := siteSharers(p, h); inlineOK && len(others) > 0 {
+		// One registration call registers several sync handlers (a loop
+		// over a registry): run_in_thread=False there would move all of
+		// them onto the event loop, not only this one.
+		inline = Fix{
+			Message:       fmt.Sprintf("the registration that serves %s also registers %s: run_in_thread=False there would run all of them on the event loop; register %s on its own with run_in_thread=False, or make it an async def under a decorator that keeps coroutine functions async", f.Name, strings.Join(others, ", "), f.Name),
+			Applicability: DisplayOnly,
+		}
+		if nonBlocking {
+			fixes = append(fixes, inline)
+			inlineOK = false
+		}
+	}
 	if nonBlocking && inlineOK {
 		if p.Project != nil && p.Project.FastMCPAdmits("3.0.0", "3.3.0") == deps.No {
 			inline.Applicability = Safe
@@ -584,4 +605,19 @@ func registrationName(m *pyast.Module, n *pyast.Node) bool {
 		}
 	}
 	return false
+}
+
+// siteSharers returns the names of the other sync handlers registered by
+// h's registration call (for fn in REGISTRY: mcp.tool()(fn)).
+func siteSharers(p *Pass, h *handlers.Handler) []string {
+	if p.Handlers == nil || h.Site == nil {
+		return nil
+	}
+	var out []string
+	for _, o := range p.Handlers.Handlers {
+		if o != h && o.Site != nil && o.SiteModule == h.SiteModule && o.Site.Id() == h.Site.Id() && o.Func != h.Func && !o.Func.Async {
+			out = append(out, o.Func.Name)
+		}
+	}
+	return out
 }

@@ -122,3 +122,92 @@ def work(n: int) -> int:
 		}
 	}
 }
+
+// A registration call that serves several sync handlers (a loop over a
+// registry of decorator wrappers) gets no run_in_thread=False edit: it would
+// move every handler of the loop onto the event loop. A loop that serves one
+// sync handler keeps the edit.
+func TestMCP103FixSharedRegistration(t *testing.T) {
+	files := map[string]string{
+		"registry.py": `import functools
+
+SHARED = []
+SOLO = []
+
+
+def shared_tool(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+
+    SHARED.append((func.__name__, wrapper))
+    return wrapper
+
+
+def solo_tool(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+
+    SOLO.append(wrapper)
+    return wrapper
+
+
+def register(mcp):
+    for _, w in SHARED:
+        mcp.tool()(w)
+    for w in SOLO:
+        mcp.tool()(w)
+`,
+		"tools.py": `from registry import shared_tool, solo_tool
+
+
+@shared_tool
+def add(a: int, b: int) -> int:
+    return a + b
+
+
+@shared_tool
+def read_note(path: str) -> str:
+    return open(path).read()
+
+
+@solo_tool
+def ping() -> str:
+    return "pong"
+`,
+		"server.py": `from fastmcp import FastMCP
+
+import tools
+from registry import register
+
+mcp = FastMCP("x")
+register(mcp)
+`,
+	}
+	diags := projectRun(t, mcp103, files)
+	byName := map[string][]Fix{}
+	for _, d := range diags {
+		for _, n := range []string{"add", "read_note", "ping"} {
+			if strings.Contains(d.Message, " "+n+" runs") {
+				byName[n] = d.Fixes
+			}
+		}
+	}
+	if len(byName) != 3 {
+		t.Fatalf("findings: %+v", diags)
+	}
+	for name, other := range map[string]string{"add": "read_note", "read_note": "add"} {
+		for _, fx := range byName[name] {
+			if len(fx.Edits) > 0 {
+				t.Errorf("%s: fix %q edits the shared registration", name, fx.Message)
+			}
+		}
+		if fs := byName[name]; len(fs) == 0 || fs[0].Applicability != DisplayOnly || !strings.Contains(fs[0].Message, "also registers "+other) {
+			t.Errorf("%s: fixes %+v, want a display-only fix naming %s", name, fs, other)
+		}
+	}
+	if fs := byName["ping"]; len(fs) == 0 || len(fs[0].Edits) != 1 || !strings.Contains(fs[0].Edits[0].New, "run_in_thread=False") || fs[0].Applicability == Safe {
+		t.Errorf("ping: fixes %+v, want an unsafe run_in_thread=False edit", fs)
+	}
+}

@@ -1,0 +1,3 @@
+from . import notes, search
+
+__all__ = ["notes", "search"]
