@@ -340,7 +340,8 @@ func (b *builder) wrapperTargets(m *pyast.Module, arg *pyast.Node) []target {
 }
 
 // runsParentParam reports whether w is a function nested in a decorator
-// that calls the decorator's first parameter (the decorated function).
+// that calls the decorator's first parameter (the decorated function) or
+// passes it to a call (to_thread.run_sync(func), functools.partial(func)).
 func (b *builder) runsParentParam(w *pyast.Function) bool {
 	d := w.Parent
 	if d == nil || len(d.Params) == 0 || d.Params[0].Kind != pyast.ParamPositional {
@@ -356,6 +357,19 @@ func (b *builder) runsParentParam(w *pyast.Function) bool {
 	for _, call := range m.CallsIn(w) {
 		if isParamOf(m, d, w, name, pyast.Callee(call), 0) {
 			return true
+		}
+		// passed on to be run: to_thread.run_sync(func, ...),
+		// functools.partial(func, ...)
+		pos, kw := m.Args(call)
+		for _, a := range pos {
+			if isParamOf(m, d, w, name, a, 0) {
+				return true
+			}
+		}
+		for _, a := range kw {
+			if isParamOf(m, d, w, name, a, 0) {
+				return true
+			}
 		}
 	}
 	return false

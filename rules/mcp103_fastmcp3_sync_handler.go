@@ -123,7 +123,10 @@ func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
 		return false
 	}
 	for _, w := range h.Wrappers {
-		if definesAsync(w) {
+		// A per-call wrapper that is an async def (registered in place of
+		// the function, which it runs) or a decorator that defines one
+		// makes what fastmcp serves a coroutine function.
+		if w.Async || definesAsync(w) {
 			return false
 		}
 	}

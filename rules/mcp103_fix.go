@@ -607,15 +607,16 @@ func registrationName(m *pyast.Module, n *pyast.Node) bool {
 	return false
 }
 
-// siteSharers returns the names of the other sync handlers registered by
-// h's registration call (for fn in REGISTRY: mcp.tool()(fn)).
+// siteSharers returns the names of the other handlers that h's
+// registration call (for fn in REGISTRY: mcp.tool()(fn)) registers and
+// fastmcp runs in a worker thread.
 func siteSharers(p *Pass, h *handlers.Handler) []string {
 	if p.Handlers == nil || h.Site == nil {
 		return nil
 	}
 	var out []string
 	for _, o := range p.Handlers.Handlers {
-		if o != h && o.Site != nil && o.SiteModule == h.SiteModule && o.Site.Id() == h.Site.Id() && o.Func != h.Func && !o.Func.Async {
+		if o != h && o.Site != nil && o.SiteModule == h.SiteModule && o.Site.Id() == h.Site.Id() && o.Func != h.Func && fastmcp3Candidate(p, o) {
 			out = append(out, o.Func.Name)
 		}
 	}
