@@ -111,8 +111,20 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 			}
 			return absRoot + "/" + filepath.ToSlash(rel)
 		}
-		err = filepath.WalkDir(filepath.FromSlash(root), func(p string, d fs.DirEntry, err error) error {
-			sp := filepath.ToSlash(p)
+		// A root that is a symlink to a directory is walked through the
+		// link: WalkDir lstat()s its root, and would visit the link as one
+		// entry and never descend (a silent "All checks passed!"). A
+		// trailing separator makes the system resolve it; the paths walked
+		// still start with the root as given.
+		walkRoot := filepath.FromSlash(root)
+		if li, err := os.Lstat(walkRoot); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			walkRoot += string(filepath.Separator)
+		}
+		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
+			sp := strings.TrimSuffix(filepath.ToSlash(p), "/") // the symlinked root's trailing "/"
+			if sp == "" {
+				sp = "/"
+			}
 			if err != nil {
 				errs = append(errs, &PathError{Path: sp, Err: err})
 				if d != nil && d.IsDir() {

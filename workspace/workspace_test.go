@@ -103,3 +103,23 @@ func TestSymlinkLoop(t *testing.T) {
 		t.Errorf("symlinks: %s", got)
 	}
 }
+
+// A root that is a symlink to a directory is walked through the link (it was
+// visited as one entry, so a scan of it found nothing and passed), and the
+// paths still start with the root as given.
+func TestSymlinkedRoot(t *testing.T) {
+	dir := tree(t, "real/app.py=", "real/pkg/requirements.txt=", "real/.hidden/x.py=")
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "real"), link); err != nil {
+		t.Fatal(err)
+	}
+	if got := walk(t, link, Options{}); got != "app.py pkg/requirements.txt" {
+		t.Errorf("symlinked root: %q", got)
+	}
+	files, _ := Walk([]string{link}, Options{})
+	for _, f := range files {
+		if !strings.HasPrefix(f.Path, filepath.ToSlash(link)+"/") {
+			t.Errorf("path %q does not start with the root as given", f.Path)
+		}
+	}
+}
