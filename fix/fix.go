@@ -194,18 +194,19 @@ func conflicts(edits []rules.Edit, e rules.Edit) bool {
 }
 
 // Apply applies non-overlapping edits to src. Inserted text written with
-// "\n" gets the file's newline style ("\r\n" when the file uses CRLF).
+// "\n" gets the file's newline style ("\r\n" when the file uses CRLF, "\r"
+// when its lines end with a lone CR).
 func Apply(src []byte, edits []rules.Edit) []byte {
 	sorted := append([]rules.Edit(nil), edits...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
-	crlf := UsesCRLF(src)
+	nl := Newline(src)
 	var buf bytes.Buffer
 	last := 0
 	for _, e := range sorted {
 		buf.Write(src[last:e.Start])
 		text := e.New
-		if crlf {
-			text = toCRLF(text)
+		if nl != "\n" {
+			text = toNewline(text, nl)
 		}
 		buf.WriteString(text)
 		last = e.End
@@ -230,18 +231,25 @@ func MapOffset(off int, edits []rules.Edit) int {
 // Edits returns the merged edits of a change.
 func (c *Change) Edits() []rules.Edit { return c.edits }
 
-// UsesCRLF reports whether the file's first line ends with CRLF.
-func UsesCRLF(src []byte) bool {
-	i := bytes.IndexByte(src, '\n')
-	return i > 0 && src[i-1] == '\r'
+// Newline returns the file's line ending, as its first line ends: "\n",
+// "\r\n" or "\r" (CPython reads a lone CR as a line end).
+func Newline(src []byte) string {
+	i := bytes.IndexAny(src, "\r\n")
+	switch {
+	case i < 0 || src[i] == '\n':
+		return "\n"
+	case i+1 < len(src) && src[i+1] == '\n':
+		return "\r\n"
+	}
+	return "\r"
 }
 
-func toCRLF(s string) string {
+func toNewline(s, nl string) string {
 	if !strings.Contains(s, "\n") {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.ReplaceAll(s, "\n", "\r\n")
+	return strings.ReplaceAll(s, "\n", nl)
 }
 
 // UnifiedDiff returns a unified diff of a file's change ("" when equal).

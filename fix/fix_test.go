@@ -81,6 +81,10 @@ func TestApplyKeepsCRLF(t *testing.T) {
 	if string(lf) != "a\nx\nb\n" {
 		t.Errorf("LF file got %q", lf)
 	}
+	cr := Apply([]byte("a = 1\rb = 2\r"), []rules.Edit{edit("f", 6, 6, "x = 0\n")})
+	if string(cr) != "a = 1\rx = 0\rb = 2\r" {
+		t.Errorf("lone-CR file got %q", cr)
+	}
 }
 
 func TestMapOffset(t *testing.T) {

@@ -21,12 +21,12 @@ type LineIndex struct {
 	starts []int // byte offset of the start of each line
 }
 
-// NewLineIndex indexes src. Lines end at "\n"; a "\r" before it belongs to
-// the line it ends.
+// NewLineIndex indexes src. Lines end at "\n", "\r\n" or a lone "\r", as
+// CPython reads them.
 func NewLineIndex(src []byte) *LineIndex {
 	starts := make([]int, 1, len(src)/32+1)
 	for i, b := range src {
-		if b == '\n' {
+		if b == '\n' || b == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
 			starts = append(starts, i+1)
 		}
 	}

@@ -43,20 +43,52 @@ type Module struct {
 // Parse parses src as module name (dotted; "" when unknown), read from path. A syntax error is not an error here: the tree then holds
 // ERROR nodes (see HasErrors); only a failure to produce a tree is.
 func Parse(path, name string, src []byte) (*Module, error) {
+	return ParseLimits(path, name, src, DefaultLimits)
+}
+
+// ParseLimits is Parse with limits of its own; past them it returns a
+// *TooComplexError (errors.As) and no Module.
+func ParseLimits(path, name string, src []byte, lim Limits) (*Module, error) {
 	body := src
 	if bytes.HasPrefix(body, utf8BOM) {
 		// tree-sitter would read the BOM as a stray character; parse the rest
 		// and keep offsets valid by parsing a copy with the BOM blanked out.
 		body = append([]byte("   "), src[3:]...)
 	}
-	t := parseTree(body)
-	if t == nil {
-		return nil, fmt.Errorf("parse %s: %w", path, errNoParser)
+	if i := bytes.IndexByte(body, '\r'); i >= 0 && hasLoneCR(body[i:]) {
+		// CPython ends a line at a lone "\r" (old Mac style); tree-sitter does
+		// not. Parse a copy with each lone "\r" read as "\n": same length, so
+		// every offset stays valid in Src.
+		if len(body) > 0 && &body[0] == &src[0] {
+			body = append([]byte(nil), body...)
+		}
+		for j := i; j < len(body); j++ {
+			if body[j] == '\r' && (j+1 == len(body) || body[j+1] != '\n') {
+				body[j] = '\n'
+			}
+		}
+	}
+	t, err := parseTree(body, lim)
+	if err != nil {
+		if _, ok := err.(*TooComplexError); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
 	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: t}
 	m.Root = t.node(0)
 	m.index()
 	return m, nil
+}
+
+// hasLoneCR reports whether b has a "\r" not followed by "\n".
+func hasLoneCR(b []byte) bool {
+	for i, c := range b {
+		if c == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
+			return true
+		}
+	}
+	return false
 }
 
 // Close is kept for callers written when a Module held a C tree; the tree is

@@ -4,6 +4,7 @@ package pyast
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 
 // The subset of tree-sitter's public API (tree_sitter/api.h) used here. The
 // symbols are compiled into the go-tree-sitter package, which this package
@@ -13,10 +14,20 @@ typedef struct TSParser TSParser;
 typedef struct TSTree TSTree;
 typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
 typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+typedef struct { uint32_t row, column; } TSPoint;
+typedef struct {
+	void *payload;
+	const char *(*read)(void *payload, uint32_t byte_index, TSPoint position, uint32_t *bytes_read);
+	int encoding;
+	void *decode;
+} TSInput;
+typedef struct { void *payload; uint32_t current_byte_offset; bool has_error; } TSParseState;
+typedef struct { void *payload; bool (*progress_callback)(TSParseState *state); } TSParseOptions;
 
 extern TSParser *ts_parser_new(void);
 extern bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
-extern TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
+extern TSTree *ts_parser_parse_with_options(TSParser *self, const TSTree *old_tree, TSInput input, TSParseOptions options);
+extern void ts_parser_delete(TSParser *self);
 extern void ts_tree_delete(TSTree *self);
 extern TSNode ts_tree_root_node(const TSTree *self);
 extern uint32_t ts_node_descendant_count(TSNode self);
@@ -60,9 +71,62 @@ static TSParser *mcplint_parser(const TSLanguage *lang) {
 	return p;
 }
 
-// mcplint_parse parses src and returns the tree and its node count.
-static TSTree *mcplint_parse(TSParser *p, const char *src, uint32_t len, uint32_t *count) {
-	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
+// The input and the step count of one parse. tree-sitter calls the progress
+// callback once every 100 parser operations (shifts, reductions, error
+// recovery attempts); the parse stops when the count passes the budget.
+//
+// Error recovery is not linear in operations: each recovery can rebuild the
+// error node that holds every token skipped so far, so 50,000 broken lines
+// cost minutes in a few hundred thousand operations, and tree-sitter's
+// public API shows nothing of that work. The thread's CPU time, read every
+// 1,600 operations, is the backstop for it (cpu_budget_ns, 0 for none).
+typedef struct {
+	const char *src;
+	uint32_t len;
+	uint64_t steps, budget;
+	uint64_t cpu_start, cpu_budget;
+	bool cpu_out;
+} mcplint_input;
+
+static const char *mcplint_read(void *payload, uint32_t byte, TSPoint pos, uint32_t *n) {
+	mcplint_input *in = payload;
+	if (byte >= in->len) {
+		*n = 0;
+		return "";
+	}
+	*n = in->len - byte;
+	return in->src + byte;
+}
+
+static uint64_t mcplint_thread_cpu(void) {
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) {
+		return 0;
+	}
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool mcplint_progress(TSParseState *st) {
+	mcplint_input *in = st->payload;
+	in->steps += 100;
+	if (in->cpu_budget && in->steps % 1600 == 0 && mcplint_thread_cpu() - in->cpu_start > in->cpu_budget) {
+		in->cpu_out = true;
+		return true;
+	}
+	return in->steps > in->budget;
+}
+
+// mcplint_parse parses src and returns the tree and its node count, or NULL
+// when the parse took more than budget steps (*steps says how many) or more
+// than cpu_budget ns of the thread's CPU time (*cpu_out).
+static TSTree *mcplint_parse(TSParser *p, const char *src, uint32_t len, uint64_t budget, uint64_t cpu_budget,
+                             uint64_t *steps, bool *cpu_out, uint32_t *count) {
+	mcplint_input in = {src, len, 0, budget, mcplint_thread_cpu(), cpu_budget, false};
+	TSInput input = {&in, mcplint_read, 0, NULL}; // TSInputEncodingUTF8
+	TSParseOptions opts = {&in, mcplint_progress};
+	TSTree *t = ts_parser_parse_with_options(p, NULL, input, opts);
+	*steps = in.steps;
+	*cpu_out = in.cpu_out;
 	*count = t ? ts_node_descendant_count(ts_tree_root_node(t)) : 0;
 	return t;
 }
@@ -200,18 +264,43 @@ type tree struct {
 }
 
 // parseTree parses src (already free of a BOM) and copies its tree, in two
-// cgo calls; the C tree is deleted before it returns.
-func parseTree(src []byte) *tree {
+// cgo calls; the C tree is deleted before it returns. A parse that takes
+// more than lim.Steps parser steps, or whose tree has more than lim.Nodes
+// nodes, stops with a *TooComplexError.
+func parseTree(src []byte, lim Limits) (*tree, error) {
 	p := parserPool.Get().(*C.TSParser)
-	defer parserPool.Put(p)
 	var count C.uint32_t
+	var steps C.uint64_t
+	var cpuOut C.bool
 	var ptr *C.char
 	if len(src) > 0 {
 		ptr = (*C.char)(unsafe.Pointer(&src[0]))
 	}
-	ct := C.mcplint_parse(p, ptr, C.uint32_t(len(src)), &count)
+	budget := C.uint64_t(^uint64(0))
+	if lim.Steps > 0 {
+		budget = C.uint64_t(lim.Steps)
+	}
+	ct := C.mcplint_parse(p, ptr, C.uint32_t(len(src)), budget, C.uint64_t(lim.CPU.Nanoseconds()), &steps, &cpuOut, &count)
 	if ct == nil {
-		return nil
+		// A cancelled parser would resume the cancelled parse on its next
+		// call, and ts_parser_reset does not clear a cancelled tree
+		// balancing (tree-sitter 0.25): drop it.
+		C.ts_parser_delete(p)
+	} else {
+		parserPool.Put(p)
+	}
+	if ct == nil {
+		if cpuOut {
+			return nil, &TooComplexError{What: "cpu", CPU: lim.CPU}
+		}
+		if steps > budget {
+			return nil, &TooComplexError{What: "parsing", Steps: lim.Steps}
+		}
+		return nil, errNoParser
+	}
+	if lim.Nodes > 0 && int(count) > lim.Nodes {
+		C.ts_tree_delete(ct)
+		return nil, &TooComplexError{What: "syntax tree", Nodes: lim.Nodes}
 	}
 	t := &tree{data: make([]C.mcplint_node, int(count))}
 	C.mcplint_copy(ct, unsafe.SliceData(t.data), count)
@@ -219,7 +308,7 @@ func parseTree(src []byte) *tree {
 	for i := range t.handles {
 		t.handles[i] = Node{t: t, i: int32(i)}
 	}
-	return t
+	return t, nil
 }
 
 // Node is a node of a Module's syntax tree. Its methods mirror tree-sitter's

@@ -341,14 +341,17 @@ func lineAfter(src []byte, n *pyast.Node) int {
 	return off
 }
 
-// newline returns the file's line ending: "\r\n" when its first line ends so.
+// newline returns the file's line ending, as its first line ends: "\n",
+// "\r\n" or a lone "\r".
 func newline(src []byte) string {
 	for i, b := range src {
-		if b == '\n' {
-			if i > 0 && src[i-1] == '\r' {
-				return "\r\n"
-			}
+		switch {
+		case b == '\n':
 			return "\n"
+		case b == '\r' && i+1 < len(src) && src[i+1] == '\n':
+			return "\r\n"
+		case b == '\r':
+			return "\r"
 		}
 	}
 	return "\n"

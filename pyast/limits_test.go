@@ -1,0 +1,111 @@
+package pyast
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// watchdog fails the test only on a true hang (minutes), never on speed.
+func watchdog(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("%s: still running after 3 minutes", what)
+	}
+}
+
+func TestParseLimitsStopAndKeepTheParserUsable(t *testing.T) {
+	big := []byte("DATA = [" + strings.Repeat("1, ", 20000) + "]\n")
+	_, err := ParseLimits("big.py", "", big, Limits{Steps: 10_000})
+	var tc *TooComplexError
+	if !errors.As(err, &tc) || tc.What != "parsing" || !strings.Contains(err.Error(), "too complex to analyse fully") {
+		t.Fatalf("step limit: got %v, want a TooComplexError for parsing", err)
+	}
+	_, err = ParseLimits("big.py", "", big, Limits{Nodes: 1000})
+	if !errors.As(err, &tc) || tc.What != "syntax tree" {
+		t.Fatalf("node limit: got %v, want a TooComplexError for the syntax tree", err)
+	}
+	// Parsers return to a pool; one whose parse was cancelled must not
+	// resume it on the next file (tree-sitter keeps a cancelled parse).
+	for i := 0; i < 4; i++ {
+		if _, err := ParseLimits("big.py", "", big, Limits{Steps: 1000}); err == nil {
+			t.Fatal("a 1000-step limit parsed a 20,000-element list")
+		}
+		m, err := Parse("ok.py", "", []byte("def f():\n    return 1\n"))
+		if err != nil || m.HasErrors() || len(m.Funcs) != 1 {
+			t.Fatalf("parse after a cancelled parse: err %v, funcs %d", err, len(m.Funcs))
+		}
+	}
+	// The defaults leave room for the big list.
+	if _, err := Parse("big.py", "", big); err != nil {
+		t.Fatalf("default limits refused a 20,000-element list: %v", err)
+	}
+}
+
+// Hostile shapes at small sizes: each parses (or stops at a limit) and
+// indexes without a crash or a hang; the full sizes run in scripts/stress.sh.
+func TestHostileShapes(t *testing.T) {
+	cases := map[string]string{
+		"unclosed brackets": "import mcp\nx = " + strings.Repeat("(", 3000) + "\n",
+		"call chain":        "import mcp\nx = a" + strings.Repeat(".b()", 7000) + "\n",
+		"nested await":      "import mcp\nasync def f():\n    return " + strings.Repeat("await ", 1000) + "g()\n",
+		"broken defs":       "import mcp\n" + strings.Repeat("def (:\n", 500),
+		"one-line list":     "import mcp\nDATA = [" + strings.Repeat("1, ", 50000) + "]\n",
+		"nested lists":      "x = " + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "\n",
+		"nested defs":       nestedDefs(300),
+		"lone CR":           "import mcp\r\r@mcp.tool()\rasync def f():\r    return 1\r",
+	}
+	for name, src := range cases {
+		watchdog(t, name, func() {
+			m, err := Parse(name+".py", "m", []byte(src))
+			var tc *TooComplexError
+			if err != nil && !errors.As(err, &tc) {
+				t.Errorf("%s: %v", name, err)
+				return
+			}
+			if m != nil {
+				m.FirstError()
+				for _, f := range m.Funcs {
+					m.Resolve(f.Node)
+				}
+			}
+		})
+	}
+}
+
+func nestedDefs(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString(strings.Repeat(" ", i) + "def f():\n")
+	}
+	b.WriteString(strings.Repeat(" ", n) + "pass\n")
+	return b.String()
+}
+
+// CPython ends lines at a lone CR; such a file has the same functions,
+// decorators and line numbers as its LF twin, with offsets into its own bytes.
+func TestLoneCRLineEndings(t *testing.T) {
+	lf := "import mcp\n\n@mcp.tool()\nasync def f():\n    return 1\n"
+	cr := strings.ReplaceAll(lf, "\n", "\r")
+	m, err := Parse("cr.py", "cr", []byte(cr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.HasErrors() || len(m.Funcs) != 1 || m.Funcs[0].Name != "f" {
+		t.Fatalf("lone CR: errors %v, funcs %d", m.HasErrors(), len(m.Funcs))
+	}
+	if pos := m.Pos(int(m.Funcs[0].Node.StartByte())); pos.Line != 4 {
+		t.Errorf("def at line %d, want 4", pos.Line)
+	}
+	if got := m.Lines.LineText(4); got != "async def f():" {
+		t.Errorf("line 4 = %q", got)
+	}
+	if m.Src[len(m.Src)-1] != '\r' {
+		t.Error("Src must keep the file's own bytes")
+	}
+}
