@@ -23,6 +23,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -203,12 +204,31 @@ func alternatives(res *engine.Result) int {
 	return n
 }
 
+// goldensUnder returns the files in dir and its subfolders whose names
+// match pattern (a fixture's package folders hold goldens too).
+func goldensUnder(t *testing.T, dir, pattern string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if ok, _ := filepath.Match(pattern, d.Name()); ok && !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func checkFixes(t *testing.T, dir string, opts engine.Options, res *engine.Result) {
 	t.Helper()
 	n := alternatives(res)
 	// Goldens for alternatives that no longer exist are stale.
-	stale, _ := filepath.Glob(filepath.Join(dir, "*.fix*.golden"))
-	for _, g := range stale {
+	for _, g := range goldensUnder(t, dir, "*.fix*.golden") {
 		var k int
 		if _, err := fmt.Sscanf(g[strings.LastIndex(g, ".fix")+4:], "%d.golden", &k); err == nil && k > n {
 			if *update {
@@ -244,8 +264,7 @@ func checkFixes(t *testing.T, dir string, opts engine.Options, res *engine.Resul
 			compareGolden(t, golden, f.New)
 		}
 		// A golden for a file the fix did not change must equal the file.
-		goldens, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("*.fix%d.golden", k)))
-		for _, g := range goldens {
+		for _, g := range goldensUnder(t, dir, fmt.Sprintf("*.fix%d.golden", k)) {
 			src := strings.TrimSuffix(filepath.ToSlash(g), fmt.Sprintf(".fix%d.golden", k))
 			if _, ok := changed[src]; ok {
 				continue
