@@ -43,7 +43,7 @@ func (s Style) PlaceImport(m *pyast.Module, imp Import, line string, fn *pyast.F
 		if len(stmts) == 0 {
 			return Insertion{}, false
 		}
-		ind, own := lineIndent(m, stmts[0])
+		ind, own := LineIndent(m, stmts[0])
 		if !own {
 			return Insertion{}, false
 		}
@@ -222,13 +222,13 @@ func importBlocks(stmts []*pyast.Node) [][]*pyast.Node {
 // of those comments, which belong to it. A comment above the first entry of
 // a section may head the section and stays above the new line.
 func (s Style) lineBefore(m *pyast.Module, blk []entry, k int, first bool) int {
-	at := lineStart(m.Src, int(blk[k].node.StartByte()))
+	at := LineStart(m.Src, int(blk[k].node.StartByte()))
 	if first || k == 0 || blk[k-1].sec != blk[k].sec {
 		return at
 	}
 	prevEnd := lineAfter(m.Src, blk[k-1].node)
 	for at > prevEnd {
-		ls := lineStart(m.Src, at-1)
+		ls := LineStart(m.Src, at-1)
 		if !strings.HasPrefix(strings.TrimSpace(string(m.Src[ls:at])), "#") {
 			break
 		}
@@ -271,9 +271,9 @@ func (s Style) beforeCode(m *pyast.Module, stmts []*pyast.Node, i int, line, ind
 		return Insertion{At: at, Text: lead + line + nl}
 	}
 	st := stmts[i]
-	at := lineStart(m.Src, int(st.StartByte()))
+	at := LineStart(m.Src, int(st.StartByte()))
 	lead := ""
-	if i > 0 && stmts[i-1].Kind() == "future_import_statement" && lineStart(m.Src, int(stmts[i-1].EndByte())) == lineStart(m.Src, at-1) {
+	if i > 0 && stmts[i-1].Kind() == "future_import_statement" && LineStart(m.Src, int(stmts[i-1].EndByte())) == LineStart(m.Src, at-1) {
 		lead = nl // a blank line after the __future__ section
 	}
 	trail := nl
@@ -303,11 +303,11 @@ func isDocstring(st *pyast.Node) bool {
 	return st.Kind() == "expression_statement" && st.NamedChildCount() == 1 && st.NamedChild(0).Kind() == "string"
 }
 
-// lineIndent returns the whitespace before n on its line, and whether n is
+// LineIndent returns the whitespace before n on its line, and whether n is
 // the first thing on its line.
-func lineIndent(m *pyast.Module, n *pyast.Node) (string, bool) {
+func LineIndent(m *pyast.Module, n *pyast.Node) (string, bool) {
 	start := int(n.StartByte())
-	ls := lineStart(m.Src, start)
+	ls := LineStart(m.Src, start)
 	pre := string(m.Src[ls:start])
 	if strings.TrimLeft(pre, " \t") != "" {
 		return "", false
@@ -315,10 +315,10 @@ func lineIndent(m *pyast.Module, n *pyast.Node) (string, bool) {
 	return pre, true
 }
 
-// lineStart returns the start of the line holding off, never before a
+// LineStart returns the start of the line holding off, never before a
 // UTF-8 byte order mark: text inserted at the start of the first line goes
 // after it (CPython accepts the BOM only at byte 0).
-func lineStart(src []byte, off int) int {
+func LineStart(src []byte, off int) int {
 	for off > 0 && src[off-1] != '\n' {
 		off--
 	}

@@ -13,26 +13,6 @@ import (
 	"github.com/mcplint/mcplint/pystyle"
 )
 
-// stmtIndent returns the whitespace before n on its line, and whether n is the
-// first thing on its line.
-func stmtIndent(m *pyast.Module, n *pyast.Node) (string, bool) {
-	start := int(n.StartByte())
-	ls := srcLineStart(m.Src, start)
-	pre := string(m.Src[ls:start])
-	if strings.TrimLeft(pre, " \t") != "" {
-		return "", false
-	}
-	return pre, true
-}
-
-// srcLineStart returns the offset of the start of the line holding off.
-func srcLineStart(src []byte, off int) int {
-	for off > 0 && src[off-1] != '\n' {
-		off--
-	}
-	return off
-}
-
 // srcLineEnd returns the offset of the line break that ends the line holding
 // off (the \r of a \r\n), or len(src).
 func srcLineEnd(src []byte, off int) int {
@@ -263,7 +243,7 @@ func importedOnlyLocally(m *pyast.Module, mod string) bool {
 // (`x = await f(); y()`, a trailing backslash), or when the name anyio is
 // bound to something else. The import edit, when there is one, comes first.
 func checkpointAfter(p *Pass, m *pyast.Module, s *pyast.Node, then ...string) (edits []Edit, call string, ok bool) {
-	indent, first := stmtIndent(m, s)
+	indent, first := pystyle.LineIndent(m, s)
 	if !first {
 		return nil, "", false
 	}
@@ -301,7 +281,7 @@ func checkpointAfter(p *Pass, m *pyast.Module, s *pyast.Node, then ...string) (e
 // and the import). ok is false when s does not start its line or anyio is
 // bound to something else.
 func checkpointBefore(p *Pass, m *pyast.Module, s *pyast.Node) (edits []Edit, call string, ok bool) {
-	indent, first := stmtIndent(m, s)
+	indent, first := pystyle.LineIndent(m, s)
 	if !first {
 		return nil, "", false
 	}
@@ -310,7 +290,7 @@ func checkpointBefore(p *Pass, m *pyast.Module, s *pyast.Node) (edits []Edit, ca
 		return nil, "", false
 	}
 	call += "()"
-	at := srcLineStart(m.Src, int(s.StartByte()))
+	at := pystyle.LineStart(m.Src, int(s.StartByte()))
 	nl := lineNewline(m.Src, srcLineEnd(m.Src, at))
 	if nl == "" {
 		nl = srcNewline(m.Src)

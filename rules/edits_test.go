@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/pystyle"
 )
 
 // parseModule parses src as module app.py.
@@ -112,7 +113,7 @@ func TestAppendArg(t *testing.T) {
 func TestLines(t *testing.T) {
 	src := []byte("a\r\nbb\nc")
 	for _, c := range []struct{ off, start, end int }{{0, 0, 1}, {1, 0, 1}, {3, 3, 5}, {6, 6, 7}, {7, 6, 7}} {
-		if s, e := srcLineStart(src, c.off), srcLineEnd(src, c.off); s != c.start || e != c.end {
+		if s, e := pystyle.LineStart(src, c.off), srcLineEnd(src, c.off); s != c.start || e != c.end {
 			t.Errorf("line of %d: [%d, %d), want [%d, %d)", c.off, s, e, c.start, c.end)
 		}
 	}

@@ -179,7 +179,7 @@ func firstImportOffset(m *pyast.Module) (at int, lead string) {
 	stmts := pyast.NamedChildren(m.Root)
 	switch i := pystyle.HeaderEnd(stmts); {
 	case i < len(stmts):
-		at = srcLineStart(m.Src, int(stmts[i].StartByte()))
+		at = pystyle.LineStart(m.Src, int(stmts[i].StartByte()))
 	default:
 		// Nothing but the header: after its last statement that is code,
 		// else at the end.
@@ -218,7 +218,7 @@ func guardCancelFix(g *handlers.Guard) (Fix, bool) {
 			at = p.Stmt
 		}
 	}
-	indent, own := stmtIndent(m, at)
+	indent, own := pystyle.LineIndent(m, at)
 	if !own {
 		return Fix{}, false
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/pystyle"
 )
 
 // MCP101 finds awaits of non-cancellable offloads (package checkpoint lists
@@ -167,7 +168,7 @@ func keywordFix(p *Pass, m *pyast.Module, info checkpoint.OffloadInfo) (Fix, boo
 	} else if comma := trailingComma(args, last); comma != nil {
 		// f(a, b,) and one argument a line: keep the layout.
 		e.Start, e.New = int(comma.EndByte()), " "+kw+"=True"
-		if indent, own := stmtIndent(m, last); own {
+		if indent, own := pystyle.LineIndent(m, last); own {
 			e.New = lineNewline(m.Src, srcLineEnd(m.Src, int(last.EndByte()))) + indent + kw + "=True,"
 		}
 		e.End = e.Start
@@ -342,7 +343,7 @@ func checkpointFix(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wai
 		}
 		if x.Kind() == "call" {
 			args := x.ChildByFieldName("arguments")
-			if args != nil && srcLineStart(m.Src, int(args.StartByte())) == srcLineStart(m.Src, int(s.StartByte())) {
+			if args != nil && pystyle.LineStart(m.Src, int(args.StartByte())) == pystyle.LineStart(m.Src, int(s.StartByte())) {
 				delta := len(assign.New) - (assign.End - assign.Start)
 				if w, ok := wrapArgsEdit(p, m, args, "", delta); ok {
 					edits = slices.Insert(edits, len(edits)-1, w)

@@ -26,6 +26,7 @@ import (
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/pystyle"
 )
 
 // mcp103Fixes returns the fixes of a sync fastmcp handler, best first.
@@ -309,7 +310,7 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	if deco == nil || deco.Kind() != "decorator" {
 		return Fix{}, false
 	}
-	defIndent, ok := stmtIndent(m, f.Stmt)
+	defIndent, ok := pystyle.LineIndent(m, f.Stmt)
 	if !ok {
 		return Fix{}, false
 	}
@@ -317,7 +318,7 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	if len(stmts) == 0 {
 		return Fix{}, false
 	}
-	bodyIndent, ok := stmtIndent(m, stmts[0])
+	bodyIndent, ok := pystyle.LineIndent(m, stmts[0])
 	if !ok || !strings.HasPrefix(bodyIndent, defIndent) || len(bodyIndent) == len(defIndent) {
 		return Fix{}, false
 	}
@@ -377,7 +378,7 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	}
 	b.WriteString(formatBracketed(bodyIndent, "return await "+runSync+"(", args, ")", width, nl))
 	// Remove the decorator line from the handler; add the wrapper after it.
-	dStart := srcLineStart(m.Src, int(deco.StartByte()))
+	dStart := pystyle.LineStart(m.Src, int(deco.StartByte()))
 	dEnd := srcLineEnd(m.Src, int(deco.EndByte()))
 	if strings.TrimSpace(string(m.Src[dStart:int(deco.StartByte())])) != "" || strings.TrimSpace(string(m.Src[int(deco.EndByte()):dEnd])) != "" {
 		return Fix{}, false
@@ -442,8 +443,8 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 	if len(stmts) == 0 || hasYield(f.Body) {
 		return Fix{}, false
 	}
-	defIndent, ok1 := stmtIndent(m, f.Node)
-	bodyIndent, ok2 := stmtIndent(m, stmts[0])
+	defIndent, ok1 := pystyle.LineIndent(m, f.Node)
+	bodyIndent, ok2 := pystyle.LineIndent(m, stmts[0])
 	if !ok1 || !ok2 || !strings.HasPrefix(bodyIndent, defIndent) || len(bodyIndent) == len(defIndent) {
 		return Fix{}, false
 	}
@@ -458,7 +459,7 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 	for _, prm := range f.Params {
 		params = append(params, prm.Name)
 	}
-	start := srcLineStart(m.Src, int(stmts[0].StartByte()))
+	start := pystyle.LineStart(m.Src, int(stmts[0].StartByte()))
 	end := srcLineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
 	var b strings.Builder
 	if imp != nil && imp.Start >= int(f.Body.StartByte()) {

@@ -7,6 +7,7 @@ import (
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/pystyle"
 )
 
 // MCP104 finds handler-reachable code that catches the handler's own
@@ -674,11 +675,11 @@ func reraiseFix(m *pyast.Module, blk *pyast.Node) Fix {
 		fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.EndByte()), New: "raise"}}
 		return fix
 	}
-	indent, own := stmtIndent(m, stmts[0])
+	indent, own := pystyle.LineIndent(m, stmts[0])
 	switch last.Kind() {
 	case "return_statement", "break_statement", "continue_statement", "raise_statement":
 		// insert before the jump, which would otherwise skip the raise
-		if ind, ok := stmtIndent(m, last); ok {
+		if ind, ok := pystyle.LineIndent(m, last); ok {
 			fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.StartByte()), New: "raise" + srcNewline(m.Src) + ind}}
 		} else {
 			fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.StartByte()), New: "raise; "}}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/pystyle"
 )
 
 // defTailRE matches what follows a def's parameters on their line: an
@@ -69,7 +70,7 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 		if a.Kind() == "comment" {
 			// a comment after the opening parenthesis, on its line, stays
 			// there (black keeps it); any other comment: no re-layout
-			if len(texts) > 0 || srcLineStart(m.Src, int(a.StartByte())) != srcLineStart(m.Src, open) {
+			if len(texts) > 0 || pystyle.LineStart(m.Src, int(a.StartByte())) != pystyle.LineStart(m.Src, open) {
 				return Edit{}, false
 			}
 			from = int(a.EndByte())
@@ -90,7 +91,7 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 	if len(texts) == 0 {
 		return Edit{}, false
 	}
-	ls := srcLineStart(m.Src, open)
+	ls := pystyle.LineStart(m.Src, open)
 	eol := srcLineEnd(m.Src, close)
 	rest := strings.TrimSpace(string(m.Src[close+1 : eol]))
 	if args.Kind() == "parameters" { // def f(...) -> T:  # comment
@@ -109,7 +110,7 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 	if from != open+1 { // split already: a comment holds the first line
 		kids := pyast.NamedChildren(args)
 		end := int(kids[len(kids)-1].EndByte())
-		last := lineWidth(string(m.Src[srcLineStart(m.Src, end):end])) + lineWidth(extra) + 2
+		last := lineWidth(string(m.Src[pystyle.LineStart(m.Src, end):end])) + lineWidth(extra) + 2
 		if extra == "" || last <= width {
 			return Edit{}, false // appending still fits the arguments' line
 		}
