@@ -152,15 +152,7 @@ func (b *builder) findGuards() {
 // constructsServer reports whether call constructs a server: an SDK or
 // fastmcp server class, or a project subclass of one.
 func (b *builder) constructsServer(m *pyast.Module, call *pyast.Node) bool {
-	for _, q := range m.Resolve(pyast.Callee(call)) {
-		if _, ok := ServerClass(q); ok {
-			return true
-		}
-		if b.lookup(q).class != nil && b.frameworkOfQual(q, 0) != FrameworkUnknown {
-			return true
-		}
-	}
-	return false
+	return b.serverClassOf(m, pyast.Callee(call)) != FrameworkUnknown
 }
 
 // patchesIn returns the patches installed by module m's top-level code,

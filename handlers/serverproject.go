@@ -21,23 +21,21 @@ func (ix *Index) ServerConstruction() (ServerUse, bool) {
 		return ServerUse{}, false
 	}
 	b := ix.builder
-	server := func(m *pyast.Module, n *pyast.Node) Framework {
-		for _, q := range m.Resolve(n) {
-			if f := b.frameworkOfQual(q, 0); f != FrameworkUnknown && (serverClasses[q] != FrameworkUnknown || b.lookup(q).class != nil) {
-				return f
-			}
+	// Constructions were found once, in module and source order, by
+	// findGuards (ServerSites); the first of each module is the one to name.
+	firstCall := map[*pyast.Module]*pyast.Node{}
+	for _, s := range ix.servers {
+		if firstCall[s.Module] == nil {
+			firstCall[s.Module] = s.Call
 		}
-		return FrameworkUnknown
 	}
 	for _, m := range b.mods {
-		for _, call := range m.Nodes("call") {
-			if f := server(m, pyast.Callee(call)); f != FrameworkUnknown {
-				return ServerUse{m, call, "constructs " + f.String()}, true
-			}
+		if call := firstCall[m]; call != nil {
+			return ServerUse{m, call, "constructs " + b.serverClassOf(m, pyast.Callee(call)).String()}, true
 		}
 		for _, c := range m.Classes {
 			for _, base := range c.Bases {
-				if f := server(m, base); f != FrameworkUnknown {
+				if f := b.serverClassOf(m, base); f != FrameworkUnknown {
 					return ServerUse{m, c.Node, "subclasses " + f.String()}, true
 				}
 			}
@@ -51,11 +49,27 @@ func (ix *Index) ServerConstruction() (ServerUse, bool) {
 				if ann.Kind() == "type" && ann.NamedChildCount() == 1 {
 					ann = ann.NamedChild(0)
 				}
-				if f := server(m, ann); f != FrameworkUnknown {
+				if f := b.serverClassOf(m, ann); f != FrameworkUnknown {
 					return ServerUse{m, p.Node, "takes a " + f.String() + " parameter"}, true
 				}
 			}
 		}
 	}
 	return ServerUse{}, false
+}
+
+// serverClassOf returns the framework of the server class that n names: an
+// MCP server class, or a project subclass of one; FrameworkUnknown otherwise.
+func (b *builder) serverClassOf(m *pyast.Module, n *pyast.Node) Framework {
+	for _, q := range m.Resolve(n) {
+		if f, ok := ServerClass(q); ok {
+			return f
+		}
+		if b.lookup(q).class != nil {
+			if f := b.frameworkOfQual(q, 0); f != FrameworkUnknown {
+				return f
+			}
+		}
+	}
+	return FrameworkUnknown
 }
