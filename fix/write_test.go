@@ -47,26 +47,9 @@ func run(t *testing.T, roots ...string) *Outcome {
 	return out
 }
 
-func content(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func noTemps(t *testing.T, dir string) {
-	t.Helper()
-	left, _ := filepath.Glob(filepath.Join(dir, ".*mcplint*"))
-	if len(left) != 0 {
-		t.Errorf("temporary files left: %v", left)
-	}
-}
-
 // fixed tells whether the file at path holds the fixed contents.
 func fixed(t *testing.T, path string) bool {
-	return strings.Contains(content(t, path), "checkpoint_if_cancelled")
+	return strings.Contains(testfs.Read(t, path), "checkpoint_if_cancelled")
 }
 
 // notWritten returns the reason path was not written ("" when it was).
@@ -88,7 +71,7 @@ func TestWriteKeepsAnEditSavedDuringTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := Write(out)
-	if got := content(t, a); got != edited {
+	if got := testfs.Read(t, a); got != edited {
 		t.Fatalf("the edit was lost: a.py holds\n%s", got)
 	}
 	if !strings.Contains(notWritten(r, a), "changed since mcplint read it") {
@@ -100,7 +83,7 @@ func TestWriteKeepsAnEditSavedDuringTheRun(t *testing.T) {
 	if len(out.Files) != 1 || out.Files[0].Path != b || len(out.Failures) != 1 {
 		t.Errorf("outcome files %d failures %v: a.py must move to the failures", len(out.Files), out.Failures)
 	}
-	noTemps(t, root)
+	testfs.NoTemps(t, root)
 }
 
 // The check runs as late as it can: after every temporary file is written,
@@ -153,17 +136,17 @@ func TestWriteChecksRightBeforeTheRename(t *testing.T) {
 				if err := edit.do(a); err != nil {
 					t.Fatal(err)
 				}
-				want = content(t, a)
+				want = testfs.Read(t, a)
 			}
 			defer func() { beforeCommit = nil }()
 			r := Write(out)
-			if content(t, a) != want {
+			if testfs.Read(t, a) != want {
 				t.Fatalf("the late edit was lost")
 			}
 			if notWritten(r, a) == "" || !fixed(t, filepath.Join(root, "b.py")) {
 				t.Errorf("not written %v, written %v", r.NotWritten, r.Written)
 			}
-			noTemps(t, root)
+			testfs.NoTemps(t, root)
 		})
 	}
 }
@@ -213,7 +196,7 @@ func TestWriteRefusesReadOnlyAndHardLinkedFiles(t *testing.T) {
 	if !fixed(t, c) || r.Failed {
 		t.Errorf("c.py must be written (refusals are per file): written %v", r.Written)
 	}
-	noTemps(t, root)
+	testfs.NoTemps(t, root)
 }
 
 func TestWriteRefusesASymlinkOutOfTheRoot(t *testing.T) {
@@ -253,8 +236,8 @@ func TestWriteRefusesASymlinkOutOfTheRoot(t *testing.T) {
 	if st, err := os.Lstat(alias); err != nil || st.Mode()&os.ModeSymlink == 0 {
 		t.Error("the inner symlink was replaced")
 	}
-	if strings.Count(content(t, inside), "checkpoint_if_cancelled") != 1 {
-		t.Errorf("inside.py fixed twice:\n%s", content(t, inside))
+	if strings.Count(testfs.Read(t, inside), "checkpoint_if_cancelled") != 1 {
+		t.Errorf("inside.py fixed twice:\n%s", testfs.Read(t, inside))
 	}
 }
 
@@ -286,7 +269,7 @@ func TestWriteFailureRewritesNothing(t *testing.T) {
 	if out.Fixed != 0 || len(out.Files) != 0 {
 		t.Errorf("outcome still claims %d fixed in %d files", out.Fixed, len(out.Files))
 	}
-	noTemps(t, root)
+	testfs.NoTemps(t, root)
 }
 
 func TestWriteAfterAnInterruptWritesNothing(t *testing.T) {
@@ -301,7 +284,7 @@ func TestWriteAfterAnInterruptWritesNothing(t *testing.T) {
 	if len(r.NotWritten) == 0 || !strings.Contains(r.NotWritten[0].Reason, "interrupted") {
 		t.Errorf("reason %q", r.NotWritten[0].Reason)
 	}
-	noTemps(t, root)
+	testfs.NoTemps(t, root)
 }
 
 func findFile(o *Outcome, path string) (*FileResult, bool) {
@@ -358,7 +341,7 @@ func TestWriteKeepsAnEditSavedDuringTheAnalysis(t *testing.T) {
 		t.Fatalf("the fix was computed from bytes the analysis never parsed:\n%s", got)
 	}
 	r := Write(out)
-	if got := content(t, a); got != saved {
+	if got := testfs.Read(t, a); got != saved {
 		t.Fatalf("the edit was lost: a.py holds\n%s", got)
 	}
 	if !strings.Contains(notWritten(r, a), "changed since mcplint read it") {
@@ -378,8 +361,8 @@ func TestWriteDoesNotReplaceAFileCreatedMeanwhile(t *testing.T) {
 	}
 	defer func() { beforeCommit = nil }()
 	r := Write(o)
-	if content(t, p) != "theirs = 1\n" || len(r.Written) != 0 || !strings.Contains(notWritten(r, p), "created by something else") {
-		t.Errorf("content %q, written %v, not written %v", content(t, p), r.Written, r.NotWritten)
+	if testfs.Read(t, p) != "theirs = 1\n" || len(r.Written) != 0 || !strings.Contains(notWritten(r, p), "created by something else") {
+		t.Errorf("content %q, written %v, not written %v", testfs.Read(t, p), r.Written, r.NotWritten)
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+
+	"github.com/mcplint/mcplint/internal/testfs"
 )
 
 func write(t *testing.T, path, s string, mode os.FileMode) {
@@ -18,24 +20,6 @@ func write(t *testing.T, path, s string, mode os.FileMode) {
 	}
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func read(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// noTemps fails when a temporary file is left in dir.
-func noTemps(t *testing.T, dir string) {
-	t.Helper()
-	left, _ := filepath.Glob(filepath.Join(dir, ".*mcplint-tmp*"))
-	if len(left) != 0 {
-		t.Errorf("temporary files left: %v", left)
 	}
 }
 
@@ -53,13 +37,13 @@ func TestCreatesANewFileWithTheUmaskMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(p)
-	if read(t, p) != "{}" || st.Mode().Perm() != 0o644 {
-		t.Errorf("content %q mode %v", read(t, p), st.Mode().Perm())
+	if testfs.Read(t, p) != "{}" || st.Mode().Perm() != 0o644 {
+		t.Errorf("content %q mode %v", testfs.Read(t, p), st.Mode().Perm())
 	}
 	if err := WriteFile(filepath.Join(dir, "new.py"), nil, Options{MustExist: true}); !refused(err) {
 		t.Errorf("MustExist created a file: %v", err)
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 }
 
 func TestKeepsModeAndOwner(t *testing.T) {
@@ -81,10 +65,10 @@ func TestKeepsModeAndOwner(t *testing.T) {
 	}
 	st, _ := os.Stat(p)
 	s := st.Sys().(*syscall.Stat_t)
-	if read(t, p) != "new" || st.Mode()&(os.ModePerm|os.ModeSetgid) != 0o750|os.ModeSetgid || s.Uid != 1234 || s.Gid != 5678 {
-		t.Errorf("content %q mode %v owner %d:%d, want new, 0750 setgid, 1234:5678", read(t, p), st.Mode(), s.Uid, s.Gid)
+	if testfs.Read(t, p) != "new" || st.Mode()&(os.ModePerm|os.ModeSetgid) != 0o750|os.ModeSetgid || s.Uid != 1234 || s.Gid != 5678 {
+		t.Errorf("content %q mode %v owner %d:%d, want new, 0750 setgid, 1234:5678", testfs.Read(t, p), st.Mode(), s.Uid, s.Gid)
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 }
 
 func TestFollowsASymlinkAndKeepsIt(t *testing.T) {
@@ -102,8 +86,8 @@ func TestFollowsASymlinkAndKeepsIt(t *testing.T) {
 		t.Fatal("the symlink was replaced")
 	}
 	st, _ := os.Stat(real)
-	if read(t, real) != "new" || st.Mode().Perm() != 0o640 {
-		t.Errorf("target %q mode %v", read(t, real), st.Mode().Perm())
+	if testfs.Read(t, real) != "new" || st.Mode().Perm() != 0o640 {
+		t.Errorf("target %q mode %v", testfs.Read(t, real), st.Mode().Perm())
 	}
 	dangling := filepath.Join(dir, "dangling.json")
 	if err := os.Symlink("nowhere.json", dangling); err != nil {
@@ -115,7 +99,7 @@ func TestFollowsASymlinkAndKeepsIt(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(dir, "nowhere.json")); err == nil {
 		t.Error("the dangling symlink's target was created")
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 }
 
 func TestRefusesWhatIsNotARegularFile(t *testing.T) {
@@ -164,7 +148,7 @@ func TestRefusesWhatIsNotARegularFile(t *testing.T) {
 	if st, err := os.Stat("/dev/null"); err != nil || st.Mode()&os.ModeCharDevice == 0 {
 		t.Fatal("/dev/null is no longer a device")
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 }
 
 func TestRefusesReadOnlyAndHardLinkedFiles(t *testing.T) {
@@ -182,7 +166,7 @@ func TestRefusesReadOnlyAndHardLinkedFiles(t *testing.T) {
 	if err := WriteFile(a, []byte("new"), Options{MustExist: true}); !refused(err) {
 		t.Errorf("hard-linked file: %v, want refused", err)
 	}
-	if read(t, ro) != "old" || read(t, a) != "old" || read(t, b) != "old" {
+	if testfs.Read(t, ro) != "old" || testfs.Read(t, a) != "old" || testfs.Read(t, b) != "old" {
 		t.Error("a refused file was changed")
 	}
 	sa, _ := os.Stat(a)
@@ -190,7 +174,7 @@ func TestRefusesReadOnlyAndHardLinkedFiles(t *testing.T) {
 	if !os.SameFile(sa, sb) {
 		t.Error("the hard link was split")
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 }
 
 func TestCommitChecksTheTargetAgain(t *testing.T) {
@@ -233,10 +217,10 @@ func TestCommitChecksTheTargetAgain(t *testing.T) {
 	if err := f.Commit(); !refused(err) {
 		t.Errorf("Commit over a file created meanwhile: %v, want refused", err)
 	}
-	if read(t, p) != "edited" || read(t, n) != "theirs" {
-		t.Errorf("contents %q %q: a refused commit wrote", read(t, p), read(t, n))
+	if testfs.Read(t, p) != "edited" || testfs.Read(t, n) != "theirs" {
+		t.Errorf("contents %q %q: a refused commit wrote", testfs.Read(t, p), testfs.Read(t, n))
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 }
 
 func TestInterruptRemovesTemporaryFiles(t *testing.T) {
@@ -258,17 +242,17 @@ func TestInterruptRemovesTemporaryFiles(t *testing.T) {
 	if len(got) != 1 || got[0] != a {
 		t.Errorf("Interrupt reports %v written, want [%s]", got, a)
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 	if err := f.Commit(); !errors.Is(err, ErrInterrupted) {
 		t.Errorf("Commit after Interrupt: %v", err)
 	}
 	if _, err := Create(a, Options{}); !errors.Is(err, ErrInterrupted) {
 		t.Errorf("Create after Interrupt: %v", err)
 	}
-	if read(t, b) != "old b" {
+	if testfs.Read(t, b) != "old b" {
 		t.Error("a file was written after Interrupt")
 	}
-	noTemps(t, dir)
+	testfs.NoTemps(t, dir)
 }
 
 func TestSweepRemovesTheTemporaryFilesOfDeadProcesses(t *testing.T) {

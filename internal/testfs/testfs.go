@@ -23,3 +23,23 @@ func Write(t testing.TB, files map[string]string) string {
 	}
 	return root
 }
+
+// Read returns a file's contents, failing the test when it cannot be read.
+func Read(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// NoTemps fails the test when a temporary file of mcplint's atomic writes
+// (.NAME.mcplint-tmp-PID-RAND) is left in dir.
+func NoTemps(t testing.TB, dir string) {
+	t.Helper()
+	left, _ := filepath.Glob(filepath.Join(dir, ".*mcplint-tmp*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
