@@ -511,68 +511,163 @@ var runMethods = map[string]bool{
 	"run_streamable_http_async": true, "run_http_async": true,
 }
 
-// activate decides, for each guard, whether it runs before the server
-// starts. The start modules are those that create a server and those that
-// run one; each is cut at its first top-level statement that runs a server
-// (directly or through a project function it calls). A guard counts when it
-// is installed before that cut in a start module, or in a module that a
-// start module imports (transitively) before it.
-func (b *builder) activate() {
-	cuts := map[*pyast.Module]int{}
+// start is where serving begins: a module that runs the server at its top
+// level (stmt, the first statement that does, at offset cut), a module that
+// creates a server (a launcher imports it and serves: cut is its end), or an
+// entry-point function (fn, called after its module ran).
+type start struct {
+	mod  *pyast.Module
+	cut  int
+	stmt *pyast.Node
+	fn   *FuncRef
+}
+
+// starts returns the project's starts, in path order.
+func (b *builder) starts() []start {
+	cuts := map[*pyast.Module]start{}
 	for _, s := range b.out.servers {
-		cuts[s.Module] = len(s.Module.Src)
+		cuts[s.Module] = start{mod: s.Module, cut: len(s.Module.Src)}
 	}
 	for _, m := range b.mods {
 		for _, st := range topLevel(m.Root) {
 			if b.runsServer(m, st, 0) {
-				cuts[m] = int(st.StartByte())
+				cuts[m] = start{mod: m, cut: int(st.StartByte()), stmt: st}
 				break
 			}
 		}
 	}
-	if len(cuts) == 0 {
+	out := make([]start, 0, len(cuts))
+	for _, s := range cuts {
+		out = append(out, s)
+	}
+	for _, q := range b.cfg.EntryPoints {
+		if sym := b.lookup(q); sym.fn != nil {
+			out = append(out, start{mod: sym.module, cut: len(sym.module.Src), fn: &FuncRef{sym.module, sym.fn}})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].mod.Path < out[j].mod.Path })
+	return out
+}
+
+// activate decides, for each guard, whether it runs before the server
+// starts: for some start, on every path from it to a call that serves (see
+// servePath), the guard's module was imported, or one of its patch
+// statements ran, or a module that ran calls its install function at its top
+// level.
+func (b *builder) activate() {
+	starts := b.starts()
+	if len(starts) == 0 {
 		for _, g := range b.out.guards {
 			g.Why = "no module of the project creates or runs an MCP server"
 		}
 		return
 	}
-	starts := make([]*pyast.Module, 0, len(cuts))
-	for m := range cuts {
-		starts = append(starts, m)
+	type traced struct {
+		start
+		serves []serving
+		end    flow // what ran on the path of the start, after it
 	}
-	sort.Slice(starts, func(i, j int) bool { return starts[i].Path < starts[j].Path })
+	var ts []traced
+	for _, s := range starts {
+		before := b.executedBefore(s.mod, s.cut)
+		in := flow{must: ran{}, may: ran{}}
+		for m := range before {
+			in.must[m], in.may[m] = true, true
+		}
+		sp := b.newServePath()
+		end := in
+		switch {
+		case s.stmt != nil:
+			end = sp.simple(s.mod, s.stmt, in.clone(), 0)
+		case s.fn != nil:
+			end = sp.call(*s.fn, in.clone(), 0)
+		}
+		serves := sp.serves
+		if len(serves) == 0 {
+			if s.fn != nil {
+				continue // an entry point that does not serve
+			}
+			// A launcher serves the server this module creates; or the
+			// statement runs it in a way the walk does not follow.
+			serves = []serving{{mod: s.mod, call: s.stmt, at: in}}
+		}
+		ts = append(ts, traced{s, serves, end})
+	}
 	for _, g := range b.out.guards {
 		points := b.installPoints(g)
-		late := ""
-		for _, start := range starts {
-			cut := cuts[start]
-			before := b.executedBefore(start, cut)
+		installed := func(s start, r ran) bool {
 			for _, pt := range points {
-				if pt.mod == start && pt.off < cut || pt.mod != start && before[pt.mod] {
-					g.Active = true
+				if pt.mod == s.mod && pt.off < s.cut || pt.mod != s.mod && r[pt.mod] {
+					return true
 				}
 			}
-			if g.Active || late != "" || cut == len(start.Src) {
+			for _, p := range g.Patches {
+				if r[p.Stmt.Id()] {
+					return true
+				}
+			}
+			return false
+		}
+		somePaths, late := "", ""
+		for _, t := range ts {
+			all, some := true, false
+			for _, sv := range t.serves {
+				all = all && installed(t.start, sv.at.must)
+				some = some || installed(t.start, sv.at.may)
+			}
+			for _, sv := range t.serves {
+				if installed(t.start, sv.at.must) {
+					continue
+				}
+				if somePaths == "" && some {
+					somePaths = fmt.Sprintf("%s runs the server at line %d on a path that does not install it first (it "+
+						"is installed only on some paths: under a condition, in a loop, in an except handler or before "+
+						"another call that serves)", sv.mod.Path, servingLine(sv, t.start))
+				}
+			}
+			if all {
+				g.Active = true
+				break
+			}
+			if late != "" || t.stmt == nil && t.fn == nil {
 				continue
 			}
-			// Does the rest of the module install it, after run()?
-			all := b.executedBefore(start, len(start.Src))
-			for _, pt := range points {
-				if pt.mod == start || all[pt.mod] {
-					late = fmt.Sprintf("%s imports it only after line %d, where it runs the server", start.Path, start.Pos(cut).Line)
+			// Is it installed after the server ran: later in the function
+			// that runs it, or later in the module?
+			sv := t.serves[0]
+			after, verb := installed(t.start, t.end.may), "installs"
+			if !after && t.stmt != nil {
+				verb = "imports"
+				rest := b.executedBefore(t.mod, len(t.mod.Src))
+				for _, pt := range points {
+					after = after || pt.mod == t.mod || rest[pt.mod]
 				}
+			}
+			if after {
+				late = fmt.Sprintf("%s %s it only after line %d, where it runs the server", sv.mod.Path, verb, servingLine(sv, t.start))
 			}
 		}
 		switch {
 		case g.Active:
-		case len(points) == 0:
-			g.Why = "the function that installs it is never called at import time"
+		case somePaths != "":
+			g.Why = somePaths
 		case late != "":
 			g.Why = late
+		case len(points) == 0:
+			g.Why = "the function that installs it is never called at import time or before the server runs"
 		default:
-			g.Why = "no module that creates or runs the server imports it at import time"
+			g.Why = "no module that creates or runs the server imports it before the server starts"
 		}
 	}
+}
+
+// servingLine is the line of a call that serves (of the start's statement
+// when the walk found none).
+func servingLine(sv serving, s start) int {
+	if sv.call != nil {
+		return sv.mod.Pos(int(sv.call.StartByte())).Line
+	}
+	return s.mod.Pos(s.cut).Line
 }
 
 // executedBefore returns the project modules whose top-level code has run
@@ -633,24 +728,31 @@ func (b *builder) importsBefore(m *pyast.Module, cut int, seen map[*pyast.Module
 		if int(st.StartByte()) >= cut {
 			break
 		}
-		if st.Kind() != "import_statement" && st.Kind() != "import_from_statement" {
-			continue
-		}
-		for _, q := range m.ImportTargets(st) {
-			for q != "" {
-				if im := b.module(q); im != nil && !seen[im] {
-					seen[im] = true
-					b.importsBefore(im, len(im.Src), seen)
-				}
-				i := strings.LastIndexByte(q, '.')
-				if i < 0 {
-					break
-				}
-				q = q[:i]
-			}
-		}
+		b.imports(m, st, seen)
 	}
 	return seen
+}
+
+// imports adds to seen the project modules whose top-level code runs when
+// statement st of m runs, if it is an import: the modules it names, their
+// packages, and what they import, transitively.
+func (b *builder) imports(m *pyast.Module, st *pyast.Node, seen map[*pyast.Module]bool) {
+	if st.Kind() != "import_statement" && st.Kind() != "import_from_statement" {
+		return
+	}
+	for _, q := range m.ImportTargets(st) {
+		for q != "" {
+			if im := b.module(q); im != nil && !seen[im] {
+				seen[im] = true
+				b.importsBefore(im, len(im.Src), seen)
+			}
+			i := strings.LastIndexByte(q, '.')
+			if i < 0 {
+				break
+			}
+			q = q[:i]
+		}
+	}
 }
 
 // runsServer reports whether statement st runs a server: a call of a run

@@ -60,8 +60,9 @@ RequestResponder.respond = _guarded_respond
 RequestResponder.cancel = _guarded_cancel
 `
 
+func server(before, after string) string { return fmt.Sprintf(guardServer, before, after) }
+
 func TestGuardSpellings(t *testing.T) {
-	server := func(before, after string) string { return fmt.Sprintf(guardServer, before, after) }
 	// Cases without a Why to check leave it empty.
 	cases := []guardCase{
 		{"attribute assignment imported first", map[string]string{"server.py": server("import guard", ""), "guard.py": attrGuard},
@@ -202,6 +203,77 @@ for _name in ["respond"]:
 			}
 			if got := ix.ActiveGuard() != nil; got != c.active {
 				t.Errorf("active: %v, want %v", got, c.active)
+			}
+		})
+	}
+}
+
+// A guard imported or installed inside the function that runs the server
+// counts when it runs before the serving call on every path that serves
+// (SPEC section 1: imported before the server starts).
+func TestGuardInstalledOnTheServingPath(t *testing.T) {
+	srv := server("", "")
+	main := func(body string) map[string]string {
+		return map[string]string{"server.py": srv, "guard.py": attrGuard, "main.py": "import os\nimport anyio\nfrom server import mcp\n\n" + body}
+	}
+	installGuard := strings.Replace(attrGuard, "RequestResponder.respond = _guarded_respond\nRequestResponder.cancel = _guarded_cancel\n",
+		"def install():\n    RequestResponder.respond = _guarded_respond\n    RequestResponder.cancel = _guarded_cancel\n", 1)
+	cases := []struct {
+		name   string
+		files  map[string]string
+		cfg    Config
+		active bool
+		why    string
+	}{
+		{"imported in main() before run()", main("def main():\n    import guard  # noqa: F401\n    mcp.run()\n\nif __name__ == '__main__':\n    main()\n"),
+			Config{}, true, ""},
+		{"imported in an async main before run_stdio_async, anyio.run(main)",
+			main("async def main():\n    from guard import _guarded_respond  # noqa: F401\n    await mcp.run_stdio_async()\n\nanyio.run(main)\n"),
+			Config{}, true, ""},
+		{"asyncio.run(main()) through a helper", main("import asyncio\n\ndef setup():\n    import guard\n\nasync def main():\n    setup()\n    await mcp.run_stdio_async()\n\nif __name__ == '__main__':\n    asyncio.run(main())\n"),
+			Config{}, true, ""},
+		{"an install function called in main() before run()", map[string]string{"server.py": srv, "guard.py": installGuard,
+			"main.py": "from server import mcp\nfrom guard import install\n\ndef main():\n    install()\n    mcp.run()\n\nif __name__ == '__main__':\n    main()\n"},
+			Config{}, true, ""},
+		{"imported in a try body, except ImportError", main("def main():\n    try:\n        import guard\n    except ImportError:\n        pass\n    mcp.run()\n\nmain()\n"),
+			Config{}, true, ""},
+		{"a path that returns before serving", main("def main():\n    if os.environ.get('VERSION'):\n        print('1.0')\n        return\n    import guard\n    mcp.run()\n\nmain()\n"),
+			Config{}, true, ""},
+		{"imported on both branches", main("def main():\n    if os.environ.get('SSE'):\n        import guard\n        mcp.run('sse')\n    else:\n        import guard\n        mcp.run()\n\nmain()\n"),
+			Config{}, true, ""},
+		{"a [project.scripts] entry point nothing in the project calls", main("def main():\n    import guard\n    mcp.run()\n"),
+			Config{EntryPoints: []string{"main.main"}}, true, ""},
+
+		{"imported in main() after run()", main("def main():\n    mcp.run()\n    import guard\n\nif __name__ == '__main__':\n    main()\n"),
+			Config{}, false, "main.py installs it only after line 6, where it runs the server"},
+		{"installed in main() after run()", map[string]string{"server.py": srv, "guard.py": installGuard,
+			"main.py": "from server import mcp\nfrom guard import install\n\ndef main():\n    mcp.run()\n    install()\n\nmain()\n"},
+			Config{}, false, "main.py installs it only after line 5, where it runs the server"},
+		{"imported under a condition", main("def main():\n    if os.environ.get('GUARD'):\n        import guard\n    mcp.run()\n\nmain()\n"),
+			Config{}, false, "main.py runs the server at line 8 on a path that does not install it"},
+		{"imported on one serving branch only", main("def main():\n    if os.environ.get('SSE'):\n        mcp.run('sse')\n    else:\n        import guard\n        mcp.run()\n\nmain()\n"),
+			Config{}, false, "main.py runs the server at line 7 on a path that does not install it"},
+		{"imported in a loop body", main("def main():\n    for _ in range(int(os.environ.get('N', '0'))):\n        import guard\n    mcp.run()\n\nmain()\n"),
+			Config{}, false, "on a path that does not install it"},
+		{"imported in an except handler", main("def main():\n    try:\n        import json\n    except ImportError:\n        import guard\n    mcp.run()\n\nmain()\n"),
+			Config{}, false, "on a path that does not install it"},
+		{"imported in a main() nothing calls", main("def main():\n    import guard\n    mcp.run()\n"),
+			Config{}, false, "no module that creates or runs the server imports it"},
+		{"an install function called only in a function nothing calls", map[string]string{"server.py": srv, "guard.py": installGuard,
+			"main.py": "from server import mcp\nfrom guard import install\n\ndef main():\n    install()\n    mcp.run()\n"},
+			Config{}, false, "never called at import time or before the server runs"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ix := build(t, c.files, c.cfg)
+			if len(ix.Guards()) != 1 {
+				t.Fatalf("guards: %q, want one", guardState(ix))
+			}
+			if got := ix.ActiveGuard() != nil; got != c.active {
+				t.Errorf("active: %v, want %v (%s)", got, c.active, ix.Guards()[0].Why)
+			}
+			if c.why != "" && !strings.Contains(ix.Guards()[0].Why, c.why) {
+				t.Errorf("why: %q, want it to say %q", ix.Guards()[0].Why, c.why)
 			}
 		})
 	}

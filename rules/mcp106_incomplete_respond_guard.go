@@ -18,8 +18,9 @@ import (
 // Recognised: the spellings handlers.Index.Guards recognises (attribute and
 // tuple assignment, setattr, a subclass swapped in for
 // mcp.shared.session.RequestResponder, functools.wraps factories, an
-// install function called at import time, setattr in a loop over literal
-// method names). Not recognised: setattr with names computed otherwise,
+// install function called at import time, an import or install before
+// run() on every path of the function that serves, setattr in a loop over
+// literal method names). Not recognised: setattr with names computed otherwise,
 // patches applied through a third-party helper.
 var mcp106 = Register(&Rule{
 	Code:      "MCP106",
@@ -36,7 +37,9 @@ var mcp106 = Register(&Rule{
 			"answered once (the idempotence guard), when the guard is incomplete: it replaces `respond()` but not " +
 			"`cancel()`, its replacement does not return early when `self._completed` is set, or it does not run " +
 			"before the server starts (the module that holds it is not imported, at import time, by the module that " +
-			"creates or runs the server, or is imported after `run()`). A complete guard that runs in time makes " +
+			"creates or runs the server, or is imported after `run()`; inside the function that runs the server " +
+			"(`main()`, `anyio.run(main)`, an entry point) it counts when it is imported or installed before the " +
+			"`run()` call on every path that serves). A complete guard that runs in time makes " +
 			"MCP101–MCP104, MCP001 and MCP002 findings notes (shown with `--show-safe`); `--verbose` and the markdown " +
 			"report name the file and line that guard the project.",
 		WhyIsThisBad: "The guard is the third remedy for the mcp 1.x cancel crash, for a server that cannot move to " +

@@ -1,0 +1,296 @@
+package handlers
+
+// Following the code that starts the server, to see what has run by the
+// time it serves. A guard is in place when it is installed before the server
+// starts serving on every path that serves: imported or installed before the
+// top-level statement that runs the server, or inside the functions that
+// statement calls (main(), anyio.run(main)) before their run() call. Inside
+// functions the walk is path-sensitive: an install under an if, in a loop
+// body or in an except handler does not count for the code after it (the
+// branch may not run); an install in a try body does (the walk assumes the
+// project's own imports do not fail). At module level it keeps the older,
+// coarser rule: any import before the statement counts.
+
+import "github.com/mcplint/mcplint/pyast"
+
+// ran is what has run: modules (*pyast.Module, their top-level code) and
+// guard patch statements (their Id).
+type ran map[any]bool
+
+func (r ran) clone() ran {
+	out := make(ran, len(r))
+	for k := range r {
+		out[k] = true
+	}
+	return out
+}
+
+// flow is what has run before a point: on every path that reaches it (must)
+// and on some path (may). dead: no path reaches it (after return, raise,
+// break, continue).
+type flow struct {
+	must, may ran
+	dead      bool
+}
+
+func (f flow) clone() flow { return flow{f.must.clone(), f.may.clone(), f.dead} }
+
+// join merges the flows of paths that meet: must is what every live path
+// ran, may what some ran.
+func join(fs ...flow) flow {
+	var out flow
+	first := true
+	for _, f := range fs {
+		if f.dead {
+			continue
+		}
+		if first {
+			out, first = f.clone(), false
+			continue
+		}
+		for k := range out.must {
+			if !f.must[k] {
+				delete(out.must, k)
+			}
+		}
+		for k := range f.may {
+			out.may[k] = true
+		}
+	}
+	if first {
+		return flow{ran{}, ran{}, true}
+	}
+	return out
+}
+
+// serving is a call that starts the server, with what ran before it.
+type serving struct {
+	mod  *pyast.Module
+	call *pyast.Node
+	at   flow
+}
+
+// servePath follows the code run from a start (a top-level statement that
+// runs the server, an entry-point function) and records the calls that
+// serve.
+type servePath struct {
+	b       *builder
+	patches map[uintptr]bool // every guard's patch statements
+	serves  []serving
+	stack   map[*pyast.Function]bool
+	exits   *[]flow // the flows at the returns of the function being walked
+}
+
+// maxServeDepth bounds how deep calls are followed (runsServer's bound).
+const maxServeDepth = 3
+
+func (b *builder) newServePath() *servePath {
+	p := &servePath{b: b, patches: map[uintptr]bool{}, stack: map[*pyast.Function]bool{}}
+	for _, g := range b.out.guards {
+		for _, pt := range g.Patches {
+			p.patches[pt.Stmt.Id()] = true
+		}
+	}
+	return p
+}
+
+// block walks the statements of a block (or module) in order.
+func (p *servePath) block(m *pyast.Module, blk *pyast.Node, in flow, depth int) flow {
+	f := in
+	for _, st := range pyast.NamedChildren(blk) {
+		if f.dead {
+			return f
+		}
+		f = p.stmt(m, st, f, depth)
+	}
+	return f
+}
+
+// stmt walks one statement.
+func (p *servePath) stmt(m *pyast.Module, st *pyast.Node, in flow, depth int) flow {
+	switch st.Kind() {
+	case "comment", "pass_statement", "function_definition", "class_definition", "decorated_definition":
+		return in
+	case "block":
+		return p.block(m, st, in, depth)
+	case "if_statement":
+		f := p.expr(m, st.ChildByFieldName("condition"), in, depth)
+		branches := []flow{p.block(m, st.ChildByFieldName("consequence"), f.clone(), depth)}
+		hasElse := false
+		for _, c := range pyast.NamedChildren(st) {
+			switch c.Kind() {
+			case "elif_clause":
+				g := p.expr(m, c.ChildByFieldName("condition"), f.clone(), depth)
+				branches = append(branches, p.block(m, c.ChildByFieldName("consequence"), g, depth))
+			case "else_clause":
+				hasElse = true
+				branches = append(branches, p.block(m, c.ChildByFieldName("body"), f.clone(), depth))
+			}
+		}
+		if !hasElse {
+			branches = append(branches, f)
+		}
+		return join(branches...)
+	case "try_statement":
+		// The normal path runs the body (and else, finally); handlers are
+		// walked for the calls that serve in them, and their ends count
+		// only as some paths: an install in the body counts after the try.
+		body := p.block(m, st.ChildByFieldName("body"), in.clone(), depth)
+		var fin *pyast.Node
+		var handlers []flow
+		for _, c := range pyast.NamedChildren(st) {
+			switch c.Kind() {
+			case "except_clause", "except_group_clause":
+				handlers = append(handlers, p.block(m, lastBlock(c), in.clone(), depth))
+			case "else_clause":
+				body = p.block(m, c.ChildByFieldName("body"), body, depth)
+			case "finally_clause":
+				fin = lastBlock(c)
+			}
+		}
+		for _, h := range handlers {
+			if !body.dead && !h.dead {
+				for k := range h.may {
+					body.may[k] = true
+				}
+			}
+		}
+		if fin != nil {
+			if body.dead { // the finally block runs, the code after it does not
+				p.block(m, fin, in.clone(), depth)
+				return body
+			}
+			body = p.block(m, fin, body, depth)
+		}
+		return body
+	case "with_statement":
+		f := in
+		for _, c := range pyast.NamedChildren(st) {
+			if c.Kind() == "with_clause" {
+				f = p.expr(m, c, f, depth)
+			}
+		}
+		return p.block(m, st.ChildByFieldName("body"), f, depth)
+	case "for_statement", "while_statement":
+		// The body may run no time: what it installs does not count after it.
+		f := p.expr(m, st.ChildByFieldName("right"), in, depth)
+		f = p.expr(m, st.ChildByFieldName("condition"), f, depth)
+		outs := []flow{f, p.block(m, st.ChildByFieldName("body"), f.clone(), depth)}
+		for _, c := range pyast.NamedChildren(st) {
+			if c.Kind() == "else_clause" {
+				outs = append(outs, p.block(m, c.ChildByFieldName("body"), f.clone(), depth))
+			}
+		}
+		return join(outs...)
+	case "match_statement":
+		f := p.expr(m, st.ChildByFieldName("subject"), in, depth)
+		outs := []flow{f}
+		for _, c := range pyast.NamedChildren(st.ChildByFieldName("body")) {
+			if c.Kind() == "case_clause" {
+				outs = append(outs, p.block(m, c.ChildByFieldName("consequence"), f.clone(), depth))
+			}
+		}
+		return join(outs...)
+	case "return_statement":
+		f := p.expr(m, st, in, depth)
+		if p.exits != nil {
+			*p.exits = append(*p.exits, f)
+		}
+		return flow{ran{}, ran{}, true}
+	case "raise_statement", "break_statement", "continue_statement":
+		p.expr(m, st, in, depth)
+		return flow{ran{}, ran{}, true}
+	}
+	return p.simple(m, st, in, depth)
+}
+
+// lastBlock returns the block of a clause (its last named child).
+func lastBlock(c *pyast.Node) *pyast.Node {
+	kids := pyast.NamedChildren(c)
+	for i := len(kids) - 1; i >= 0; i-- {
+		if kids[i].Kind() == "block" {
+			return kids[i]
+		}
+	}
+	return nil
+}
+
+// simple walks a simple statement: an import runs the modules it names, a
+// guard patch statement installs its patch, and its calls run.
+func (p *servePath) simple(m *pyast.Module, st *pyast.Node, in flow, depth int) flow {
+	f := p.expr(m, st, in, depth)
+	if st.Kind() == "import_statement" || st.Kind() == "import_from_statement" {
+		mods := map[*pyast.Module]bool{}
+		p.b.imports(m, st, mods)
+		for im := range mods {
+			f.must[im], f.may[im] = true, true
+		}
+	}
+	if p.patches[st.Id()] {
+		f.must[st.Id()], f.may[st.Id()] = true, true
+	}
+	return f
+}
+
+// expr runs the calls of an expression (or statement) in evaluation order,
+// arguments before the call: a run method on a server serves, a project
+// function is followed into, and so is a project function passed as an
+// argument (anyio.run(main)).
+func (p *servePath) expr(m *pyast.Module, n *pyast.Node, in flow, depth int) flow {
+	if n == nil || in.dead {
+		return in
+	}
+	f := in
+	var visit func(c *pyast.Node)
+	visit = func(c *pyast.Node) {
+		for _, k := range pyast.NamedChildren(c) {
+			if !pyast.IsFunctionBoundary(k) {
+				visit(k)
+			}
+		}
+		if f.dead {
+			return
+		}
+		switch c.Kind() {
+		case "call":
+			callee := pyast.Unparen(pyast.Callee(c))
+			if callee != nil && callee.Kind() == "attribute" && runMethods[m.Text(callee.ChildByFieldName("attribute"))] {
+				if fw, _ := p.b.serverOf(m, callee.ChildByFieldName("object")); fw != FrameworkUnknown {
+					p.serves = append(p.serves, serving{m, c, f.clone()})
+					return
+				}
+			}
+			if r, ok := p.b.funcOf(m, callee); ok {
+				f = p.call(r, f, depth)
+			}
+		case "identifier":
+			if par := c.Parent(); par != nil && par.Kind() == "argument_list" {
+				if r, ok := p.b.funcOf(m, c); ok {
+					f = p.call(r, f, depth)
+				}
+			}
+		}
+	}
+	visit(n)
+	return f
+}
+
+// call follows a call of project function r: the flow after it is what
+// every return of r ran.
+func (p *servePath) call(r FuncRef, in flow, depth int) flow {
+	if depth >= maxServeDepth || r.Func.Body == nil || p.stack[r.Func] {
+		return in
+	}
+	p.stack[r.Func] = true
+	saved := p.exits
+	var exits []flow
+	p.exits = &exits
+	end := p.block(r.Module, r.Func.Body, in.clone(), depth+1)
+	p.exits = saved
+	delete(p.stack, r.Func)
+	out := join(append(exits, end)...)
+	if out.dead { // it never returns (it raises): keep walking with what it had
+		return in
+	}
+	return out
+}
