@@ -26,13 +26,17 @@ type FileResult struct {
 	Path  string
 	Old   []byte
 	New   []byte
-	Fixed int // findings fixed in this file (counted on their primary file)
+	Fixed int // findings fixed in this file (counted on their primary file; a finding fixed only through other files, on the first file of its fix)
 	// Created: the file is new (Old is empty); it is written only when
 	// nothing exists at Path.
 	Created bool
 	// Stamp is what the file held when the fixes were computed from it;
 	// Write does not replace a file that no longer matches it.
 	Stamp *Stamp
+	// With are the other files that a fix applied here also changes (the
+	// guard fix creates a module and imports it): Write writes them all,
+	// or none.
+	With []string
 }
 
 // Failure is a file left unchanged because its fixes failed a check.
@@ -74,7 +78,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 	original := map[string][]byte{}
 	created := map[string]bool{}
 	fixedIn := map[string]int{}
-	elsewhere := 0 // fixed findings whose own file the fix leaves alone
+	together := sets{}
 	out := &Outcome{Roots: roots}
 	broken := map[string]string{}
 	opts.Overlay = overlay
@@ -134,15 +138,12 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		}
 		// Check every change; a failing file is reverted and not fixed again.
 		failed := false
+		reverted := map[string]bool{}
 		for _, c := range changes {
 			if reason := check(c, diags, after); reason != "" {
 				broken[c.Path] = reason
 				out.Failures = append(out.Failures, Failure{c.Path, reason})
-				if orig, ok := overlay[c.Path]; ok {
-					next[c.Path] = orig
-				} else {
-					delete(next, c.Path)
-				}
+				reverted[c.Path] = true
 				failed = true
 			}
 		}
@@ -157,13 +158,44 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 					}
 					broken[e.Path] = reason
 					out.Failures = append(out.Failures, Failure{e.Path, reason})
-					if orig, ok := overlay[e.Path]; ok {
-						next[e.Path] = orig
-					} else {
-						delete(next, e.Path)
-					}
+					reverted[e.Path] = true
 				}
 				failed = true
+			}
+		}
+		// A fix is applied whole or not at all: the other files of a fix
+		// applied to a reverted file are reverted too (not marked broken:
+		// their other fixes are tried again next round, without it).
+		for grown := true; grown; {
+			grown = false
+			for _, c := range changes {
+				for _, f := range c.picked {
+					if !anyEditIn(f, reverted) {
+						continue
+					}
+					for _, e := range f.Edits {
+						if !reverted[e.Path] {
+							reverted[e.Path], grown = true, true
+						}
+					}
+				}
+			}
+		}
+		for p := range reverted {
+			if orig, ok := overlay[p]; ok {
+				next[p] = orig
+			} else {
+				delete(next, p)
+			}
+		}
+		// The files of each fix that stays are written together.
+		for _, c := range changes {
+			for _, f := range c.picked {
+				if !anyEditIn(f, reverted) {
+					for _, e := range f.Edits {
+						together.join(c.Path, e.Path)
+					}
+				}
 			}
 		}
 		if failed {
@@ -179,7 +211,11 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 					}
 				}
 			}
-			elsewhere += len(elsewhereFixed(changes, diags))
+			// Counted on the first file of its fix, so that a fix that is
+			// not written is not counted.
+			for _, i := range elsewhereFixed(changes, diags) {
+				fixedIn[pick(&diags[i]).Edits[0].Path]++
+			}
 		}
 		overlay = next
 		res = after
@@ -193,10 +229,69 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		out.Files = append(out.Files, fr)
 		out.Fixed += fr.Fixed
 	}
-	out.Fixed += elsewhere
 	sortFiles(out.Files)
+	changed := map[string]bool{}
+	for _, f := range out.Files {
+		changed[f.Path] = true
+	}
+	for _, f := range out.Files {
+		for _, p := range together.members(f.Path) {
+			if p != f.Path && changed[p] {
+				f.With = append(f.With, p)
+			}
+		}
+	}
 	out.Result = res
 	return out, nil
+}
+
+// anyEditIn reports whether f edits one of paths.
+func anyEditIn(f *rules.Fix, paths map[string]bool) bool {
+	for _, e := range f.Edits {
+		if paths[e.Path] {
+			return true
+		}
+	}
+	return false
+}
+
+// sets is a union-find of paths: the files that fixes change together.
+type sets map[string]string
+
+func (s sets) find(p string) string {
+	for {
+		q, ok := s[p]
+		if !ok || q == p {
+			return p
+		}
+		s[p] = s[q]
+		p = q
+	}
+}
+
+func (s sets) join(a, b string) {
+	for _, p := range []string{a, b} {
+		if _, ok := s[p]; !ok {
+			s[p] = p
+		}
+	}
+	ra, rb := s.find(a), s.find(b)
+	if ra != rb {
+		s[ra] = rb
+	}
+}
+
+// members returns the paths in p's set, sorted (p alone when it is in none).
+func (s sets) members(p string) []string {
+	r := s.find(p)
+	out := []string{p}
+	for q := range s {
+		if q != p && s.find(q) == r {
+			out = append(out, q)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func touchesBroken(f *rules.Fix, broken map[string]string) bool {

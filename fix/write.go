@@ -84,8 +84,11 @@ var create = safewrite.Create
 // that an edit saved during the run is kept). The new contents of every file
 // are written to temporary files first and renamed over their files only
 // when all are written: an I/O error (a full disk) leaves every file as it
-// was. Files not written move from o.Files to o.Failures, so that the
-// summary reports only what is on disk.
+// was. The files one fix changes (FileResult.With: the guard module and the
+// modules that import it) are written all or none: one of them refused, or
+// changed since read, or failing to rename, leaves every other as it was.
+// Files not written move from o.Files to o.Failures, so that the summary
+// reports only what is on disk.
 func Write(o *Outcome) *WriteResult {
 	r := &WriteResult{}
 	var files []*FileResult
@@ -155,21 +158,44 @@ func Write(o *Outcome) *WriteResult {
 			notWritten(files[i], fmt.Sprintf("not written: writing %s failed, so no file was rewritten", failedAt))
 		}
 	} else {
-		for i, err := range safewrite.CommitAll(pending) {
-			var refused *safewrite.RefusedError
-			switch {
-			case err == nil:
-				r.Written = append(r.Written, files[i].Path)
-			case errors.Is(err, errChanged):
-				notWritten(files[i], err.Error())
-			case errors.As(err, &refused):
-				notWritten(files[i], "not written: it "+refused.Reason)
-			default:
-				r.Failed = true
-				r.Interrupted = r.Interrupted || errors.Is(err, safewrite.ErrInterrupted)
-				notWritten(files[i], "not written: "+err.Error())
+		// The files one fix changes are committed as a set: all or none.
+		var sets [][]*safewrite.File
+		var setFiles [][]*FileResult
+		for _, idx := range writeSets(files) {
+			if idx.missing != "" {
+				for _, i := range idx.files {
+					pending[i].Abort()
+					notWritten(files[i], "not written: it goes with "+idx.missing+", which is not written (one fix changes both, "+
+						"so they are written together or not at all)")
+				}
+				continue
+			}
+			var set []*safewrite.File
+			var fs []*FileResult
+			for _, i := range idx.files {
+				set, fs = append(set, pending[i]), append(fs, files[i])
+			}
+			sets, setFiles = append(sets, set), append(setFiles, fs)
+		}
+		for k, errs := range safewrite.CommitSets(sets) {
+			for i, err := range errs {
+				f := setFiles[k][i]
+				var refused *safewrite.RefusedError
+				switch {
+				case err == nil:
+					r.Written = append(r.Written, f.Path)
+				case errors.Is(err, errChanged):
+					notWritten(f, err.Error())
+				case errors.As(err, &refused):
+					notWritten(f, "not written: it "+refused.Reason)
+				default:
+					r.Failed = true
+					r.Interrupted = r.Interrupted || errors.Is(err, safewrite.ErrInterrupted)
+					notWritten(f, "not written: "+err.Error())
+				}
 			}
 		}
+		sort.Strings(r.Written)
 	}
 	// In path order, the cause of a failure first.
 	sort.SliceStable(r.NotWritten, func(i, j int) bool {
@@ -181,6 +207,45 @@ func Write(o *Outcome) *WriteResult {
 	})
 	o.drop(r.NotWritten)
 	return r
+}
+
+// writeSet is the indices (into the files ready to commit) of files that
+// fixes change together; missing names one of their files that will not be
+// written (refused before the commit), when there is one.
+type writeSet struct {
+	files   []int
+	missing string
+}
+
+// writeSets groups the files ready to commit by FileResult.With, in order.
+func writeSets(files []*FileResult) []writeSet {
+	ready := map[string]int{}
+	for i, f := range files {
+		ready[f.Path] = i
+	}
+	var out []writeSet
+	seen := map[int]bool{}
+	for i, f := range files {
+		if seen[i] {
+			continue
+		}
+		set := writeSet{files: []int{i}}
+		seen[i] = true
+		// With is symmetric and lists the whole set.
+		for _, p := range f.With {
+			j, ok := ready[p]
+			switch {
+			case ok && !seen[j]:
+				seen[j] = true
+				set.files = append(set.files, j)
+			case !ok && set.missing == "":
+				set.missing = p // refused, or not in the outcome
+			}
+		}
+		sort.Ints(set.files)
+		out = append(out, set)
+	}
+	return out
 }
 
 // drop moves the files not written from o.Files to o.Failures.

@@ -366,3 +366,120 @@ func TestWriteDoesNotReplaceAFileCreatedMeanwhile(t *testing.T) {
 	}
 	testfs.NoTemps(t, dir)
 }
+
+// guardProject writes a project whose MCP001 fix alternative is the
+// respond/cancel guard (a new module and an import of it in server.py) and
+// runs the fixer with that alternative (nothing written yet).
+func guardProject(t *testing.T) (root, serverPy, guardPy string, out *Outcome) {
+	t.Helper()
+	root = testfs.Write(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"weather\"\ndependencies = [\"mcp>=1.27,<2\"]\n",
+		"server.py":      server + "\n\nif __name__ == \"__main__\":\n    mcp.run()\n",
+	})
+	serverPy, guardPy = filepath.Join(root, "server.py"), filepath.Join(root, rules.GuardModuleName+".py")
+	createsFile := func(d *rules.Diagnostic) *rules.Fix {
+		for i := range d.Fixes {
+			for _, e := range d.Fixes[i].Edits {
+				if e.Create {
+					return &d.Fixes[i]
+				}
+			}
+		}
+		return nil
+	}
+	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{rules.Lookup("MCP001")}}, Mode{Pick: createsFile, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) != 2 || len(out.Failures) != 0 {
+		t.Fatalf("files %d failures %v: want the guard module and server.py", len(out.Files), out.Failures)
+	}
+	for _, f := range out.Files {
+		if len(f.With) != 1 {
+			t.Fatalf("%s: With = %v, want the other file of the fix", f.Path, f.With)
+		}
+	}
+	return root, serverPy, guardPy, out
+}
+
+// The guard fix writes a module and imports it: when one of its files
+// cannot be written, neither is, so that no import of a missing module
+// (and no module nothing imports) is left behind.
+func TestWriteGuardFixAllOrNothing(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		before    func(t *testing.T, serverPy, guardPy string) // after the analysis, before Write
+		hook      func(t *testing.T, serverPy, guardPy, path string)
+		refused   string // the file refused on its own
+		guardWant string // what the guard path holds after Write ("" none)
+		serverMod bool   // server.py was changed by the test itself
+	}{
+		{name: "the module's path taken before the write",
+			before: func(t *testing.T, _, guardPy string) {
+				if err := os.WriteFile(guardPy, []byte("theirs = 1\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}, refused: "guard", guardWant: "theirs = 1\n"},
+		{name: "the module's path taken at the last instant",
+			hook: func(t *testing.T, _, guardPy, path string) {
+				if path == guardPy {
+					if err := os.WriteFile(guardPy, []byte("theirs = 1\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}, refused: "guard", guardWant: "theirs = 1\n"},
+		{name: "the module's path taken after the other file was checked",
+			hook: func(t *testing.T, serverPy, guardPy, path string) {
+				if path == serverPy {
+					if err := os.WriteFile(guardPy, []byte("theirs = 1\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}, refused: "guard", guardWant: "theirs = 1\n"},
+		{name: "the importing file edited at the last instant",
+			hook: func(t *testing.T, serverPy, _, path string) {
+				if path == serverPy {
+					if err := os.WriteFile(serverPy, []byte(server+"# edited\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}, refused: "server", serverMod: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, serverPy, guardPy, out := guardProject(t)
+			oldServer := testfs.Read(t, serverPy)
+			if c.before != nil {
+				c.before(t, serverPy, guardPy)
+			}
+			if c.hook != nil {
+				beforeCommit = func(path string) { c.hook(t, serverPy, guardPy, path) }
+				defer func() { beforeCommit = nil }()
+			}
+			r := Write(out)
+			if len(r.Written) != 0 || r.Failed {
+				t.Errorf("written %v failed %v: want nothing written, files refused", r.Written, r.Failed)
+			}
+			got, err := os.ReadFile(guardPy)
+			if c.guardWant == "" && !os.IsNotExist(err) || c.guardWant != "" && string(got) != c.guardWant {
+				t.Errorf("guard path holds %q (err %v), want %q", got, err, c.guardWant)
+			}
+			if !c.serverMod && testfs.Read(t, serverPy) != oldServer {
+				t.Errorf("server.py was written without its guard module:\n%s", testfs.Read(t, serverPy))
+			}
+			alone, other := guardPy, serverPy
+			if c.refused == "server" {
+				alone, other = serverPy, guardPy
+			}
+			if notWritten(r, alone) == "" || strings.Contains(notWritten(r, alone), "goes with") {
+				t.Errorf("%s: reason %q, want its own", alone, notWritten(r, alone))
+			}
+			if !strings.Contains(notWritten(r, other), "goes with "+alone) {
+				t.Errorf("%s: reason %q, want that it goes with %s", other, notWritten(r, other), alone)
+			}
+			if out.Fixed != 0 || len(out.Files) != 0 {
+				t.Errorf("outcome still claims %d fixed in %d files", out.Fixed, len(out.Files))
+			}
+			testfs.NoTemps(t, root)
+		})
+	}
+}

@@ -23,6 +23,10 @@
 //     one this process holds (the CLI calls it on SIGINT and SIGTERM); a
 //     later write into the same folder removes those of processes that no
 //     longer run (left by kill -9 or a power cut).
+//   - Files that must change together (a fix that creates a module and
+//     imports it) are committed as a set (CommitSets): all are renamed into
+//     place, or none is; a rename that fails puts back those of the set
+//     already in place.
 //
 // Commits take a lock that Interrupt also takes, so a signal either comes
 // before a batch of renames (nothing of it is written) or after it.
@@ -79,6 +83,9 @@ type File struct {
 	tmpName string
 	closed  bool
 	werr    error
+	linked  bool   // placed by a link: tmpName is still a name of the target
+	backup  string // a temporary name of the replaced file's old contents
+	done    bool   // committed
 }
 
 var (
@@ -293,36 +300,113 @@ func (f *File) abortLocked() {
 func (f *File) Commit() error { return CommitAll([]*File{f})[0] }
 
 // CommitAll commits files under one lock, so that an Interrupt comes before
-// or after the whole batch. It returns one error (or nil) per file.
+// or after the whole batch. It returns one error (or nil) per file; each
+// file is committed on its own (one refused leaves the others written).
 func CommitAll(files []*File) []error {
-	errs := make([]error, len(files))
+	sets := make([][]*File, len(files))
 	for i, f := range files {
-		if !f.closed {
-			errs[i] = f.Close()
-		}
+		sets[i] = []*File{f}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for i, f := range files {
-		if errs[i] == nil {
-			errs[i] = f.commitLocked()
-		}
-		if errs[i] != nil {
-			f.abortLocked()
-		}
+	errs := make([]error, len(files))
+	for i, e := range CommitSets(sets) {
+		errs[i] = e[0]
 	}
 	return errs
 }
 
-func (f *File) commitLocked() error {
+// CommitSets commits sets of files under one lock: the files of a set are
+// all renamed into place, or none is (one fix that changes several files:
+// an import of a module the fix creates must not be written without the
+// module). Every file of a set is checked first (its target unchanged in
+// kind and identity, the Verify callback); then new files are linked into
+// place (a name taken meanwhile refuses the set before anything is
+// replaced), then existing files are replaced, each kept under a temporary
+// name until the whole set is in place, so that a rename that fails puts
+// back every file of the set already written. It returns one error (or nil)
+// per file; the files of a set that failed because of another file get a
+// *RefusedError that names it.
+func CommitSets(sets [][]*File) [][]error {
+	errs := make([][]error, len(sets))
+	for i, set := range sets {
+		errs[i] = make([]error, len(set))
+		for j, f := range set {
+			if !f.closed {
+				errs[i][j] = f.Close()
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, set := range sets {
+		commitSetLocked(set, errs[i])
+	}
+	return errs
+}
+
+// commitSetLocked commits one set; errs holds the errors of Close.
+func commitSetLocked(set []*File, errs []error) {
+	for j, f := range set {
+		if errs[j] == nil {
+			errs[j] = f.checkLocked()
+		}
+	}
+	failed := -1
+	for j := range set {
+		if errs[j] != nil {
+			failed = j
+			break
+		}
+	}
+	// New files first: undoing one is removing it.
+	order := make([]int, 0, len(set))
+	for pass := 0; pass < 2 && failed < 0; pass++ {
+		for j, f := range set {
+			if (f.old == nil) == (pass == 0) {
+				order = append(order, j)
+			}
+		}
+	}
+	var placed []int
+	for _, j := range order {
+		if errs[j] = set[j].placeLocked(len(set) > 1); errs[j] != nil {
+			failed = j
+			break
+		}
+		placed = append(placed, j)
+	}
+	if failed >= 0 {
+		for k := len(placed) - 1; k >= 0; k-- {
+			if set[placed[k]].undoLocked() != nil {
+				// It could not be put back: it stays written, and says so.
+				set[placed[k]].finishLocked()
+			}
+		}
+		for j, f := range set {
+			if errs[j] == nil && !f.done {
+				errs[j] = &RefusedError{Path: f.path, Reason: "goes with " + set[failed].path +
+					", which was not written: they are written together or not at all"}
+			}
+			if !f.done {
+				f.abortLocked()
+			}
+		}
+		return
+	}
+	for _, j := range placed {
+		set[j].finishLocked()
+	}
+}
+
+// checkLocked checks that the target is still what Create checked (not
+// replaced by a symlink, a device or another file meanwhile), then runs
+// Verify.
+func (f *File) checkLocked() error {
 	if interrupted || !pending[f] {
 		return ErrInterrupted
 	}
 	if f.werr != nil {
 		return f.werr
 	}
-	// The target must still be what Create checked: not replaced by a
-	// symlink, a device or another file meanwhile.
 	st, err := os.Lstat(f.target)
 	switch {
 	case f.old == nil && err == nil:
@@ -343,22 +427,86 @@ func (f *File) commitLocked() error {
 			return err
 		}
 	}
+	return nil
+}
+
+// Seams for tests, which inject I/O errors into the commit.
+var (
+	link   = os.Link
+	rename = os.Rename
+)
+
+// placeLocked puts the new contents in place. A new file is linked (the
+// link fails when the name exists: a file created in the last instant is
+// not replaced; filesystems without hard links rename), and its temporary
+// name kept until finishLocked, so that undoLocked removes only this file.
+// With keep, a replaced file's old contents are first linked to a
+// temporary name, for undoLocked.
+func (f *File) placeLocked(keep bool) error {
 	if f.old == nil {
-		// link fails when the name exists: a file created in the last
-		// instant is not replaced. Filesystems without hard links rename.
-		if err := os.Link(f.tmpName, f.target); err == nil {
-			_ = os.Remove(f.tmpName)
+		if err := link(f.tmpName, f.target); err == nil {
+			f.linked = true
 		} else if errors.Is(err, fs.ErrExist) {
 			return &RefusedError{Path: f.path, Reason: "was created by something else while mcplint wrote it"}
-		} else if err := os.Rename(f.tmpName, f.target); err != nil {
+		} else if err := rename(f.tmpName, f.target); err != nil {
 			return err
 		}
-	} else if err := os.Rename(f.tmpName, f.target); err != nil {
+		return nil
+	}
+	if keep {
+		dir, base := filepath.Split(f.target)
+		backup := filepath.Join(dir, tempName(base))
+		if link(f.target, backup) == nil {
+			f.backup = backup
+		}
+	}
+	if err := rename(f.tmpName, f.target); err != nil {
+		f.dropBackup()
 		return err
 	}
+	return nil
+}
+
+// undoLocked takes back a placed file: a new file is removed (when it is
+// still the one linked), a replaced one gets its old contents back. It
+// fails when that is not possible (a filesystem without hard links).
+func (f *File) undoLocked() error {
+	if f.old == nil {
+		if f.linked {
+			a, errA := os.Lstat(f.target)
+			b, errB := os.Lstat(f.tmpName)
+			if errA != nil || errB != nil || !os.SameFile(a, b) {
+				return fmt.Errorf("%s is no longer the file mcplint created", f.path)
+			}
+		}
+		return os.Remove(f.target)
+	}
+	if f.backup == "" {
+		return fmt.Errorf("%s has no copy of its old contents", f.path)
+	}
+	if err := rename(f.backup, f.target); err != nil {
+		return err
+	}
+	f.backup = ""
+	return nil
+}
+
+// finishLocked ends a commit that stays: the temporary names go.
+func (f *File) finishLocked() {
+	if f.linked {
+		_ = os.Remove(f.tmpName)
+	}
+	f.dropBackup()
+	f.done = true
 	delete(pending, f)
 	written = append(written, f.path)
-	return nil
+}
+
+func (f *File) dropBackup() {
+	if f.backup != "" {
+		_ = os.Remove(f.backup)
+		f.backup = ""
+	}
 }
 
 // WriteFile writes data to path through Create, Write and Commit.

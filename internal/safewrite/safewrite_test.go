@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -280,4 +281,112 @@ func TestSweepRemovesTheTemporaryFilesOfDeadProcesses(t *testing.T) {
 	if !tempPattern.MatchString(filepath.Base(tempName("a.py"))) || !tempPattern.MatchString(".x.mcplint-tmp-"+strconv.Itoa(os.Getpid())+"-ff") {
 		t.Error("tempName does not match the sweep's pattern")
 	}
+}
+
+// start creates a write of contents to path.
+func start(t *testing.T, path, contents string, opts Options) *File {
+	t.Helper()
+	f, err := Create(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte(contents)); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// A set is written whole or not at all: an I/O error on its last rename
+// puts back the files of the set already in place, whatever the cause
+// (a full disk, a folder made read-only during the run).
+func TestCommitSetsAllOrNothing(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		fault func(old, new string) (linkErr, renameErr error)
+		cause string // the file whose placing fails
+	}{
+		{"the last replacement fails", func(old, new string) (error, error) {
+			if filepath.Base(new) == "b.py" && strings.HasPrefix(filepath.Base(old), ".b.py.mcplint-tmp-") {
+				return nil, &os.LinkError{Op: "rename", Old: old, New: new, Err: syscall.EIO}
+			}
+			return nil, nil
+		}, "b.py"},
+		{"the new file's folder turns read-only", func(old, new string) (error, error) {
+			if filepath.Base(new) == "guard.py" {
+				err := &os.LinkError{Op: "link", Old: old, New: new, Err: syscall.EACCES}
+				return err, err
+			}
+			return nil, nil
+		}, "guard.py"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			a, b, g := filepath.Join(dir, "a.py"), filepath.Join(dir, "b.py"), filepath.Join(dir, "guard.py")
+			write(t, a, "a = 1\n", 0o644)
+			write(t, b, "b = 1\n", 0o644)
+			set := []*File{
+				start(t, a, "import guard\na = 1\n", Options{MustExist: true}),
+				start(t, b, "import guard\nb = 1\n", Options{MustExist: true}),
+				start(t, g, "guarded = True\n", Options{MustBeNew: true}),
+			}
+			alone := start(t, filepath.Join(dir, "other.py"), "other = 1\n", Options{})
+			link = func(old, new string) error {
+				if err, _ := c.fault(old, new); err != nil {
+					return err
+				}
+				return os.Link(old, new)
+			}
+			rename = func(old, new string) error {
+				if _, err := c.fault(old, new); err != nil {
+					return err
+				}
+				return os.Rename(old, new)
+			}
+			defer func() { link, rename = os.Link, os.Rename }()
+			errs := CommitSets([][]*File{set, {alone}})
+			if testfs.Read(t, a) != "a = 1\n" || testfs.Read(t, b) != "b = 1\n" {
+				t.Errorf("a set was partly written: a.py %q, b.py %q", testfs.Read(t, a), testfs.Read(t, b))
+			}
+			if _, err := os.Lstat(g); !os.IsNotExist(err) {
+				t.Errorf("guard.py exists after its set failed: %v", err)
+			}
+			for i, f := range set {
+				base := filepath.Base(f.path)
+				if base == c.cause {
+					if errs[0][i] == nil || refused(errs[0][i]) {
+						t.Errorf("%s: %v, want the I/O error", base, errs[0][i])
+					}
+				} else if !refused(errs[0][i]) || !strings.Contains(errs[0][i].Error(), "goes with "+filepath.Join(dir, c.cause)) {
+					t.Errorf("%s: %v, want that it goes with %s", base, errs[0][i], c.cause)
+				}
+			}
+			if errs[1][0] != nil || testfs.Read(t, filepath.Join(dir, "other.py")) != "other = 1\n" {
+				t.Errorf("another set was not written: %v", errs[1][0])
+			}
+			testfs.NoTemps(t, dir)
+		})
+	}
+}
+
+// Without a fault, every file of a set is written and no temporary name
+// (the kept old contents included) is left.
+func TestCommitSetsWritesAWholeSet(t *testing.T) {
+	dir := t.TempDir()
+	a, g := filepath.Join(dir, "a.py"), filepath.Join(dir, "guard.py")
+	write(t, a, "a = 1\n", 0o640)
+	errs := CommitSets([][]*File{{
+		start(t, a, "import guard\na = 1\n", Options{MustExist: true}),
+		start(t, g, "guarded = True\n", Options{MustBeNew: true}),
+	}})
+	if errs[0][0] != nil || errs[0][1] != nil {
+		t.Fatalf("errors %v", errs[0])
+	}
+	st, _ := os.Stat(a)
+	if testfs.Read(t, a) != "import guard\na = 1\n" || testfs.Read(t, g) != "guarded = True\n" || st.Mode().Perm() != 0o640 {
+		t.Errorf("a.py %q (mode %v), guard.py %q", testfs.Read(t, a), st.Mode().Perm(), testfs.Read(t, g))
+	}
+	if n := links(st); n != 1 {
+		t.Errorf("a.py has %d links after the commit, want 1", n)
+	}
+	testfs.NoTemps(t, dir)
 }
