@@ -95,7 +95,7 @@ func Plan(diags []rules.Diagnostic, pick func(*rules.Diagnostic) *rules.Fix, rea
 		}
 		// All edits of one fix are taken together, or none.
 		ok := true
-		for _, e := range f.Edits {
+		for k, e := range f.Edits {
 			c := byPath[e.Path]
 			if c == nil {
 				src, err := read(e.Path)
@@ -131,6 +131,12 @@ func Plan(diags []rules.Diagnostic, pick func(*rules.Diagnostic) *rules.Fix, rea
 				skipped = append(skipped, Skipped{i, "overlaps another fix"})
 				break
 			}
+			// A rule's fix whose own edits overlap cannot be applied.
+			if conflicts(samePath(f.Edits[:k], e.Path), e) {
+				ok = false
+				skipped = append(skipped, Skipped{i, fmt.Sprintf("the fix's own edits overlap in %s", e.Path)})
+				break
+			}
 		}
 		if !ok {
 			continue
@@ -159,6 +165,17 @@ func Plan(diags []rules.Diagnostic, pick func(*rules.Diagnostic) *rules.Fix, rea
 		out = append(out, c)
 	}
 	return out, skipped, nil
+}
+
+// samePath returns the edits of path.
+func samePath(edits []rules.Edit, path string) []rules.Edit {
+	var out []rules.Edit
+	for _, e := range edits {
+		if e.Path == path {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func hasEdit(edits []rules.Edit, e rules.Edit) bool {
@@ -194,33 +211,50 @@ func conflicts(edits []rules.Edit, e rules.Edit) bool {
 }
 
 // Apply applies non-overlapping edits to src. Inserted text written with
-// "\n" gets the file's newline style ("\r\n" when the file uses CRLF, "\r"
+// "\n" (or "\r\n") gets the file's newline style ("\r\n" when the file uses CRLF, "\r"
 // when its lines end with a lone CR).
 func Apply(src []byte, edits []rules.Edit) []byte {
 	sorted := append([]rules.Edit(nil), edits...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
+	// An insertion at the start of a replaced range goes before the
+	// replacement (Plan allows the pair; the reverse order would run the
+	// copy backwards).
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.Start == a.End && b.Start != b.End
+	})
 	nl := Newline(src)
 	var buf bytes.Buffer
 	last := 0
 	for _, e := range sorted {
 		buf.Write(src[last:e.Start])
-		text := e.New
-		if nl != "\n" {
-			text = toNewline(text, nl)
-		}
-		buf.WriteString(text)
+		buf.WriteString(inserted(e.New, nl))
 		last = e.End
 	}
 	buf.Write(src[last:])
 	return buf.Bytes()
 }
 
-// MapOffset maps an offset of the original file through edits.
-func MapOffset(off int, edits []rules.Edit) int {
+// inserted is an edit's text as Apply writes it in a file whose newline is
+// nl: its line ends ("\n" or "\r\n") become nl, so that a text taken from
+// a CRLF file does not mix line ends into a LF one.
+func inserted(text, nl string) string { return toNewline(text, nl) }
+
+// insertedLen is len(inserted(text, nl)), computed without building it.
+func insertedLen(text, nl string) int {
+	return len(text) - strings.Count(text, "\r\n") + strings.Count(text, "\n")*(len(nl)-1)
+}
+
+// MapOffset maps an offset of the original file through edits, as Apply
+// applies them in a file whose newline is nl (Newline of the file): an
+// inserted line is as long as it is in that style.
+func MapOffset(off int, edits []rules.Edit, nl string) int {
 	delta := 0
 	for _, e := range edits {
 		if e.End <= off && !(e.Start == e.End && e.Start == off) {
-			delta += len(e.New) - (e.End - e.Start)
+			delta += insertedLen(e.New, nl) - (e.End - e.Start)
 		} else if e.Start < off && off < e.End {
 			return e.Start + delta
 		}

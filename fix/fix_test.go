@@ -91,8 +91,19 @@ func TestMapOffset(t *testing.T) {
 	edits := []rules.Edit{edit("f", 0, 0, "abc"), edit("f", 10, 12, "")}
 	cases := map[int]int{0: 0, 5: 8, 10: 13, 11: 13, 20: 21}
 	for in, want := range cases {
-		if got := MapOffset(in, edits); got != want {
+		if got := MapOffset(in, edits, "\n"); got != want {
 			t.Errorf("MapOffset(%d) = %d, want %d", in, got, want)
+		}
+	}
+	// In a CRLF file an inserted line is one byte longer than its "\n"
+	// text (FuzzPlan found it: the fixer looked for a finding that its fix
+	// left in place at the wrong offset, and did not see it).
+	crlf := []byte("a = 1\r\nb = 2\r\n")
+	edits = []rules.Edit{edit("f", 2, 5, "\n"), edit("f", 7, 7, "x = 0\n")}
+	got := Apply(crlf, edits)
+	for in, want := range map[int]int{5: 4, 6: 5, 8: 14} {
+		if at := MapOffset(in, edits, Newline(crlf)); at != want || got[at] != crlf[in] {
+			t.Errorf("CRLF: MapOffset(%d) = %d, want %d (in %q)", in, at, want, got)
 		}
 	}
 }
@@ -185,5 +196,29 @@ func TestCreateFile(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*mcplint-*")); len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// FuzzPlan found both: a fix whose own edits overlap reached Apply, and an
+// insertion at the start of another fix's replacement was applied after it;
+// either made Apply slice backwards and panic.
+func TestPlanOverlapsWithinAFixAndInsertionAtAReplacement(t *testing.T) {
+	src := []byte("0123456789\n")
+	read := func(string) ([]byte, error) { return src, nil }
+	pick := func(d *rules.Diagnostic) *rules.Fix { return &d.Fixes[0] }
+	diags := []rules.Diagnostic{
+		diag(rules.Fix{Edits: []rules.Edit{edit("f.py", 6, 6, "x"), edit("f.py", 5, 7, "")}}),
+		diag(rules.Fix{Edits: []rules.Edit{edit("f.py", 2, 4, "R")}}),
+		diag(rules.Fix{Edits: []rules.Edit{edit("f.py", 2, 2, "I")}}),
+	}
+	changes, skipped, err := Plan(diags, pick, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) != 1 || skipped[0].Index != 0 || !strings.Contains(skipped[0].Reason, "own edits overlap") {
+		t.Errorf("skipped %+v, want the first fix (its edits overlap)", skipped)
+	}
+	if len(changes) != 1 || string(changes[0].New) != "01IR456789\n" {
+		t.Fatalf("changes %+v, want 01IR456789", changes)
 	}
 }

@@ -313,6 +313,7 @@ func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
 	if fileErrors(after.Diagnostics, c.Path) > fileErrors(diags, c.Path) {
 		return "the fixed file would not parse"
 	}
+	nl := Newline(c.Old)
 	for _, i := range c.Applied {
 		d := diags[i]
 		if d.Path != c.Path {
@@ -322,7 +323,7 @@ func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
 		if f := c.picked[i]; f != nil {
 			partial = f.Partial
 		}
-		at := MapOffset(d.Start.Offset, c.edits)
+		at := MapOffset(d.Start.Offset, c.edits, nl)
 		for _, a := range after.Diagnostics {
 			if a.Path != d.Path || a.Code != d.Code || a.Start.Offset != at {
 				continue

@@ -74,3 +74,38 @@ func TestRunRefusesAFixThatMovesTheBOM(t *testing.T) {
 		t.Fatalf("files %d, failures %+v: a fix that leaves U+FEFF after byte 0 must be refused", len(out.Files), out.Failures)
 	}
 }
+
+// noopFix reports every handler's name with a "fix" that inserts a comment
+// line above the handler and so leaves the finding in place.
+var noopFix = &rules.Rule{
+	Code: "MCP996", Name: "test-noop-fix", Kind: rules.CodeRule, Severity: rules.SeverityError,
+	Run: func(p *rules.Pass) {
+		for _, h := range p.Handlers.Handlers {
+			n := h.Func.Node.ChildByFieldName("name")
+			at := int(h.Func.Node.StartByte())
+			p.ReportNode(h.Module, n, "test", nil, rules.Fix{
+				Message: "a comment", Applicability: rules.Safe,
+				Edits: []rules.Edit{{Path: h.Module.Path, Start: at, End: at, New: "# fixed?\n"}},
+			})
+		}
+	},
+}
+
+// In a CRLF file the inserted line is one byte longer than its text: the
+// check that a fix removed its finding looked one byte too early and let a
+// fix that does nothing through (FuzzPlan found the offset mapping wrong).
+func TestRunRefusesAFixThatLeavesItsFindingInACRLFFile(t *testing.T) {
+	for name, nl := range map[string]string{"LF": "\n", "CRLF": "\r\n", "CR": "\r"} {
+		t.Run(name, func(t *testing.T) {
+			src := strings.ReplaceAll("from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n", "\n", nl)
+			root := testfs.Write(t, map[string]string{"server.py": src})
+			out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{noopFix}}, Mode{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Files) != 0 || len(out.Failures) != 1 || !strings.Contains(out.Failures[0].Reason, "did not remove the finding") {
+				t.Fatalf("files %d, failures %+v: a fix that leaves its finding must be refused", len(out.Files), out.Failures)
+			}
+		})
+	}
+}
