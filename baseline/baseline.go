@@ -161,7 +161,21 @@ func Build(res *engine.Result, dir string) *File {
 // Write records the findings of res in the baseline file at path, and
 // returns how many findings it recorded.
 func Write(path string, res *engine.Result) (int, error) {
-	f := Build(res, filepath.Dir(path))
+	b, n, err := encode(Build(res, filepath.Dir(path)))
+	if err != nil {
+		return 0, err
+	}
+	// Only a regular file (or a new one) is written; a symlink is followed,
+	// never replaced.
+	if err := safewrite.WriteFile(path, b, safewrite.Options{}); err != nil {
+		return 0, fmt.Errorf("write baseline: %w", err)
+	}
+	return n, nil
+}
+
+// encode returns the file's JSON, with the number of findings it records
+// (a count of 1 is not written).
+func encode(f *File) ([]byte, int, error) {
 	n := 0
 	for i := range f.Findings {
 		n += f.Findings[i].Count
@@ -171,15 +185,9 @@ func Write(path string, res *engine.Result) (int, error) {
 	}
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	b = append(b, '\n')
-	// Only a regular file (or a new one) is written; a symlink is followed,
-	// never replaced.
-	if err := safewrite.WriteFile(path, b, safewrite.Options{}); err != nil {
-		return 0, fmt.Errorf("write baseline: %w", err)
-	}
-	return n, nil
+	return append(b, '\n'), n, nil
 }
 
 // Read loads a baseline file.
@@ -188,6 +196,11 @@ func Read(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read baseline: %w", err)
 	}
+	return decode(path, b)
+}
+
+// decode reads the contents b of the baseline file at path.
+func decode(path string, b []byte) (*File, error) {
 	var f File
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
