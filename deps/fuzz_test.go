@@ -1,7 +1,11 @@
 package deps
 
 import (
+	"io/fs"
 	"os"
+	"path"
+	"path/filepath"
+	"regexp"
 	"testing"
 )
 
@@ -117,4 +121,92 @@ func FuzzPipfileLock(f *testing.F) {
 	tomlSeeds(f, `{"default": {"mcp": {"version": "==1.26.0"}}, "develop": {"x": {}}}`,
 		`{"default": {"mcp": {"hashes": []}, "fastmcp": {"version": 3}, "anyio": "==4.9.0", "x": {"git": "y"}}}`)
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzTOML(t, "Pipfile.lock", readPipfileLock, src) })
+}
+
+// pep508Name is a PEP 508 project name.
+var pep508Name = regexp.MustCompile(`(?i)^([a-z0-9]|[a-z0-9][a-z0-9._-]*[a-z0-9])$`)
+
+// checkWellFormed checks the requirements a reader returned: spans inside
+// the file, a valid name normalised as PEP 503 says, and, where the
+// requirement can be edited in place, the name at its start and a version
+// span whose text admits exactly the versions the requirement does.
+func checkWellFormed(t *testing.T, src []byte, reqs []*Requirement) {
+	t.Helper()
+	checkSpans(t, src, reqs)
+	for _, r := range reqs {
+		if !pep508Name.MatchString(r.RawName) || r.Name != NormalizeName(r.RawName) {
+			t.Fatalf("name %q (normalised %q) is not a project name", r.RawName, r.Name)
+		}
+		if r.VersionStart < 0 {
+			continue
+		}
+		if r.Start+len(r.RawName) > r.End || string(src[r.Start:r.Start+len(r.RawName)]) != r.RawName {
+			t.Fatalf("%s: the span %d-%d does not start with the name: %q", r.RawName, r.Start, r.End, src[r.Start:r.End])
+		}
+		if r.VersionStart < r.Start || r.VersionEnd > r.End {
+			t.Fatalf("%s: version span %d-%d outside the requirement %d-%d", r.RawName, r.VersionStart, r.VersionEnd, r.Start, r.End)
+		}
+		if r.Unknown || r.URL != "" || r.Poetry {
+			continue
+		}
+		spec := string(src[r.VersionStart:r.VersionEnd])
+		if _, set, err := ParseSpecifier(spec); err != nil || set.String() != r.Set.String() {
+			t.Fatalf("%s: the version span reads %q (%v, %v), the requirement admits %v", r.RawName, spec, set, err, r.Set)
+		}
+	}
+}
+
+// fuzzSeedFiles adds the files under testdata/deps whose name is name.
+func fuzzSeedFiles(f *testing.F, name string) {
+	paths, _ := filepath.Glob("../testdata/deps/*/" + name)
+	more, _ := filepath.Glob("../testdata/deps/*/*/" + name)
+	for _, p := range append(paths, more...) {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+	if len(paths)+len(more) == 0 {
+		f.Fatalf("no %s under testdata/deps to seed from", name)
+	}
+}
+
+// FuzzSetupPy reads setup.py from its syntax tree, never running it: no
+// input makes it panic, and every requirement it returns is well formed.
+func FuzzSetupPy(f *testing.F) {
+	fuzzSeedFiles(f, "setup.py")
+	tomlSeeds(f, "from setuptools import setup\nDEPS = ['mcp>=1.2,<2', r'anyio (>=4)']\nsetup(install_requires=DEPS, extras_require={'cli': ('typer==0.9',), 1: ['x']})\n",
+		"import setuptools as s\ns.setup(install_requires=[f'mcp=={V}', 'mcp\\x3d=1', u'mcp ; python_version<\"3\"', 'mcp @ git+https://x/y@v1.2.0'])\n",
+		"setup(install_requires=open('r.txt').read().splitlines(), extras_require=EXTRAS)\nsetup(install_requires=(\n 'a'\n 'b>=1',\n))\r\n")
+	f.Fuzz(func(t *testing.T, src []byte) {
+		l := newLoader(".", Options{})
+		file := &File{Path: "setup.py", Src: src}
+		checkWellFormed(t, src, readSetupPy(l, file))
+	})
+}
+
+// FuzzSetupCfg: as FuzzSetupPy for setup.cfg, whose "file:" entries read
+// requirements.txt (an in-memory file) and nothing else.
+func FuzzSetupCfg(f *testing.F) {
+	fuzzSeedFiles(f, "setup.cfg")
+	tomlSeeds(f, "[options]\ninstall_requires =\n    mcp>=1.2,<2  # pinned\n\tanyio\n[options.extras_require]\ncli = typer==0.9\n    rich\n",
+		"[options]\ninstall_requires = file: requirements.txt, ../../etc/passwd\n[options.extras_require\nx = y\n",
+		"[options]\r\ninstall_requires=mcp (>=1.20) ; python_version >= \"3.10\"\r\n; comment\r\n  mcp[cli]@ https://x\r\nnokey\n")
+	f.Fuzz(func(t *testing.T, src []byte) {
+		included := []byte("mcp>=1.2,<2\n-r requirements.txt\n")
+		read := func(p string) ([]byte, error) {
+			if path.Clean(p) == "requirements.txt" {
+				return included, nil
+			}
+			return nil, fs.ErrNotExist
+		}
+		l := newLoader(".", Options{Root: ".", ReadFile: read})
+		file := &File{Path: "setup.cfg", Src: src}
+		for _, r := range readSetupCfg(l, file) {
+			if r.Path == "setup.cfg" {
+				checkWellFormed(t, src, []*Requirement{r})
+			} else {
+				checkWellFormed(t, included, []*Requirement{r})
+			}
+		}
+	})
 }
