@@ -28,7 +28,7 @@ func loadDir(t *testing.T, dir string) (*Project, []error) {
 		}
 	}
 	sort.Strings(files)
-	return Load(dir, files, Options{})
+	return Load(dir, files, Options{AllRequirements: true})
 }
 
 // dump describes what a project read: every requirement with its position,
@@ -97,7 +97,7 @@ func TestScriptBlock(t *testing.T) {
 	if !HasScriptBlock(src) || HasScriptBlock([]byte("# /// pyproject\n# x = 1\n# ///\n")) || HasScriptBlock([]byte("import mcp\n")) {
 		t.Fatal("HasScriptBlock")
 	}
-	p, errs := LoadScript(file, src, Options{})
+	p, errs := LoadScript(file, src, Options{AllRequirements: true})
 	checkGolden(t, "../testdata/deps/script/want.golden", dump(p, errs))
 	two := append(append([]byte(nil), src...), src...)
 	if _, errs := LoadScript("x.py", two, Options{}); len(errs) != 1 {

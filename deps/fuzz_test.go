@@ -64,7 +64,7 @@ func FuzzVersion(f *testing.F) {
 
 // fuzzTOML runs a TOML-based reader on src.
 func fuzzTOML(t *testing.T, name string, rd reader, src []byte) {
-	l := newLoader(".", Options{})
+	l := newLoader(".", Options{AllRequirements: true})
 	file := &File{Path: name, Src: src}
 	reqs := rd(l, file)
 	checkSpans(t, src, reqs)

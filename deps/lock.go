@@ -27,38 +27,38 @@ func lockPackages(l *loader, f *File, array string, skip, unversioned func(t *tt
 	var out []*Requirement
 	for _, t := range root.tables(array) {
 		name, ver := t.get("name"), t.get("version")
-		if name == nil || name.kind != unstable.String || skip != nil && skip(t) {
+		if name == nil || name.kind() != unstable.String || skip != nil && skip(t) {
 			continue
 		}
 		r := &Requirement{Name: NormalizeName(name.str), RawName: name.str, Path: f.Path, Locked: true,
-			Start: name.kvStart, End: name.kvEnd, VersionStart: -1, VersionEnd: -1, Section: array}
+			Start: int(name.kvStart), End: int(name.kvEnd), VersionStart: -1, VersionEnd: -1, Section: array}
 		if ver == nil && unversioned != nil && unversioned(t) {
 			r.Set, r.Unknown = All(), true
 			out = append(out, r)
 			continue
 		}
 		if ver == nil {
-			l.errorf(f, name.kvStart, "lock entry for %s has no version: ignored, the declared requirements decide its version", quoteName(name.str))
+			l.errorf(f, int(name.kvStart), "lock entry for %s has no version: ignored, the declared requirements decide its version", quoteName(name.str))
 			continue
 		}
-		if ver.kind != unstable.String {
-			l.errorf(f, ver.kvStart, "lock entry for %s: the version is not a string: ignored, the declared requirements decide its version", quoteName(name.str))
+		if ver.kind() != unstable.String {
+			l.errorf(f, int(ver.kvStart), "lock entry for %s: the version is not a string: ignored, the declared requirements decide its version", quoteName(name.str))
 			continue
 		}
 		v, err := ParseVersion(ver.str)
 		if err != nil {
-			l.errorf(f, ver.start, "lock entry for %s: %v: ignored, the declared requirements decide its version", quoteName(name.str), err)
+			l.errorf(f, int(ver.start), "lock entry for %s: %v: ignored, the declared requirements decide its version", quoteName(name.str), err)
 			continue
 		}
 		r.Version, r.Specifier, r.Set = ver.str, "=="+ver.str, Point(v)
-		r.Start, r.End = ver.kvStart, ver.kvEnd
+		r.Start, r.End = int(ver.kvStart), int(ver.kvEnd)
 		if off := ver.strSpan(); off != nil {
 			r.VersionStart, r.VersionEnd = off(0), off(len(ver.str))
 		}
-		if m := t.get("markers"); m != nil && m.kind == unstable.String {
+		if m := t.get("markers"); m != nil && m.kind() == unstable.String {
 			r.Marker = m.str
 		}
-		if m := t.get("marker"); m != nil && m.kind == unstable.String {
+		if m := t.get("marker"); m != nil && m.kind() == unstable.String {
 			r.Marker = m.str
 		}
 		out = append(out, r)

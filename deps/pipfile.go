@@ -20,7 +20,7 @@ func readPipfile(l *loader, f *File) []*Requirement {
 		}
 		for _, name := range t.keys {
 			v := t.m[name]
-			if v.kind == unstable.Array {
+			if v.kind() == unstable.Array {
 				continue
 			}
 			if r := poetryEntry(l, f, name, v, v); r != nil {

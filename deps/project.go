@@ -107,6 +107,13 @@ type Options struct {
 	// own folder. A path that leads outside is not read; its MCP000 message
 	// quotes the path, never the content.
 	Root string
+	// AllRequirements keeps the requirements of every package. By default
+	// a project keeps only those of the packages it resolves (mcp, fastmcp,
+	// fastmcp-slim, anyio: see Tracked): every requirement is still parsed
+	// and an invalid one is still an error, but a dependency list of a
+	// million entries costs its parse, not a million records. Tests of the
+	// file readers set it to see every requirement.
+	AllRequirements bool
 }
 
 func (o Options) read(p string) ([]byte, error) {
@@ -291,7 +298,18 @@ func (l *loader) readSafely(rd reader, f *File) {
 			l.errorf(f, 0, "internal error reading the file: %v", r)
 		}
 	}()
-	l.proj.reqs = append(l.proj.reqs, rd(l, f)...)
+	for _, r := range rd(l, f) {
+		if l.keep(r) {
+			l.proj.reqs = append(l.proj.reqs, r)
+		}
+	}
+}
+
+// keep tells whether the project keeps r (Options.AllRequirements). Readers
+// of lists that can be long call it as they go, so that what is dropped is
+// garbage at once; readSafely applies it to whatever a reader returns.
+func (l *loader) keep(r *Requirement) bool {
+	return l.opts.AllRequirements || Tracked(r.Name)
 }
 
 func (l *loader) finish() (*Project, []error) {
@@ -327,7 +345,9 @@ func isOutside(err error) bool {
 	return errors.As(err, &oe)
 }
 
-// Requirements returns every requirement read, file by file in source order.
+// Requirements returns the requirements read, file by file in source order:
+// those of the packages Tracked names, or every one with
+// Options.AllRequirements.
 func (p *Project) Requirements() []*Requirement { return p.reqs }
 
 // File returns the file read at path, or nil.

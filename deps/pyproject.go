@@ -78,16 +78,17 @@ func pep508Array(l *loader, f *File, v *tval, section, group string) []*Requirem
 	if v == nil {
 		return nil
 	}
-	if v.kind != unstable.Array {
-		l.errorf(f, v.kvStart, "%s: expected an array of requirement strings", section)
+	if v.kind() != unstable.Array {
+		l.errorf(f, int(v.kvStart), "%s: expected an array of requirement strings", section)
 		return nil
 	}
 	var out []*Requirement
-	for _, e := range v.arr {
-		if e.kind != unstable.String {
+	for i := range v.arr {
+		e := &v.arr[i]
+		if e.kind() != unstable.String {
 			continue // {include-group = "..."} and the like
 		}
-		if r := tomlRequirement(l, f, e); r != nil {
+		if r := tomlRequirement(l, f, e); r != nil && l.keep(r) {
 			r.Section, r.Group = section, group
 			out = append(out, r)
 		}
@@ -100,15 +101,15 @@ func tomlRequirement(l *loader, f *File, e *tval) *Requirement {
 	off := e.strSpan()
 	whole := off == nil
 	if whole {
-		off = func(int) int { return e.start }
+		off = func(int) int { return int(e.start) }
 	}
 	r, err := newRequirement(f.Path, e.str, off)
 	if err != nil {
-		l.errorf(f, e.start, "invalid requirement: %v", err)
+		l.errorf(f, int(e.start), "invalid requirement: %v", err)
 		return nil
 	}
 	if whole { // escapes: the literal is the requirement, not editable in place
-		r.Start, r.End, r.VersionStart, r.VersionEnd = e.start, e.end, -1, -1
+		r.Start, r.End, r.VersionStart, r.VersionEnd = int(e.start), int(e.end), -1, -1
 	}
 	return r
 }
@@ -127,8 +128,11 @@ func poetryTable(l *loader, f *File, t *ttable, section, group string) []*Requir
 		}
 		v := t.m[name]
 		entries := []*tval{v}
-		if v.kind == unstable.Array {
-			entries = v.arr
+		if v.kind() == unstable.Array {
+			entries = entries[:0]
+			for i := range v.arr {
+				entries = append(entries, &v.arr[i])
+			}
 		}
 		for _, e := range entries {
 			if r := poetryEntry(l, f, name, v, e); r != nil {
@@ -144,9 +148,9 @@ func poetryTable(l *loader, f *File, t *ttable, section, group string) []*Requir
 // kv is the key-value it was assigned by.
 func poetryEntry(l *loader, f *File, name string, kv, e *tval) *Requirement {
 	r := &Requirement{Name: NormalizeName(name), RawName: name, Path: f.Path, Poetry: true,
-		Start: kv.kvStart, End: kv.kvEnd, VersionStart: -1, VersionEnd: -1}
+		Start: int(kv.kvStart), End: int(kv.kvEnd), VersionStart: -1, VersionEnd: -1}
 	var ver *tval
-	switch e.kind {
+	switch e.kind() {
 	case unstable.String:
 		ver = e
 	case unstable.InlineTable, unstable.Table:
@@ -167,7 +171,7 @@ func poetryEntry(l *loader, f *File, name string, kv, e *tval) *Requirement {
 			}
 		}
 	default:
-		l.errorf(f, kv.kvStart, "%s: unexpected value", name)
+		l.errorf(f, int(kv.kvStart), "%s: unexpected value", name)
 		return nil
 	}
 	if r.URL != "" && ver == nil {
@@ -191,9 +195,9 @@ func poetryEntry(l *loader, f *File, name string, kv, e *tval) *Requirement {
 	var err error
 	r.Clauses, r.Set, err = ParsePoetryConstraint(r.Specifier)
 	if err != nil {
-		at := kv.kvStart
+		at := int(kv.kvStart)
 		if ver != nil {
-			at = ver.start
+			at = int(ver.start)
 		}
 		l.errorf(f, at, "%s: %v", name, err)
 		return nil
@@ -213,7 +217,7 @@ func applyUVSources(f *File, sources *ttable, reqs []*Requirement) {
 		switch {
 		case v.tbl != nil:
 			t = v.tbl
-		case v.kind == unstable.Array && len(v.arr) > 0 && v.arr[0].tbl != nil:
+		case v.kind() == unstable.Array && len(v.arr) > 0 && v.arr[0].tbl != nil:
 			t = v.arr[0].tbl // several sources by marker: the first describes it
 		default:
 			continue
@@ -230,7 +234,7 @@ func applyUVSources(f *File, sources *ttable, reqs []*Requirement) {
 		if url == "" {
 			continue // an index source: the version still comes from the requirement
 		}
-		src := &Source{Path: f.Path, Start: v.kvStart, End: v.kvEnd, Kind: kind, URL: url}
+		src := &Source{Path: f.Path, Start: int(v.kvStart), End: int(v.kvEnd), Kind: kind, URL: url}
 		for _, k := range []string{"tag", "rev", "branch"} {
 			if s := t.strAt(k); s != "" {
 				src.Ref = s

@@ -130,6 +130,9 @@ func (l *loader) readRequirements(f *File, constraint bool) []*Requirement {
 		if r == nil {
 			continue
 		}
+		if !l.keep(r) {
+			continue
+		}
 		r.Constraint = constraint
 		if locked {
 			markLocked(r)
@@ -291,7 +294,7 @@ func (l *loader) requirementsOption(f *File, ll logicalLine, start int, body str
 // FuzzRequirementsLine entry point (kept small for the fuzzer): parse one
 // requirements file's text with no includes.
 func parseRequirementsText(p string, src []byte) ([]*Requirement, []error) {
-	l := newLoader(".", Options{ReadFile: func(string) ([]byte, error) { return nil, errNoIncludes }})
+	l := newLoader(".", Options{AllRequirements: true, ReadFile: func(string) ([]byte, error) { return nil, errNoIncludes }})
 	f := &File{Path: p, Src: src}
 	reqs := l.readRequirements(f, false)
 	return reqs, l.errs

@@ -33,6 +33,19 @@ var packageNames = map[string][]string{
 	"anyio":   {"anyio"},
 }
 
+// Tracked tells whether a project keeps the requirements of the
+// distribution name (normalised): the names packageNames covers.
+func Tracked(name string) bool {
+	for _, names := range packageNames {
+		for _, n := range names {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Resolution is what a project's files say about one package.
 type Resolution struct {
 	Package string

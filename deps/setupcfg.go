@@ -87,6 +87,9 @@ func readSetupCfg(l *loader, f *File) []*Requirement {
 			l.errorf(f, at, "invalid requirement: %v", err)
 			continue
 		}
+		if !l.keep(r) {
+			continue
+		}
 		r.Group, r.Section = group, section+"."+key
 		if group == "" {
 			r.Section = "options.install_requires"

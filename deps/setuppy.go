@@ -113,6 +113,9 @@ func pyStrings(l *loader, f *File, m *pyast.Module, n *pyast.Node, section, grou
 		if start < 0 {
 			r.Start, r.End, r.VersionStart, r.VersionEnd = int(e.StartByte()), int(e.EndByte()), -1, -1
 		}
+		if !l.keep(r) {
+			continue
+		}
 		r.Section, r.Group = section, group
 		out = append(out, r)
 	}

@@ -67,12 +67,12 @@ func isortTable(is *pystyle.Isort, t *ttable) {
 	}
 	strs := func(key string) []string {
 		v := get(key)
-		if v == nil || v.kind != unstable.Array {
+		if v == nil || v.kind() != unstable.Array {
 			return nil
 		}
 		var out []string
 		for _, e := range v.arr {
-			if e.kind == unstable.String {
+			if e.kind() == unstable.String {
 				out = append(out, e.str)
 			}
 		}
@@ -80,7 +80,7 @@ func isortTable(is *pystyle.Isort, t *ttable) {
 	}
 	flag := func(key string) bool {
 		v := get(key)
-		return v != nil && v.kind == unstable.Bool && v.str == "true"
+		return v != nil && v.kind() == unstable.Bool && v.str == "true"
 	}
 	is.KnownFirstParty = append(is.KnownFirstParty, strs("known-first-party")...)
 	is.KnownThirdParty = append(is.KnownThirdParty, strs("known-third-party")...)
@@ -90,7 +90,7 @@ func isortTable(is *pystyle.Isort, t *ttable) {
 	is.ForceSortWithinSections = is.ForceSortWithinSections || flag("force-sort-within-sections")
 	is.CaseSensitive = is.CaseSensitive || flag("case-sensitive")
 	is.FromFirst = is.FromFirst || flag("from-first")
-	if v := get("lines-between-types"); v != nil && v.kind == unstable.Integer {
+	if v := get("lines-between-types"); v != nil && v.kind() == unstable.Integer {
 		if n, err := strconv.Atoi(v.str); err == nil && n > 0 && n < 10 {
 			is.LinesBetweenTypes = n
 		}
@@ -99,7 +99,7 @@ func isortTable(is *pystyle.Isort, t *ttable) {
 
 func intAt(t *ttable, keys ...string) int {
 	v := t.get(keys...)
-	if v == nil || v.kind != unstable.Integer {
+	if v == nil || v.kind() != unstable.Integer {
 		return 0
 	}
 	n, err := strconv.Atoi(strings.ReplaceAll(v.str, "_", ""))

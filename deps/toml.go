@@ -12,25 +12,33 @@ import (
 // v2.4.3 in go.mod): it turns a document into a small tree whose strings
 // carry their byte spans, which every TOML format reads.
 
-// tval is a TOML value with its location.
+// tval is a TOML value with its location. It is kept small (72 bytes) and
+// arrays hold their elements by value, because a document can be one array
+// of a million strings: the tree then costs one allocation of 72 MB rather
+// than a million allocations of twice that. Offsets are int32: dependency
+// files are read up to 16 MiB (safeio.Dependency).
 type tval struct {
-	kind  unstable.Kind // String, Array, InlineTable or Table (a [table]), or a scalar kind
-	str   string        // String: the decoded value
-	start int           // String: offset of the opening quote; others: of the value
-	end   int           // String: offset after the closing quote
+	str string  // String: the decoded value; scalars: their text
+	arr []tval  // Array: the elements
+	tbl *ttable // Table, InlineTable: the keys
+	// start is the offset of a String's opening quote, of other values'
+	// first byte; end is the offset after a String's closing quote.
+	start, end int32
 	// inner is the offset of the string's contents when they equal the
 	// decoded value (no escapes, no trimmed newline), else -1: such a string
 	// can only be rewritten whole.
-	inner int
+	inner int32
 	// kvStart/kvEnd span the whole "key = value" the value was assigned by
 	// (for a [table], its header).
-	kvStart, kvEnd int
-	arr            []*tval
-	tbl            *ttable
+	kvStart, kvEnd int32
+	k              uint8 // the unstable.Kind: String, Array, InlineTable or Table (a [table]), or a scalar kind
 	// aot marks an array of tables ([[a]]), which headers extend; a
 	// static array (a = [...]) is closed.
 	aot bool
 }
+
+// kind returns the value's kind.
+func (v *tval) kind() unstable.Kind { return unstable.Kind(v.k) }
 
 type ttable struct {
 	keys   []string
@@ -84,7 +92,7 @@ func (t *ttable) table(path ...string) *ttable {
 
 // strAt returns the string at path, or "".
 func (t *ttable) strAt(path ...string) string {
-	if v := t.get(path...); v != nil && v.kind == unstable.String {
+	if v := t.get(path...); v != nil && v.kind() == unstable.String {
 		return v.str
 	}
 	return ""
@@ -168,19 +176,19 @@ func openHeader(root *ttable, e *unstable.Node, path string) (*ttable, error) {
 	v := parent.m[k]
 	if e.Kind == unstable.ArrayTable {
 		if v == nil {
-			v = &tval{kind: unstable.Array, aot: true, start: last.start, kvStart: off, kvEnd: last.end, inner: -1}
+			v = &tval{k: uint8(unstable.Array), aot: true, start: int32(last.start), kvStart: int32(off), kvEnd: int32(last.end), inner: -1}
 			parent.m[k] = v
 			parent.keys = append(parent.keys, k)
 		} else if !v.aot {
 			return nil, tomlErr(path, off, "key %q redefined as an array of tables", name)
 		}
-		el := &tval{kind: unstable.Table, tbl: newTable(header), start: last.start, kvStart: off, kvEnd: last.end, inner: -1}
+		el := tval{k: uint8(unstable.Table), tbl: newTable(header), start: int32(last.start), kvStart: int32(off), kvEnd: int32(last.end), inner: -1}
 		v.arr = append(v.arr, el)
 		return el.tbl, nil
 	}
 	switch {
 	case v == nil:
-		v = &tval{kind: unstable.Table, tbl: newTable(header), start: last.start, kvStart: off, kvEnd: last.end, inner: -1}
+		v = &tval{k: uint8(unstable.Table), tbl: newTable(header), start: int32(last.start), kvStart: int32(off), kvEnd: int32(last.end), inner: -1}
 		parent.m[k] = v
 		parent.keys = append(parent.keys, k)
 	case v.tbl == nil || v.aot:
@@ -188,7 +196,7 @@ func openHeader(root *ttable, e *unstable.Node, path string) (*ttable, error) {
 	case v.tbl.origin == implicit:
 		// [a.b.c] then [a.b]: a.b is defined now, here
 		v.tbl.origin = header
-		v.start, v.kvStart, v.kvEnd = last.start, off, last.end
+		v.start, v.kvStart, v.kvEnd = int32(last.start), int32(off), int32(last.end)
 	default:
 		return nil, tomlErr(path, off, "table [%s] defined twice", name)
 	}
@@ -239,7 +247,7 @@ func descendHeader(t *ttable, k, path string, off, end int) (*ttable, error) {
 	v := t.m[k]
 	switch {
 	case v == nil:
-		v = &tval{kind: unstable.Table, tbl: newTable(implicit), start: off, kvStart: off, kvEnd: end, inner: -1}
+		v = &tval{k: uint8(unstable.Table), tbl: newTable(implicit), start: int32(off), kvStart: int32(off), kvEnd: int32(end), inner: -1}
 		t.m[k] = v
 		t.keys = append(t.keys, k)
 	case v.aot:
@@ -258,7 +266,7 @@ func descendHeader(t *ttable, k, path string, off, end int) (*ttable, error) {
 func descendDotted(t *ttable, k, path string, off, end int) (*ttable, error) {
 	v := t.m[k]
 	if v == nil {
-		v = &tval{kind: unstable.Table, tbl: newTable(dotted), start: off, kvStart: off, kvEnd: end, inner: -1}
+		v = &tval{k: uint8(unstable.Table), tbl: newTable(dotted), start: int32(off), kvStart: int32(off), kvEnd: int32(end), inner: -1}
 		t.m[k] = v
 		t.keys = append(t.keys, k)
 	}
@@ -289,18 +297,19 @@ func assign(p *unstable.Parser, t *ttable, e *unstable.Node, path string) error 
 	if _, dup := t.m[k]; dup {
 		return tomlErr(path, kvStart, "key %q defined twice", strings.Join(keys, "."))
 	}
-	v, err := convert(p, e.Value(), path)
-	if err != nil {
+	v := &tval{}
+	if err := convert(p, e.Value(), path, v); err != nil {
 		return err
 	}
-	v.kvStart, v.kvEnd = kvStart, kvEnd
+	v.kvStart, v.kvEnd = int32(kvStart), int32(kvEnd)
 	t.m[k] = v
 	t.keys = append(t.keys, k)
 	return nil
 }
 
-func convert(p *unstable.Parser, n *unstable.Node, path string) (*tval, error) {
-	v := &tval{kind: n.Kind, start: int(n.Raw.Offset), end: int(n.Raw.Offset + n.Raw.Length), inner: -1}
+// convert fills v with the value of n.
+func convert(p *unstable.Parser, n *unstable.Node, path string, v *tval) error {
+	*v = tval{k: uint8(n.Kind), start: int32(n.Raw.Offset), end: int32(n.Raw.Offset + n.Raw.Length), inner: -1}
 	switch n.Kind {
 	case unstable.String:
 		v.str = string(n.Data)
@@ -320,21 +329,26 @@ func convert(p *unstable.Parser, n *unstable.Node, path string) (*tval, error) {
 				}
 			}
 			if string(body[lead:]) == v.str {
-				v.inner = v.start + q + lead
+				v.inner = v.start + int32(q+lead)
 			}
 		}
 	case unstable.Array:
-		it := n.Children()
-		for it.Next() {
+		count := 0
+		for it := n.Children(); it.Next(); {
+			if it.Node().Kind != unstable.Comment {
+				count++
+			}
+		}
+		v.arr = make([]tval, 0, count)
+		for it := n.Children(); it.Next(); {
 			c := it.Node()
 			if c.Kind == unstable.Comment {
 				continue
 			}
-			cv, err := convert(p, c, path)
-			if err != nil {
-				return nil, err
+			v.arr = v.arr[:len(v.arr)+1]
+			if err := convert(p, c, path, &v.arr[len(v.arr)-1]); err != nil {
+				return err
 			}
-			v.arr = append(v.arr, cv)
 		}
 	case unstable.InlineTable:
 		v.tbl = newTable(inline)
@@ -345,13 +359,13 @@ func convert(p *unstable.Parser, n *unstable.Node, path string) (*tval, error) {
 				continue
 			}
 			if err := assign(p, v.tbl, c, path); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	default:
 		v.str = string(n.Data)
 	}
-	return v, nil
+	return nil
 }
 
 // strSpan returns the offset mapping of a TOML string's contents: off(i) is
@@ -361,6 +375,6 @@ func (v *tval) strSpan() func(int) int {
 	if v.inner < 0 {
 		return nil
 	}
-	base := v.inner
+	base := int(v.inner)
 	return func(i int) int { return base + i }
 }

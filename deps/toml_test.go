@@ -20,13 +20,13 @@ func plain(v *tval) any {
 			m[k] = plain(v.tbl.m[k])
 		}
 		return m
-	case v.kind == unstable.Array:
+	case v.kind() == unstable.Array:
 		s := []any{}
-		for _, e := range v.arr {
-			s = append(s, plain(e))
+		for i := range v.arr {
+			s = append(s, plain(&v.arr[i]))
 		}
 		return s
-	case v.kind == unstable.String:
+	case v.kind() == unstable.String:
 		return v.str
 	}
 	return scalar

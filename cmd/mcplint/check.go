@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 
 	"github.com/mcplint/mcplint/engine"
@@ -30,7 +31,7 @@ type checkFlags struct {
 	newFromRev, newFromPatch    string
 	showSuppressed              bool
 	handlerDecorators           []string
-	cpuProfile                  string
+	cpuProfile, memProfile      string
 	verbose                     bool
 }
 
@@ -63,6 +64,8 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "say on stderr what was read but skipped (setup.py values that are not literals, ...) and which projects were found")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
 	_ = fl.MarkHidden("cpuprofile")
+	fl.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (allocations) to FILE at exit (for memory work)")
+	_ = fl.MarkHidden("memprofile")
 	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
 	registerOutputFlags(fl)
 }
@@ -81,6 +84,10 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 			return err
 		}
 		defer func() { pprof.StopCPUProfile(); out.Close() }()
+	}
+	if f.memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer writeMemProfile(cmd.ErrOrStderr(), f.memProfile)
 	}
 	opts, err := buildOptions(cmd, args, f)
 	if err != nil {
@@ -162,5 +169,20 @@ func printVerbose(w io.Writer, res *engine.Result) {
 		for _, n := range p.Deps.Notes {
 			fmt.Fprintf(w, "mcplint: note: %s\n", escape.Visible(n))
 		}
+	}
+}
+
+// writeMemProfile writes the allocation profile of the run to path
+// (--memprofile); pprof's -sample_index=alloc_space shows what allocated the
+// most, the usual suspect for a high peak.
+func writeMemProfile(stderr io.Writer, path string) {
+	out, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcplint: --memprofile: %v\n", err)
+		return
+	}
+	defer out.Close()
+	if err := pprof.Lookup("allocs").WriteTo(out, 0); err != nil {
+		fmt.Fprintf(stderr, "mcplint: --memprofile: %v\n", err)
 	}
 }
