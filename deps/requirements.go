@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/mcplint/mcplint/internal/escape"
@@ -17,21 +18,32 @@ import (
 // option lines and ${ENV} variables (unknown, so such a requirement admits
 // any version). pip-compile output (and lock-style names) are lock entries.
 
-// logicalLine is one line after joining continuations, with the file offset
-// of each of its bytes (offs has one extra entry: the offset after the end).
+// logicalLine is one line after joining continuations. Its text maps to
+// the file by segments, one per physical line joined: memory in proportion
+// to the lines, not the bytes (a 10 MB line used to keep an int per byte).
+// A line with no continuation is a slice of the file, not a copy.
 type logicalLine struct {
 	text []byte
-	offs []int
+	segs []lineSeg // in text order; segs[0].at == 0
+	end  int       // the file offset after the line's last byte
 }
 
+// lineSeg says that text[at:] starts at file offset off (up to the next
+// segment).
+type lineSeg struct{ at, off int }
+
+// off returns the file offset of byte i of the text; i past the end gives
+// the offset after the line, i < 0 the line's start.
 func (ll logicalLine) off(i int) int {
 	if i < 0 {
 		i = 0
 	}
-	if i >= len(ll.offs) {
-		return ll.offs[len(ll.offs)-1]
+	if i >= len(ll.text) {
+		return ll.end
 	}
-	return ll.offs[i]
+	// the last segment that starts at or before i
+	s := sort.Search(len(ll.segs), func(k int) bool { return ll.segs[k].at > i }) - 1
+	return ll.segs[s].off + i - ll.segs[s].at
 }
 
 var commentRE = regexp.MustCompile(`(^|\s+)#.*$`)
@@ -55,19 +67,18 @@ func splitLogicalLines(src []byte) []logicalLine {
 		if bytes.HasSuffix(line, []byte("\r")) {
 			line = line[:len(line)-1]
 		}
-		if cur == nil {
-			cur = &logicalLine{}
-		}
 		cont := bytes.HasSuffix(line, []byte(`\`)) && !commentRE.Match(line) && next <= len(src) && end < len(src)
 		if cont {
 			line = line[:len(line)-1]
 		}
-		for i := range line {
-			cur.text = append(cur.text, line[i])
-			cur.offs = append(cur.offs, pos+i)
+		if cur == nil {
+			cur = &logicalLine{text: line[:len(line):len(line)]} // a slice of src; append copies
+		} else {
+			cur.text = append(cur.text, line...)
 		}
+		cur.segs = append(cur.segs, lineSeg{at: len(cur.text) - len(line), off: pos})
 		if !cont {
-			cur.offs = append(cur.offs, pos+len(line))
+			cur.end = pos + len(line)
 			out = append(out, *cur)
 			cur = nil
 		}
