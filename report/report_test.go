@@ -315,3 +315,31 @@ func TestAudit(t *testing.T) {
 		t.Errorf("worst of a clean repository = %s", Worst(repos[1:]))
 	}
 }
+
+// A long source line is shown as a bounded excerpt around the finding's
+// column, with "..." where it is cut (issue 14: a 10 MB line printed 10 MB);
+// the carets stay under the range, and a context line is cut too.
+func TestTextFrameLongLine(t *testing.T) {
+	src := "import mcp\n" +
+		"DATA = [" + strings.Repeat("1, ", 100_000) + "bad(é), " + strings.Repeat("2, ", 100_000) + "]\n" +
+		"MORE = '" + strings.Repeat("😀", 1000) + "'\n"
+	li := pyast.NewLineIndex([]byte(src))
+	i := strings.Index(src, "bad(é)")
+	d := rules.Diagnostic{Code: "MCP000", Name: "test-rule", Severity: rules.SeverityError, Message: "long line",
+		Location: rules.Location{Path: "data.py", Start: li.Position(i), End: li.Position(i + len("bad(é)"))}}
+	res := &engine.Result{Diagnostics: []rules.Diagnostic{d}, Sources: map[string][]byte{"data.py": []byte(src)}}
+	got := render(t, Text, res, Options{Quiet: true})
+	want := "data.py:2:300009: MCP000 long line\n" +
+		"  |\n" +
+		"1 | import mcp\n" +
+		"2 | ... " + strings.Repeat("1, ", 13) + "bad(é), " + strings.Repeat("2, ", 24) + "...\n" +
+		"  |    " + strings.Repeat(" ", 40) + "^^^^^^ MCP000 error\n" +
+		"3 | MORE = '" + strings.Repeat("😀", 112) + "...\n" +
+		"  |\n\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if len(got) > 2000 {
+		t.Errorf("the frame of a long line is %d bytes", len(got))
+	}
+}

@@ -17,6 +17,16 @@ const contextLines = 2
 // maxFrameLines bounds the lines of one code frame (long ranges are elided).
 const maxFrameLines = 8
 
+// A source line longer than frameWidth characters is shown as an excerpt of
+// frameWidth characters, with "..." where it was cut: from frameLead
+// characters before the finding's column on the finding's line, from the
+// start on the other lines. A 10 MB line prints about 130 bytes.
+const (
+	frameWidth = 120
+	frameLead  = 40
+	ellipsis   = "..."
+)
+
 // ANSI styles of the text output.
 const (
 	ansiReset  = "\x1b[0m"
@@ -79,7 +89,7 @@ func writeDiagnostic(b *strings.Builder, res *engine.Result, d *rules.Diagnostic
 		p.paint(ansiBold+severityColor(d.Severity), d.Code), p.paint(ansiCyan, mark), vis(d.Message))
 	li := lineIndex(res, d.Path, lines)
 	if li != nil {
-		writeFrame(b, li, d, p)
+		writeFrame(b, li, source(res, d.Path), d, p)
 	}
 	for _, r := range d.Related {
 		fmt.Fprintf(b, "   = note: %s (%s:%d:%d)\n", vis(r.Message), vis(r.Path), r.Start.Line, r.Start.Column)
@@ -101,8 +111,8 @@ func severityColor(s rules.Severity) string {
 }
 
 // writeFrame writes the lines of a finding with carets under its range (on
-// its first line) and a few lines of context.
-func writeFrame(b *strings.Builder, li *pyast.LineIndex, d *rules.Diagnostic, p painter) {
+// its first line) and a few lines of context; src is the file li indexes.
+func writeFrame(b *strings.Builder, li *pyast.LineIndex, src []byte, d *rules.Diagnostic, p painter) {
 	first := max(1, d.Start.Line-contextLines)
 	endLine := max(d.End.Line, d.Start.Line)
 	// A range that ends at column 1 ends on the line before.
@@ -110,7 +120,7 @@ func writeFrame(b *strings.Builder, li *pyast.LineIndex, d *rules.Diagnostic, p 
 		endLine--
 	}
 	last := min(li.Lines(), endLine+contextLines)
-	if last > endLine && last == li.Lines() && li.LineText(last) == "" {
+	if last > endLine && last == li.Lines() && len(lineBytes(src, li, last)) == 0 {
 		last-- // the empty "line" after a final newline
 	}
 	width := len(fmt.Sprint(last))
@@ -124,15 +134,34 @@ func writeFrame(b *strings.Builder, li *pyast.LineIndex, d *rules.Diagnostic, p 
 			}
 			continue
 		}
-		text := li.LineText(n)
-		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(vis(expandTabs(text)), " "))
+		line := lineBytes(src, li, n)
+		at := -1 // the byte of the line where the carets start
+		if n == d.Start.Line {
+			at = lineByte(line, d.Start.Offset-li.LineStart(n), d.Start.Column)
+		}
+		lo, hi := clipLine(line, max(at, 0))
+		text := string(line[lo:hi])
+		shown := text
+		if lo > 0 {
+			shown = ellipsis + shown
+		}
+		if hi < len(line) {
+			shown += ellipsis
+		}
+		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(vis(expandTabs(shown)), " "))
 		if n != d.Start.Line {
 			continue
 		}
-		startCol := displayWidth(prefixRunes(text, d.Start.Column-1))
-		endCol := displayWidth(text)
+		lead := 0
+		if lo > 0 {
+			lead = len(ellipsis)
+		}
+		startCol := lead + displayWidth(text[:at-lo])
+		endCol := lead + displayWidth(text)
 		if d.End.Line == d.Start.Line {
-			endCol = displayWidth(prefixRunes(text, d.End.Column-1))
+			if end := lineByte(line, d.End.Offset-li.LineStart(n), d.End.Column); end < hi {
+				endCol = lead + displayWidth(text[:max(end, at)-lo])
+			}
 		}
 		carets := max(1, endCol-startCol)
 		label := d.Code + " " + d.Severity.String()
@@ -140,6 +169,57 @@ func writeFrame(b *strings.Builder, li *pyast.LineIndex, d *rules.Diagnostic, p 
 			p.paint(ansiBold+severityColor(d.Severity), strings.Repeat("^", carets)), p.paint(ansiBold+severityColor(d.Severity), label))
 	}
 	fmt.Fprintf(b, "%s %s\n", gutter, bar)
+}
+
+// lineBytes returns 1-based line n of src without its line ending (a slice
+// of src: a long line is not copied).
+func lineBytes(src []byte, li *pyast.LineIndex, n int) []byte {
+	if n < 1 || n > li.Lines() {
+		return nil
+	}
+	start, end := li.LineStart(n), len(src)
+	if n < li.Lines() {
+		end = li.LineStart(n+1) - 1
+	}
+	if end > len(src) || start > end {
+		return nil
+	}
+	if end > start && src[end-1] == '\r' {
+		end--
+	}
+	return src[start:end]
+}
+
+// lineByte returns the byte of line where a position falls: off (the
+// position's offset from the line start) when it is a character boundary
+// within the line, else the byte of 1-based column col (characters).
+func lineByte(line []byte, off, col int) int {
+	if off >= 0 && off <= len(line) && (off == len(line) || utf8.RuneStart(line[off])) {
+		return off
+	}
+	return len(prefixRunes(string(line), col-1))
+}
+
+// clipLine returns the bytes [lo, hi) of line that the frame shows: the
+// whole line when it has at most frameWidth characters, else frameWidth
+// characters starting frameLead characters before byte at (or at the
+// start). The work is bounded by the excerpt, not the line.
+func clipLine(line []byte, at int) (lo, hi int) {
+	// (a character is at most 4 bytes: a longer line has too many)
+	if len(line) <= frameWidth || len(line) <= 4*frameWidth && utf8.RuneCount(line) <= frameWidth {
+		return 0, len(line)
+	}
+	lo = at
+	for k := 0; k < frameLead && lo > 0; k++ {
+		_, size := utf8.DecodeLastRune(line[:lo])
+		lo -= size
+	}
+	hi = lo
+	for k := 0; k < frameWidth && hi < len(line); k++ {
+		_, size := utf8.DecodeRune(line[hi:])
+		hi += size
+	}
+	return lo, hi
 }
 
 // prefixRunes returns the first n runes of s (all of s when shorter).
