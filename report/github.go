@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -43,13 +44,18 @@ func GitHubWithLimits(w io.Writer, res *engine.Result, opts Options, lim GitHubL
 	if lim.PerJob <= 0 {
 		lim.PerJob = GitHubMaxPerJob
 	}
-	ds := Visible(res.Diagnostics)
-	annotate := make([]bool, len(ds))
+	all := Visible(res.Diagnostics)
+	shown := Fold(all, opts.MaxSame)
+	folded := 0
+	for _, s := range shown {
+		folded += s.More
+	}
+	annotate := make([]bool, len(shown))
 	total := 0
 	perLevel := map[string]int{}
 	for _, sev := range []rules.Severity{rules.SeverityError, rules.SeverityWarning, rules.SeverityNote} {
-		for i := range ds {
-			lvl := githubLevel(ds[i].Severity)
+		for i := range shown {
+			lvl := githubLevel(shown[i].D.Severity)
 			if lvl != githubLevel(sev) || total >= lim.PerJob || perLevel[lvl] >= lim.PerLevel {
 				continue
 			}
@@ -58,36 +64,44 @@ func GitHubWithLimits(w io.Writer, res *engine.Result, opts Options, lim GitHubL
 			total++
 		}
 	}
-	var b strings.Builder
-	for i := range ds {
+	b := bufio.NewWriter(w)
+	for i, s := range shown {
 		if annotate[i] {
-			writeCommand(&b, &ds[i], opts)
+			writeCommand(b, s, opts)
 		}
 	}
-	rest := len(ds) - total
+	rest := len(shown) - total
 	if rest > 0 {
-		fmt.Fprintf(&b, "Findings not annotated (GitHub shows at most %d annotations per level in a step and %d in a job):\n", lim.PerLevel, lim.PerJob)
-		for i := range ds {
+		fmt.Fprintf(b, "Findings not annotated (GitHub shows at most %d annotations per level in a step and %d in a job):\n", lim.PerLevel, lim.PerJob)
+		for i, s := range shown {
 			if !annotate[i] {
-				d := &ds[i]
+				d := s.D
 				// A plain log line: a newline in a path or a message would
 				// start a line GitHub reads as a workflow command.
-				fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", vis(d.Path), d.Start.Line, d.Start.Column, d.Severity, d.Code, vis(d.Message))
+				fmt.Fprintf(b, "%s:%d:%d: %s %s: %s\n", vis(d.Path), d.Start.Line, d.Start.Column, d.Severity, d.Code, vis(d.Message))
+				for _, n := range []string{s.SameNote(), s.MoreNote(opts.MaxSame)} {
+					if n != "" {
+						fmt.Fprintf(b, "  note: %s\n", n)
+					}
+				}
 			}
 		}
 	}
-	c := Count(ds, opts.Unsafe)
+	c := Count(all, opts.Unsafe)
 	switch {
 	case c.Total == 0:
 		b.WriteString("mcplint: no findings.\n")
-	case rest == 0:
-		fmt.Fprintf(&b, "mcplint: %s (%s), all annotated.\n", plural(c.Total, "finding"), c.breakdown())
+	case rest == 0 && folded == 0:
+		fmt.Fprintf(b, "mcplint: %s (%s), all annotated.\n", plural(c.Total, "finding"), c.breakdown())
 	default:
-		fmt.Fprintf(&b, "mcplint: %s (%s); %d annotated, %d more listed above in this log: see them all in the step summary, the code scanning alerts (SARIF) or with `mcplint check` locally.\n",
-			plural(c.Total, "finding"), c.breakdown(), total, rest)
+		notShown := ""
+		if folded > 0 {
+			notShown = fmt.Sprintf(", %d not shown (more than %d with the same rule, file and message: --max-same-findings)", folded, opts.MaxSame)
+		}
+		fmt.Fprintf(b, "mcplint: %s (%s); %d annotated, %d more listed above in this log%s: see them all in the step summary, the code scanning alerts (SARIF) or with `mcplint check` locally.\n",
+			plural(c.Total, "finding"), c.breakdown(), total, rest, notShown)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 func githubLevel(s rules.Severity) string {
@@ -100,7 +114,8 @@ func githubLevel(s rules.Severity) string {
 	return "notice"
 }
 
-func writeCommand(b *strings.Builder, d *rules.Diagnostic, opts Options) {
+func writeCommand(b sink, s Shown, opts Options) {
+	d := s.D
 	props := []string{"file=" + escapeProperty(vis(opts.repoPath(d.Path))), fmt.Sprintf("line=%d", d.Start.Line)}
 	endLine := max(d.End.Line, d.Start.Line)
 	props = append(props, fmt.Sprintf("endLine=%d", endLine))
@@ -117,6 +132,11 @@ func writeCommand(b *strings.Builder, d *rules.Diagnostic, opts Options) {
 	}
 	if f := firstFix(d, opts.Unsafe); f != "" {
 		msg += "\n" + escape.VisibleKeepNewlines(f)
+	}
+	for _, n := range []string{s.SameNote(), s.MoreNote(opts.MaxSame)} {
+		if n != "" {
+			msg += "\n" + n
+		}
 	}
 	fmt.Fprintf(b, "::%s %s::%s\n", githubLevel(d.Severity), strings.Join(props, ","), escapeData(msg))
 }
@@ -135,12 +155,15 @@ func firstFix(d *rules.Diagnostic, unsafe bool) string {
 	return ""
 }
 
+// The workflow command escapes of @actions/core (built once: a Replacer
+// builds its tables on first use).
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
 // escapeData escapes a workflow command's message as @actions/core does.
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func escapeData(s string) string { return dataEscaper.Replace(s) }
 
 // escapeProperty escapes a workflow command property as @actions/core does.
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func escapeProperty(s string) string { return propertyEscaper.Replace(s) }

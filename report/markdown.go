@@ -160,13 +160,19 @@ func writeFindings(b *strings.Builder, res *engine.Result, ds []*rules.Diagnosti
 		if r := rules.Lookup(code); r != nil && r.Doc.Summary != "" {
 			fmt.Fprintf(b, "%s. See `mcplint explain %s`.\n\n", strings.TrimSuffix(r.Doc.Summary, "."), code)
 		}
-		for _, d := range list {
+		for _, s := range foldPtrs(list, opts.MaxSame) {
+			d := s.D
 			if *details >= MaxMarkdownDetails {
 				fmt.Fprintf(b, "- %s %s: %s\n", mdCode(fmt.Sprintf("%s:%d:%d", d.Path, d.Start.Line, d.Start.Column)), d.Severity, mdText(d.Message))
-				continue
+			} else {
+				*details++
+				writeFindingDetail(b, res, d, opts, lines)
 			}
-			*details++
-			writeFindingDetail(b, res, d, opts, lines)
+			for _, n := range []string{s.SameNote(), s.MoreNote(opts.MaxSame)} {
+				if n != "" {
+					fmt.Fprintf(b, "- _%s_\n", mdText(n))
+				}
+			}
 		}
 		if *details >= MaxMarkdownDetails {
 			b.WriteString("\n")
@@ -179,7 +185,8 @@ func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnos
 	if li := lineIndex(res, d.Path, lines); li != nil {
 		first := max(1, d.Start.Line-1)
 		last := min(li.Lines(), max(d.End.Line, d.Start.Line)+1, first+maxFrameLines)
-		if last > d.Start.Line && last == li.Lines() && li.LineText(last) == "" {
+		src := source(res, d.Path)
+		if last > d.Start.Line && last == li.Lines() && len(lineBytes(src, li, last)) == 0 {
 			last-- // the empty "line" after a final newline
 		}
 		width := len(fmt.Sprint(last))
@@ -189,7 +196,11 @@ func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnos
 			if n >= d.Start.Line && n <= max(d.End.Line, d.Start.Line) {
 				marker = ">"
 			}
-			fmt.Fprintf(&code, "%s%*d | %s\n", marker, width, n, vis(li.LineText(n)))
+			at := 0
+			if n == d.Start.Line {
+				at = lineByte(lineBytes(src, li, n), d.Start.Offset-li.LineStart(n), d.Start.Column)
+			}
+			fmt.Fprintf(&code, "%s%*d | %s\n", marker, width, n, vis(excerpt(lineBytes(src, li, n), at)))
 		}
 		fence := mdFence(code.String())
 		fmt.Fprintf(b, "%s%s\n%s%s\n\n", fence, fenceLanguage(d.Path), code.String(), fence)

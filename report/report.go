@@ -37,6 +37,11 @@ type Options struct {
 	Outcome *fix.Outcome
 	// ToolVersion is mcplint's version (json).
 	ToolVersion string
+	// MaxSame is how many findings with the same rule, file and message the
+	// text, github and markdown outputs show; the rest are counted in a note
+	// (Fold). 0 shows all; the command line's default is DefaultMaxSame.
+	// Identical findings (the same range too) are always shown once.
+	MaxSame int
 	// RepoPath maps a path as reported (relative to the working directory)
 	// to the path GitHub knows (relative to the repository root), for the
 	// github format; nil keeps paths as they are. See RepoRelative.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -60,27 +61,38 @@ func (p painter) paint(style, s string) string {
 // then a summary with counts, the fixes available and, when some fixes are
 // only unsafe, ruff's hint about --unsafe-fixes. With Statistics it writes
 // one line per rule instead; with Quiet only the findings.
+//
+// Findings are written as they are rendered (the output is not built in
+// memory first), identical ones once, and at most opts.MaxSame per rule,
+// file and message, with a note that counts the rest (Fold).
 func Text(w io.Writer, res *engine.Result, opts Options) error {
 	p := painter(opts.Color)
 	ds := Visible(res.Diagnostics)
 	c := Count(ds, opts.Unsafe)
-	var b strings.Builder
+	b := bufio.NewWriter(w)
 	if opts.Statistics {
-		writeStatistics(&b, ds, opts)
+		writeStatistics(b, ds, opts)
 	} else {
 		lines := map[string]*pyast.LineIndex{}
-		for i := range ds {
-			writeDiagnostic(&b, res, &ds[i], opts, p, lines)
+		for _, s := range Fold(ds, opts.MaxSame) {
+			writeDiagnostic(b, res, s.D, opts, p, lines, s.SameNote(), s.MoreNote(opts.MaxSame))
 		}
 	}
 	if !opts.Quiet {
-		writeSummary(&b, c, opts, p)
+		writeSummary(b, c, opts, p)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
-func writeDiagnostic(b *strings.Builder, res *engine.Result, d *rules.Diagnostic, opts Options, p painter, lines map[string]*pyast.LineIndex) {
+// sink is where the text output goes: a buffered writer (or a builder).
+type sink interface {
+	io.Writer
+	io.StringWriter
+}
+
+// writeDiagnostic writes one finding, its frame, notes and fixes, then the
+// notes given (those of Fold), then a blank line.
+func writeDiagnostic(b sink, res *engine.Result, d *rules.Diagnostic, opts Options, p painter, lines map[string]*pyast.LineIndex, notes ...string) {
 	mark := ""
 	if ok, _ := Fixable(d, opts.Unsafe); ok {
 		mark = "[*] "
@@ -97,6 +109,11 @@ func writeDiagnostic(b *strings.Builder, res *engine.Result, d *rules.Diagnostic
 	for _, f := range d.Fixes {
 		fmt.Fprintf(b, "   = %s: %s (%s fix)\n", p.paint(ansiBold+ansiCyan, "help"), vis(f.Message), f.Applicability)
 	}
+	for _, n := range notes {
+		if n != "" {
+			fmt.Fprintf(b, "   = note: %s\n", n)
+		}
+	}
 	b.WriteString("\n")
 }
 
@@ -112,7 +129,7 @@ func severityColor(s rules.Severity) string {
 
 // writeFrame writes the lines of a finding with carets under its range (on
 // its first line) and a few lines of context; src is the file li indexes.
-func writeFrame(b *strings.Builder, li *pyast.LineIndex, src []byte, d *rules.Diagnostic, p painter) {
+func writeFrame(b sink, li *pyast.LineIndex, src []byte, d *rules.Diagnostic, p painter) {
 	first := max(1, d.Start.Line-contextLines)
 	endLine := max(d.End.Line, d.Start.Line)
 	// A range that ends at column 1 ends on the line before.
@@ -141,14 +158,7 @@ func writeFrame(b *strings.Builder, li *pyast.LineIndex, src []byte, d *rules.Di
 		}
 		lo, hi := clipLine(line, max(at, 0))
 		text := string(line[lo:hi])
-		shown := text
-		if lo > 0 {
-			shown = ellipsis + shown
-		}
-		if hi < len(line) {
-			shown += ellipsis
-		}
-		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(vis(expandTabs(shown)), " "))
+		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(vis(expandTabs(excerpt(line, max(at, 0)))), " "))
 		if n != d.Start.Line {
 			continue
 		}
@@ -222,6 +232,20 @@ func clipLine(line []byte, at int) (lo, hi int) {
 	return lo, hi
 }
 
+// excerpt returns what a frame shows of line around byte at: the line, or
+// the part clipLine keeps with "..." where it was cut.
+func excerpt(line []byte, at int) string {
+	lo, hi := clipLine(line, at)
+	s := string(line[lo:hi])
+	if lo > 0 {
+		s = ellipsis + s
+	}
+	if hi < len(line) {
+		s += ellipsis
+	}
+	return s
+}
+
 // prefixRunes returns the first n runes of s (all of s when shorter).
 func prefixRunes(s string, n int) string {
 	i := 0
@@ -257,7 +281,7 @@ func expandTabs(s string) string {
 // expanded, control characters escaped.
 func displayWidth(s string) int { return utf8.RuneCountInString(vis(expandTabs(s))) }
 
-func writeStatistics(b *strings.Builder, ds []rules.Diagnostic, opts Options) {
+func writeStatistics(b sink, ds []rules.Diagnostic, opts Options) {
 	type row struct {
 		code, name string
 		n, fixable int
@@ -298,7 +322,7 @@ func writeStatistics(b *strings.Builder, ds []rules.Diagnostic, opts Options) {
 	}
 }
 
-func writeSummary(b *strings.Builder, c Counts, opts Options, p painter) {
+func writeSummary(b sink, c Counts, opts Options, p painter) {
 	o := opts.Outcome
 	fixed := 0
 	if o != nil {

@@ -70,6 +70,7 @@ import (
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/report"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -103,6 +104,11 @@ type Options struct {
 	Unsafe bool
 	// MaxResults and MaxGzipBytes override GitHub's limits (tests).
 	MaxResults, MaxGzipBytes int
+	// MaxSame is how many results with the same rule, severity, file and
+	// message the log lists; a toolExecutionNotification counts the rest
+	// (report.Fold). 0 lists all. Identical results (the same range too)
+	// are one result with an occurrenceCount.
+	MaxSame int
 }
 
 // Write writes res as a SARIF log. Warnings tell about GitHub limits the log
@@ -165,12 +171,27 @@ func Build(res *engine.Result, opts Options) (*gosarif.Report, []string) {
 	run.WithAutomationDetails(gosarif.NewRunAutomationDetails().WithID(category + "/"))
 	run.WithColumnKind("utf16CodeUnits")
 
-	ds := orderBySeverity(res.Diagnostics)
+	inv := &gosarif.Invocation{ExecutionSuccessful: ptr(true)}
+	var ds []rules.Diagnostic
+	same := map[*rules.Diagnostic]int{}
+	for _, s := range report.Fold(res.Diagnostics, opts.MaxSame) {
+		ds = append(ds, *s.D)
+		if s.Same > 0 {
+			same[s.D] = s.Same + 1
+		}
+		if n := s.MoreNote(opts.MaxSame); n != "" {
+			inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, &gosarif.Notification{Level: "note", Message: gosarif.NewTextMessage(sentence(n))})
+		}
+	}
+	occurrences := map[occurrence]int{}
+	for d, n := range same {
+		occurrences[occurrenceOf(d)] = n
+	}
+	ds = orderBySeverity(ds)
 	max := opts.MaxResults
 	if max <= 0 {
 		max = MaxResults
 	}
-	inv := &gosarif.Invocation{ExecutionSuccessful: ptr(true)}
 	if len(ds) > max {
 		msg := fmt.Sprintf("%d results omitted: GitHub code scanning accepts at most %d results per run; the most severe are kept (see `mcplint check` for all)", len(ds)-max, max)
 		warnings = append(warnings, msg)
@@ -183,16 +204,29 @@ func Build(res *engine.Result, opts Options) (*gosarif.Report, []string) {
 	for i := range ds {
 		r := b.result(&ds[i])
 		r.RuleIndex = ptr(uint(index[ds[i].Code]))
+		if n := occurrences[occurrenceOf(&ds[i])]; n > 1 {
+			r.WithOccurrenceCount(n)
+		}
 		run.Results = append(run.Results, r)
 	}
 	rep.AddRun(run)
 	return rep, warnings
 }
 
+// occurrence identifies identical findings (report.Fold merges them).
+type occurrence struct {
+	code, path, msg string
+	sev             rules.Severity
+	start, end      pyast.Position
+}
+
+func occurrenceOf(d *rules.Diagnostic) occurrence {
+	return occurrence{d.Code, d.Path, d.Message, d.Severity, d.Start, d.End}
+}
+
 // orderBySeverity returns the diagnostics, most severe first, each severity
 // in file order (the order kept when results must be dropped).
-func orderBySeverity(in []rules.Diagnostic) []rules.Diagnostic {
-	ds := append([]rules.Diagnostic(nil), in...)
+func orderBySeverity(ds []rules.Diagnostic) []rules.Diagnostic {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Severity > ds[j].Severity })
 	return ds
 }
@@ -413,9 +447,11 @@ func region(start, end pyast.Position) *gosarif.Region {
 
 // escapeMessage escapes the characters SARIF message strings reserve for
 // embedded links.
-func escapeMessage(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
-}
+// messageEscaper escapes brackets and backslashes in message text (built
+// once: a Replacer builds its tables on first use, 6 KB a call before).
+var messageEscaper = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
+
+func escapeMessage(s string) string { return messageEscaper.Replace(s) }
 
 func (b *builder) result(d *rules.Diagnostic) *gosarif.Result {
 	r := gosarif.NewRuleResult(d.Code).WithLevel(level(d.Severity))

@@ -10,6 +10,7 @@ import (
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
 	"github.com/mcplint/mcplint/internal/escape"
+	"github.com/mcplint/mcplint/report"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/spf13/cobra"
 )
@@ -32,6 +33,7 @@ type checkFlags struct {
 	showSuppressed              bool
 	handlerDecorators           []string
 	cpuProfile, memProfile      string
+	maxSame                     int
 	verbose                     bool
 }
 
@@ -48,6 +50,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when something is reported")
 	fl.BoolVar(&f.statistics, "statistics", false, "print counts per rule instead of findings")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print findings only, no summary")
+	fl.IntVar(&f.maxSame, "max-same-findings", report.DefaultMaxSame, "show at most N findings with the same rule, file and message (text, github, markdown, sarif), then a count of the rest; 0 shows all")
 	fl.BoolVar(&f.noColor, "no-color", false, "never color the text output")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "files parsed in parallel (default: the CPU count)")
 	fl.StringVar(&f.assumeMCP, "assume-mcp", "", "mcp version to assume where no dependency file says")

@@ -89,6 +89,9 @@ func checkOutputFlags(f *checkFlags) error {
 	if _, err := outputSpecs(f.formats, f.outputs); err != nil {
 		return usageError{err}
 	}
+	if f.maxSame < 0 {
+		return usageError{fmt.Errorf("--max-same-findings %d: give a count, or 0 to show all", f.maxSame)}
+	}
 	return nil
 }
 
@@ -117,6 +120,7 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 			Unsafe:      f.unsafeFixes,
 			Statistics:  f.statistics,
 			Quiet:       f.quiet,
+			MaxSame:     f.maxSame,
 			Outcome:     outcome,
 			ToolVersion: version(),
 		}
@@ -126,7 +130,7 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 		switch s.format {
 		case "sarif":
 			var warnings []string
-			warnings, err = sarif.Write(w, res, sarif.Options{ToolVersion: version(), Category: category, RepoRoot: root, Unsafe: f.unsafeFixes})
+			warnings, err = sarif.Write(w, res, sarif.Options{ToolVersion: version(), Category: category, RepoRoot: root, Unsafe: f.unsafeFixes, MaxSame: f.maxSame})
 			for _, msg := range warnings {
 				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: warning: %s\n", escape.Visible(msg))
 			}
