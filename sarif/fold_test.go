@@ -37,7 +37,7 @@ func TestFoldedResults(t *testing.T) {
 			} `json:"results"`
 			Invocations []struct {
 				Notes []struct {
-					Level   string `json:"level"`
+					Level   string                `json:"level"`
 					Message struct{ Text string } `json:"message"`
 				} `json:"toolExecutionNotifications"`
 			} `json:"invocations"`
