@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -121,5 +123,24 @@ func TestMarkdownFold(t *testing.T) {
 	}
 	if !strings.Contains(out, "4 more MCP001 findings in requirements.txt with this message (lines 3-6) not shown") {
 		t.Errorf("no folded note:\n%s", out)
+	}
+}
+
+// JSON streams its findings; the bytes are those of encoding the whole
+// document (BuildJSON), findings and all, with no HTML escaping.
+func TestJSONStreamSameBytes(t *testing.T) {
+	d := offload()
+	d.Message = "a <b> & c \u2028"
+	for _, res := range []*engine.Result{newResult(), newResult(d, unsafeOnly()), repeated(3)} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(BuildJSON(res, Options{ToolVersion: "1.2.3"})); err != nil {
+			t.Fatal(err)
+		}
+		if got := render(t, JSON, res, Options{ToolVersion: "1.2.3"}); got != want.String() {
+			t.Errorf("streamed JSON differs:\n%s\nwant:\n%s", got, want.String())
+		}
 	}
 }

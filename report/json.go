@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/mcplint/mcplint/engine"
@@ -130,16 +133,74 @@ type JSONSummary struct {
 }
 
 // JSON writes the result as one JSON object (JSONReport), indented, with a
-// final newline.
+// final newline. It lists every finding (a program reads it: nothing is
+// folded), and writes them one by one as it converts them: the bytes are
+// those of encoding BuildJSON's document, without holding it in memory.
 func JSON(w io.Writer, res *engine.Result, opts Options) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(BuildJSON(res, opts))
+	head := jsonHead(res, opts)
+	b := bufio.NewWriter(w)
+	field := func(name string, v any, last bool) {
+		fmt.Fprintf(b, "  %q: ", name)
+		writeIndented(b, v, "  ")
+		if !last {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("{\n")
+	field("schema_version", head.SchemaVersion, false)
+	field("tool", head.Tool, false)
+	ds := Visible(res.Diagnostics)
+	if len(ds) == 0 {
+		field("diagnostics", []JSONDiagnostic{}, false)
+	} else {
+		b.WriteString("  \"diagnostics\": [\n")
+		lines := map[string]*pyast.LineIndex{}
+		for i := range ds {
+			b.WriteString("    ")
+			writeIndented(b, jsonDiagnostic(res, &ds[i], opts, lines), "    ")
+			if i < len(ds)-1 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("  ],\n")
+	}
+	field("projects", head.Projects, false)
+	field("summary", head.Summary, true)
+	b.WriteString("}\n")
+	return b.Flush()
 }
 
-// BuildJSON returns the JSON report of res.
+// writeIndented writes v as encoding/json does inside a document indented
+// by two spaces, at the depth whose lines start with prefix (no HTML
+// escaping, no final newline). Errors cannot happen with the report's
+// types; they would show as a bufio error on Flush.
+func writeIndented(w io.Writer, v any, prefix string) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("report: encode JSON: %v", err)) // only values of this file's types are encoded
+	}
+	w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// BuildJSON returns the JSON report of res as one document (JSON streams
+// the same bytes).
 func BuildJSON(res *engine.Result, opts Options) *JSONReport {
+	out := jsonHead(res, opts)
+	ds := Visible(res.Diagnostics)
+	lines := map[string]*pyast.LineIndex{}
+	for i := range ds {
+		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic(res, &ds[i], opts, lines))
+	}
+	return out
+}
+
+// jsonHead returns the report without its diagnostics.
+func jsonHead(res *engine.Result, opts Options) *JSONReport {
 	ds := Visible(res.Diagnostics)
 	c := Count(ds, opts.Unsafe)
 	out := &JSONReport{
@@ -156,10 +217,6 @@ func BuildJSON(res *engine.Result, opts Options) *JSONReport {
 	}
 	if o := opts.Outcome; o != nil {
 		out.Summary.Fixed, out.Summary.FixedFiles = o.Fixed, len(o.Files)
-	}
-	lines := map[string]*pyast.LineIndex{}
-	for i := range ds {
-		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic(res, &ds[i], opts, lines))
 	}
 	for _, p := range res.Projects {
 		jp := JSONProject{Dir: p.Dir, Versions: map[string]string{}, Handlers: []JSONHandler{}, Modules: p.Modules, Verdict: ProjectVerdict(res, p).String()}
