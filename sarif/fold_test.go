@@ -63,3 +63,38 @@ func TestFoldedResults(t *testing.T) {
 		t.Errorf("%d results without a limit, want 6", n)
 	}
 }
+
+// Write streams the results into the log; the bytes are those of encoding
+// Build's whole document, with results or without.
+func TestWriteStreamSameBytes(t *testing.T) {
+	const line = "mcp==1.20.0  # <b> & \"q\" [x]\n"
+	src := strings.Repeat(line, 3)
+	li := pyast.NewLineIndex([]byte(src))
+	var ds []rules.Diagnostic
+	for i := 0; i < 3; i++ {
+		off := i * len(line)
+		ds = append(ds, rules.Diagnostic{Code: "MCP001", Name: "mcp-v1-pin", Severity: rules.Severity(i % 3), Message: `pinned "results": [] <b>`,
+			Location: rules.Location{Path: "requirements.txt", Start: li.Position(off), End: li.Position(off + 11)},
+			Fixes:    []rules.Fix{{Message: "pin", Applicability: rules.Safe, Edits: []rules.Edit{{Path: "requirements.txt", Start: off, End: off + 11, New: "mcp>=2"}}}}})
+	}
+	for _, res := range []*engine.Result{
+		{Sources: map[string][]byte{}},
+		{Diagnostics: ds, Sources: map[string][]byte{"requirements.txt": []byte(src)}},
+	} {
+		rep, _ := Build(res, Options{ToolVersion: "1.0.0"})
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if _, err := Write(&got, res, Options{ToolVersion: "1.0.0"}); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("streamed log differs:\n%s\nwant:\n%s", got.String(), want.String())
+		}
+	}
+}

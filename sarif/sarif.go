@@ -52,6 +52,7 @@
 package sarif
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
@@ -112,37 +113,128 @@ type Options struct {
 }
 
 // Write writes res as a SARIF log. Warnings tell about GitHub limits the log
-// exceeds; the log is written anyway.
+// exceeds; the log is written anyway. The results are written one by one as
+// they are converted, into the log encoded without them: the bytes are those
+// of encoding Build's document, which is never held in memory whole.
 func Write(w io.Writer, res *engine.Result, opts Options) (warnings []string, err error) {
-	rep, warnings := Build(res, opts)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
-		return nil, fmt.Errorf("encode SARIF: %w", err)
+	pl := plan(res, opts)
+	warnings = pl.warnings
+	bw := bufio.NewWriter(w)
+	var size countWriter
+	zw := gzip.NewWriter(&size)
+	out := io.MultiWriter(bw, zw)
+	if err := pl.stream(out); err != nil {
+		return nil, err
 	}
+	zw.Close()
 	limit := opts.MaxGzipBytes
 	if limit <= 0 {
 		limit = MaxGzipBytes
 	}
-	if n := gzipSize(buf.Bytes()); n > limit {
-		warnings = append(warnings, fmt.Sprintf("the SARIF log is %d bytes gzip-compressed, over GitHub's %d-byte upload limit: narrow the scan (paths, --select) or split it into categories", n, limit))
+	if size.n > limit {
+		warnings = append(warnings, fmt.Sprintf("the SARIF log is %d bytes gzip-compressed, over GitHub's %d-byte upload limit: narrow the scan (paths, --select) or split it into categories", size.n, limit))
 	}
-	_, err = w.Write(buf.Bytes())
-	return warnings, err
+	return warnings, bw.Flush()
 }
 
-func gzipSize(b []byte) int {
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// encode encodes v as the log is: indented by two spaces, lines after the
+// first starting with prefix, no HTML escaping, no final newline.
+func encode(v any, prefix string) ([]byte, error) {
 	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	zw.Close()
-	return buf.Len()
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode SARIF: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// resultsKey is the results property of the run as encoded. It cannot occur
+// inside a string value, where a quote is always escaped.
+var resultsKey = []byte(`"results": []`)
+
+// stream writes the log: the document without results, split where they go.
+func (pl *logPlan) stream(w io.Writer) error {
+	if len(pl.ds) == 0 {
+		doc, err := encode(pl.rep, "")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(doc, '\n'))
+		return err
+	}
+	pl.run.Results = []*gosarif.Result{}
+	doc, err := encode(pl.rep, "")
+	pl.run.Results = nil
+	if err != nil {
+		return err
+	}
+	at := bytes.Index(doc, resultsKey)
+	if at < 0 || bytes.Index(doc[at+1:], resultsKey) >= 0 {
+		return fmt.Errorf("encode SARIF: the results of the run cannot be placed")
+	}
+	indent := string(doc[bytes.LastIndexByte(doc[:at], '\n')+1 : at])
+	if _, err := w.Write(doc[:at+len(resultsKey)-1]); err != nil {
+		return err
+	}
+	io.WriteString(w, "\n")
+	for i := range pl.ds {
+		r, err := encode(pl.result(i), indent+"  ")
+		if err != nil {
+			return err
+		}
+		io.WriteString(w, indent+"  ")
+		w.Write(r)
+		if i < len(pl.ds)-1 {
+			io.WriteString(w, ",")
+		}
+		io.WriteString(w, "\n")
+	}
+	io.WriteString(w, indent)
+	_, err = w.Write(append(doc[at+len(resultsKey)-1:], '\n'))
+	return err
 }
 
 // Build returns the SARIF log of res and warnings about limits.
 func Build(res *engine.Result, opts Options) (*gosarif.Report, []string) {
+	pl := plan(res, opts)
+	for i := range pl.ds {
+		pl.run.Results = append(pl.run.Results, pl.result(i))
+	}
+	return pl.rep, pl.warnings
+}
+
+// logPlan is the log without its results, and the findings they come from.
+type logPlan struct {
+	rep         *gosarif.Report
+	run         *gosarif.Run
+	ds          []rules.Diagnostic
+	index       map[string]int
+	occurrences map[occurrence]int
+	b           *builder
+	warnings    []string
+}
+
+// result converts the i-th finding; results must be converted in order
+// (fingerprints count identical hashes as they go).
+func (pl *logPlan) result(i int) *gosarif.Result {
+	d := &pl.ds[i]
+	r := pl.b.result(d)
+	r.RuleIndex = ptr(uint(pl.index[d.Code]))
+	if n := pl.occurrences[occurrenceOf(d)]; n > 1 {
+		r.WithOccurrenceCount(n)
+	}
+	return r
+}
+
+// plan prepares the log of res.
+func plan(res *engine.Result, opts Options) *logPlan {
 	var warnings []string
 	rep := &gosarif.Report{Version: string(gosarif.Version210), Schema: SchemaURI}
 	version := opts.ToolVersion
@@ -201,16 +293,8 @@ func Build(res *engine.Result, opts Options) (*gosarif.Report, []string) {
 	}
 	run.Invocations = []*gosarif.Invocation{inv}
 	b := &builder{res: res, opts: opts, lines: map[string]*pyast.LineIndex{}, seen: map[string]int{}}
-	for i := range ds {
-		r := b.result(&ds[i])
-		r.RuleIndex = ptr(uint(index[ds[i].Code]))
-		if n := occurrences[occurrenceOf(&ds[i])]; n > 1 {
-			r.WithOccurrenceCount(n)
-		}
-		run.Results = append(run.Results, r)
-	}
 	rep.AddRun(run)
-	return rep, warnings
+	return &logPlan{rep: rep, run: run, ds: ds, index: index, occurrences: occurrences, b: b, warnings: warnings}
 }
 
 // occurrence identifies identical findings (report.Fold merges them).
