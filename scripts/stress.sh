@@ -97,6 +97,7 @@ run suppress "100k suppression comments" -- check --exit-zero suppress
 newcase reqrepeat; gen 'open("reqrepeat/requirements.txt","w").write("mcp==1.20.0\n" * 20000)'
 run reqrepeat "requirement repeated 20k times (text)" -- check --exit-zero reqrepeat
 run reqrepeat_sarif "requirement repeated 20k times (SARIF)" -- check --exit-zero --format sarif reqrepeat
+run reqrepeat_json "requirement repeated 20k times (JSON, every finding)" -- check --exit-zero --format json reqrepeat
 newcase tomlarray; rm "$work/tomlarray/requirements.txt"
 gen 'open("tomlarray/pyproject.toml","w").write("[project]\nname=\"p\"\ndependencies=[\"mcp==1.20.0\"," + "\"x\"," * 1000000 + "]\n")'
 run tomlarray "TOML dependency array of 10^6 elements" -- check --exit-zero tomlarray
@@ -104,6 +105,8 @@ newcase setuppy; gen 'open("setuppy/setup.py","w").write("from setuptools import
 run setuppy "huge setup.py" -- check --exit-zero setuppy
 newcase reqline; gen 'open("reqline/requirements.txt","w").write("mcp==1.20.0\nx" + "a" * 10000000 + "\n")'
 run reqline "10 MB requirements line" -- check --exit-zero reqline
+newcase badline; gen 'open("badline/requirements.txt","w").write("mcp==1.20.0\nx" + "a" * 10000000 + " ==!\n")'
+run badline "invalid 10 MB requirements line (code frame)" -- check --exit-zero badline
 
 # Configuration size.
 newcase globs; gen 'open("globs/mcplint.toml","w").write("exclude = [" + ",".join("\"d%d/**/*.py\"" % i for i in range(5000)) + "]\n")'
@@ -118,11 +121,11 @@ run lonecr "lone CR line endings (server.py)" -- check --exit-zero lonecr
 # Data and security cases (each also has a test next to the code).
 newcase secret; printf -- '-r /proc/self/environ\nmcp==1.20.0\n' >"$work/secret/requirements.txt"
 MCPLINT_STRESS_SECRET=do-not-print-me run secret "-r /proc/self/environ (secret must not print)" -- check --exit-zero secret
-if grep -aq do-not-print-me "$work/secret.out"; then rows+=("| **the environment was printed** | | | LEAK | | |"); fi
+if grep -saq do-not-print-me "$work/secret.out"; then rows+=("| **the environment was printed** | | | LEAK | | |"); fi
 newcase inject; printf '%s' "$server" >"$work/inject/$(printf 'a\n::error ::pwned\n.py')"
 for i in $(seq 1 12); do printf '%s' "$server" >"$work/inject/s$i.py"; done
 run inject "file name with a newline and ::error (github)" -- check --exit-zero --format github inject
-if grep -aq '^::error ::pwned' "$work/inject.out"; then rows+=("| **a workflow command was injected** | | | INJECTED | | |"); fi
+if grep -saq "^::error ::pwned" "$work/inject.out"; then rows+=("| **a workflow command was injected** | | | INJECTED | | |"); fi
 
 echo "| case | wall s | peak MB | result | rest of scan found | what mcplint said |"
 echo "|---|---|---|---|---|---|"
