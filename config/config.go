@@ -57,6 +57,9 @@ type Config struct {
 	AssumeMCP, AssumeFastMCP     *Item
 	ReportUnreachable            *bool
 	RespectGitignore             *bool
+	// Limits are the limits table's settings, by key (LimitKeys); nil when
+	// the file sets none.
+	Limits map[string]Limit
 }
 
 // Keys lists every key the configuration accepts, with its type, for
@@ -74,6 +77,7 @@ var Keys = map[string]string{
 	"assume-fastmcp":     "a non-empty version string",
 	"report-unreachable": "a boolean",
 	"respect-gitignore":  "a boolean",
+	"limits":             "a table of limits such as parse-steps = 1000000",
 }
 
 // Error is a configuration mistake at a position.
@@ -185,6 +189,10 @@ func Parse(path string, src []byte, prefix []string) (c *Config, err error) {
 			case len(rest) == 0:
 			case len(rest) == 1 && rest[0] == "per-file-ignores":
 				d.mark("per-file-ignores", n.Child())
+			case len(rest) == 1 && rest[0] == "limits":
+				if err := d.mark("limits", n.Child()); err != nil {
+					return nil, err
+				}
 			default:
 				return nil, d.unknown(lastKey(n), strings.Join(rest, "."))
 			}
@@ -258,6 +266,9 @@ func (d *decoder) setting(key []string, v, keyNode *unstable.Node) error {
 	if name == "per-file-ignores" && len(key) == 2 {
 		return d.perFile(key[1], keyNode, v)
 	}
+	if name == "limits" && len(key) == 2 {
+		return d.limit(key[1], keyNode, v)
+	}
 	if len(key) > 1 {
 		return d.errorf(keyNode, "%s is not a table", name)
 	}
@@ -289,11 +300,11 @@ func (d *decoder) setting(key []string, v, keyNode *unstable.Node) error {
 				return &Error{Path: d.path, Msg: fmt.Sprintf("handler-decorators: %s is not a qualified name such as mypkg.tools.register", escape.Quote(it.Value)), Line: lineOf(it.Where), Column: colOf(it.Where)}
 			}
 		}
-	case "per-file-ignores":
+	case "per-file-ignores", "limits":
 		if v.Kind != unstable.InlineTable {
 			return d.typeError(name, keyNode, v)
 		}
-		err = d.inline([]string{"per-file-ignores"}, v)
+		err = d.inline([]string{name}, v)
 	case "unsafe-fixes":
 		c.UnsafeFixes, err = d.bool(name, keyNode, v)
 	case "report-unreachable":

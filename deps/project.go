@@ -114,6 +114,8 @@ type Options struct {
 	// million entries costs its parse, not a million records. Tests of the
 	// file readers set it to see every requirement.
 	AllRequirements bool
+	// ParseLimits bound the parsing of setup.py; nil means pyast.DefaultLimits.
+	ParseLimits *pyast.Limits
 }
 
 func (o Options) read(p string) ([]byte, error) {

@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/mcplint/mcplint/internal/escape"
@@ -15,9 +16,18 @@ import (
 // f-strings) are skipped.
 
 func readSetupPy(l *loader, f *File) []*Requirement {
-	m, err := pyast.Parse(f.Path, "setup", f.Src)
+	lim := pyast.DefaultLimits
+	if l.opts.ParseLimits != nil {
+		lim = *l.opts.ParseLimits
+	}
+	m, err := pyast.ParseLimits(f.Path, "setup", f.Src, lim)
 	if err != nil {
-		l.errorf(f, 0, "%v", err)
+		off := 0
+		var tc *pyast.TooComplexError
+		if errors.As(err, &tc) {
+			off = min(tc.Offset, len(f.Src)) // where the parser gave up
+		}
+		l.errorf(f, off, "%v", err)
 		return nil
 	}
 	defer m.Close()

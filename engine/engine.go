@@ -10,6 +10,7 @@ package engine
 import (
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -40,9 +41,32 @@ type Options struct {
 	// Rules to run; nil means every rule that is on by default.
 	Rules []*rules.Rule
 
+	// Limits bound the work spent on one file or one function; nil means
+	// DefaultLimits.
+	Limits *Limits
+
 	// Processors run in order on the diagnostics after the rules, before
 	// severity and sorting (suppressions, select/ignore, baseline, ...).
 	Processors []Processor
+}
+
+// Limits bound the work spent on one file or one function, in steps (not
+// wall time), so that a hostile or generated input costs a bounded time and
+// memory: past them the file or function is reported as MCP000 "too complex
+// to analyse fully" and the scan goes on (configuration: [tool.mcplint.limits]).
+type Limits struct {
+	// Parse bounds the parsing of each Python file (setup.py too).
+	Parse pyast.Limits
+}
+
+// DefaultLimits are the limits of a run whose Options.Limits is nil.
+var DefaultLimits = Limits{Parse: pyast.DefaultLimits}
+
+func (o *Options) limits() Limits {
+	if o.Limits == nil {
+		return DefaultLimits
+	}
+	return *o.Limits
 }
 
 // WalkOptions controls the workspace walk.

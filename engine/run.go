@@ -439,7 +439,8 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		}
 		return b, err
 	}
-	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir))}
+	lim := e.opts.limits().Parse
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim}
 	var proj *deps.Project
 	var errs []error
 	if pr.script {
@@ -699,9 +700,14 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 		}
 		e.fileError(p, src, off, "file is not valid UTF-8; analysed as far as it parses")
 	}
-	m, err := pyast.Parse(p, name, src)
+	m, err := pyast.ParseLimits(p, name, src, e.opts.limits().Parse)
 	if err != nil {
-		e.fileError(p, src, 0, err.Error())
+		off := 0
+		var tc *pyast.TooComplexError
+		if errors.As(err, &tc) {
+			off = min(tc.Offset, len(src)) // where the parser gave up
+		}
+		e.fileError(p, src, off, err.Error())
 		return nil
 	}
 	// Other spellings of noqa are rare; the suppression stage lexes those

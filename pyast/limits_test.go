@@ -2,6 +2,7 @@ package pyast
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,45 @@ func TestParseLimitsStopAndKeepTheParserUsable(t *testing.T) {
 	// The defaults leave room for the big list.
 	if _, err := Parse("big.py", "", big); err != nil {
 		t.Fatalf("default limits refused a 20,000-element list: %v", err)
+	}
+}
+
+// The step budget grows with the bytes read: code (about 1 step a byte)
+// parses whatever its length, while a list of small numbers (2 steps a byte
+// as it is read) stops once the floor is spent, not at the end of the file.
+func TestStepBudgetGrowsWithTheBytesRead(t *testing.T) {
+	lim := Limits{Steps: 20_000, StepsPerByte: 1.5}
+	var code strings.Builder
+	for i := 0; code.Len() < 200_000; i++ {
+		fmt.Fprintf(&code, "\n\ndef helper_%d(data, limit=10):\n    out = {}\n    for key, value in sorted(data.items()):\n        out[key] = json.dumps({\"key\": key, \"size\": len(str(value))})\n    return helper_%d(out, limit - 1)\n", i, i+1)
+	}
+	m, err := ParseLimits("code.py", "", []byte(code.String()), lim)
+	if err != nil {
+		t.Fatalf("200 kB of code: %v", err)
+	}
+	if m.ParseSteps() <= lim.Steps || m.ParseSteps() > lim.Budget(len(m.Src)) {
+		t.Errorf("code took %d steps; want more than the floor and within %d", m.ParseSteps(), lim.Budget(len(m.Src)))
+	}
+	list := []byte("DATA = [" + strings.Repeat("1, ", 60_000) + "]\n")
+	_, err = ParseLimits("list.py", "", list, lim)
+	var tc *TooComplexError
+	if !errors.As(err, &tc) || tc.What != "parsing" {
+		t.Fatalf("180 kB list: got %v, want a TooComplexError", err)
+	}
+	// 2 steps a byte pass 20,000 + 1.5 a byte after some 40 kB.
+	if tc.Offset < 30_000 || tc.Offset > 50_000 || tc.Steps > lim.Budget(tc.Offset)+100 {
+		t.Errorf("stopped at byte %d after %d steps; want near byte 40,000", tc.Offset, tc.Steps)
+	}
+	want := fmt.Sprintf("too complex to analyse fully: parsing took %d steps to read %d bytes, more than 20000 + 1.5 a byte (limits: parse-steps, parse-steps-per-byte)", tc.Steps, tc.Offset)
+	if err.Error() != want {
+		t.Errorf("message %q\nwant %q", err, want)
+	}
+	// A fixed budget (no steps per byte) and no budget at all.
+	if _, err := ParseLimits("code.py", "", []byte(code.String()), Limits{Steps: 20_000}); !errors.As(err, &tc) {
+		t.Errorf("fixed budget: %v", err)
+	}
+	if _, err := ParseLimits("list.py", "", list, Limits{StepsPerByte: 1.5}); err != nil {
+		t.Errorf("parse-steps 0 (no step limit): %v", err)
 	}
 }
 

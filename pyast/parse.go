@@ -91,6 +91,14 @@ func hasLoneCR(b []byte) bool {
 	return false
 }
 
+// ParseSteps returns the tree-sitter parser steps parsing the file took
+// (counted by hundreds), and NodeCount its syntax tree's nodes: what the
+// parse Limits bound.
+func (m *Module) ParseSteps() int64 { return m.tree.steps }
+
+// NodeCount returns the number of nodes of the syntax tree.
+func (m *Module) NodeCount() int { return len(m.tree.data) }
+
 // Close is kept for callers written when a Module held a C tree; the tree is
 // Go memory now and is reclaimed with the Module, so Close does nothing.
 func (m *Module) Close() {}

@@ -73,7 +73,9 @@ static TSParser *mcplint_parser(const TSLanguage *lang) {
 
 // The input and the step count of one parse. tree-sitter calls the progress
 // callback once every 100 parser operations (shifts, reductions, error
-// recovery attempts); the parse stops when the count passes the budget.
+// recovery attempts) with the offset it has read up to; the parse stops when
+// the count passes base + per_byte_milli / 1000 × the furthest offset read
+// (base 0: no step limit).
 //
 // Error recovery is not linear in operations: each recovery can rebuild the
 // error node that holds every token skipped so far, so 50,000 broken lines
@@ -83,9 +85,10 @@ static TSParser *mcplint_parser(const TSLanguage *lang) {
 typedef struct {
 	const char *src;
 	uint32_t len;
-	uint64_t steps, budget;
+	uint64_t steps, base, per_byte_milli;
+	uint32_t offset;
 	uint64_t cpu_start, cpu_budget;
-	bool cpu_out;
+	bool cpu_out, steps_out;
 } mcplint_input;
 
 static const char *mcplint_read(void *payload, uint32_t byte, TSPoint pos, uint32_t *n) {
@@ -109,24 +112,30 @@ static uint64_t mcplint_thread_cpu(void) {
 static bool mcplint_progress(TSParseState *st) {
 	mcplint_input *in = st->payload;
 	in->steps += 100;
+	if (st->current_byte_offset > in->offset) {
+		in->offset = st->current_byte_offset;
+	}
 	if (in->cpu_budget && in->steps % 1600 == 0 && mcplint_thread_cpu() - in->cpu_start > in->cpu_budget) {
 		in->cpu_out = true;
 		return true;
 	}
-	return in->steps > in->budget;
+	if (in->base && in->steps * 1000 > in->base * 1000 + in->per_byte_milli * (uint64_t)in->offset) {
+		in->steps_out = true;
+		return true;
+	}
+	return false;
 }
 
-// mcplint_parse parses src and returns the tree and its node count, or NULL
-// when the parse took more than budget steps (*steps says how many) or more
-// than cpu_budget ns of the thread's CPU time (*cpu_out).
-static TSTree *mcplint_parse(TSParser *p, const char *src, uint32_t len, uint64_t budget, uint64_t cpu_budget,
-                             uint64_t *steps, bool *cpu_out, uint32_t *count) {
-	mcplint_input in = {src, len, 0, budget, mcplint_thread_cpu(), cpu_budget, false};
-	TSInput input = {&in, mcplint_read, 0, NULL}; // TSInputEncodingUTF8
-	TSParseOptions opts = {&in, mcplint_progress};
+// mcplint_parse parses src (in->len bytes; passed apart from in, which Go
+// memory may not point into) and returns the tree and its node count, or
+// NULL when the parse passed its step budget (in->steps_out) or took more
+// than in->cpu_budget ns of the thread's CPU time (in->cpu_out).
+static TSTree *mcplint_parse(TSParser *p, mcplint_input *in, const char *src, uint32_t *count) {
+	in->src = src;
+	in->cpu_start = mcplint_thread_cpu();
+	TSInput input = {in, mcplint_read, 0, NULL}; // TSInputEncodingUTF8
+	TSParseOptions opts = {in, mcplint_progress};
 	TSTree *t = ts_parser_parse_with_options(p, NULL, input, opts);
-	*steps = in.steps;
-	*cpu_out = in.cpu_out;
 	*count = t ? ts_node_descendant_count(ts_tree_root_node(t)) : 0;
 	return t;
 }
@@ -261,26 +270,24 @@ func symbolsOf(name string) []uint16 {
 type tree struct {
 	data    []C.mcplint_node
 	handles []Node
+	steps   int64 // parser steps the parse took (in hundreds: tree-sitter reports every 100)
 }
 
 // parseTree parses src (already free of a BOM) and copies its tree, in two
-// cgo calls; the C tree is deleted before it returns. A parse that takes
-// more than lim.Steps parser steps, or whose tree has more than lim.Nodes
-// nodes, stops with a *TooComplexError.
+// cgo calls; the C tree is deleted before it returns. A parse past lim stops
+// with a *TooComplexError.
 func parseTree(src []byte, lim Limits) (*tree, error) {
 	p := parserPool.Get().(*C.TSParser)
 	var count C.uint32_t
-	var steps C.uint64_t
-	var cpuOut C.bool
+	in := C.mcplint_input{len: C.uint32_t(len(src)), cpu_budget: C.uint64_t(max(lim.CPU.Nanoseconds(), 0))}
 	var ptr *C.char
 	if len(src) > 0 {
 		ptr = (*C.char)(unsafe.Pointer(&src[0]))
 	}
-	budget := C.uint64_t(^uint64(0))
 	if lim.Steps > 0 {
-		budget = C.uint64_t(lim.Steps)
+		in.base, in.per_byte_milli = C.uint64_t(lim.Steps), C.uint64_t(lim.perByteMilli())
 	}
-	ct := C.mcplint_parse(p, ptr, C.uint32_t(len(src)), budget, C.uint64_t(lim.CPU.Nanoseconds()), &steps, &cpuOut, &count)
+	ct := C.mcplint_parse(p, &in, ptr, &count)
 	if ct == nil {
 		// A cancelled parser would resume the cancelled parse on its next
 		// call, and ts_parser_reset does not clear a cancelled tree
@@ -290,19 +297,19 @@ func parseTree(src []byte, lim Limits) (*tree, error) {
 		parserPool.Put(p)
 	}
 	if ct == nil {
-		if cpuOut {
-			return nil, &TooComplexError{What: "cpu", CPU: lim.CPU}
-		}
-		if steps > budget {
-			return nil, &TooComplexError{What: "parsing", Steps: lim.Steps}
+		switch {
+		case bool(in.cpu_out):
+			return nil, &TooComplexError{What: "cpu", Limits: lim, Offset: int(in.offset)}
+		case bool(in.steps_out):
+			return nil, &TooComplexError{What: "parsing", Limits: lim, Steps: int64(in.steps), Offset: int(in.offset)}
 		}
 		return nil, errNoParser
 	}
 	if lim.Nodes > 0 && int(count) > lim.Nodes {
 		C.ts_tree_delete(ct)
-		return nil, &TooComplexError{What: "syntax tree", Nodes: lim.Nodes}
+		return nil, &TooComplexError{What: "syntax tree", Limits: lim, Nodes: int(count)}
 	}
-	t := &tree{data: make([]C.mcplint_node, int(count))}
+	t := &tree{data: make([]C.mcplint_node, int(count)), steps: int64(in.steps)}
 	C.mcplint_copy(ct, unsafe.SliceData(t.data), count)
 	t.handles = make([]Node, len(t.data))
 	for i := range t.handles {

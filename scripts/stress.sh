@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hostile-input table: generates each adversarial case at full size in a temporary folder, runs mcplint on it
-# under a watchdog, and prints wall time, peak memory and the first line of what mcplint said about it.
+# under a watchdog, and prints wall time, CPU time (user + system: the figure to compare on a loaded machine), peak memory
+# and the first line of what mcplint said about it.
 #
 #   scripts/stress.sh [path/to/mcplint]      (default: builds ./cmd/mcplint into a temporary folder)
 #   STRESS_ONLY=regexp scripts/stress.sh     (only the cases whose name matches)
@@ -48,19 +49,20 @@ run() { # NAME DESCRIPTION -- ARGS...
   shift 3
   if [ -n "${STRESS_ONLY:-}" ] && ! [[ $name =~ $STRESS_ONLY ]]; then return; fi
   local out="$work/$name.out" tm="$work/$name.time"
-  ( cd "$work" && timeout 60 /usr/bin/time -f '%e %M' -o "$tm" "$bin" "$@" >"$out" 2>&1 )
+  ( cd "$work" && timeout 60 /usr/bin/time -f '%e %U %S %M' -o "$tm" "$bin" "$@" >"$out" 2>&1 )
   local rc=$?
-  local wall=- mb=- verdict
+  local wall=- cpu=- mb=- verdict
   if [ -s "$tm" ]; then
-    read -r wall kb < <(tail -n 1 "$tm")
+    read -r wall usr sys kb < <(tail -n 1 "$tm")
     case "$kb" in ''|*[!0-9]*) ;; *) mb=$((kb / 1024)) ;; esac
+    cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
   fi
   if [ "$rc" -eq 124 ]; then verdict="killed at 60 s"; else verdict="exit $rc"; fi
   local said
   said=$(grep -a -m1 -E 'MCP000|error:|refus|too |outside' "$out" | cut -c1-110 | tr '|' '/')
   local rest=no
   grep -aq MCP101 "$out" && rest=yes
-  rows+=("| $desc | $wall | $mb | $verdict | $rest | ${said:--} |")
+  rows+=("| $desc | $wall | $cpu | $mb | $verdict | $rest | ${said:--} |")
 }
 
 # Reads of things that are not regular files.
@@ -90,6 +92,8 @@ newcase defs; gen 'open("defs/bad.py","w").write("import mcp\n" + "def (:\n" * 5
 run defs "50k lines of def (:" -- check --exit-zero defs
 newcase biglist; gen 'open("biglist/data.py","w").write("import mcp\nDATA = [" + "1, " * 2700000 + "]\n")'
 run biglist "8 MB one-line list literal" -- check --exit-zero biglist
+newcase plain; gen 'open("plain/big.py","w").write("import json\nimport mcp\n" + "".join("\n\ndef helper_%d(data, limit=10):\n    \"\"\"Transform data; a generated helper.\"\"\"\n    out = {}\n    for key, value in sorted(data.items()):\n        if len(out) >= limit:\n            break\n        out[key] = json.dumps({\"key\": key, \"value\": value, \"size\": len(str(value))})\n    out.update(helper_%d(out, limit - 1) if limit > 0 else {})\n    return out\n" % (i, i + 1) for i in range(9100)))'
+run plain "100k-line module of plain code (must parse: no MCP000)" -- check --exit-zero plain
 newcase suppress; gen 'open("suppress/many.py","w").write("import mcp\n" + "x = 1  # mcplint: ignore[MCP101] r\n" * 100000)'
 run suppress "100k suppression comments" -- check --exit-zero suppress
 
@@ -121,12 +125,12 @@ run lonecr "lone CR line endings (server.py)" -- check --exit-zero lonecr
 # Data and security cases (each also has a test next to the code).
 newcase secret; printf -- '-r /proc/self/environ\nmcp==1.20.0\n' >"$work/secret/requirements.txt"
 MCPLINT_STRESS_SECRET=do-not-print-me run secret "-r /proc/self/environ (secret must not print)" -- check --exit-zero secret
-if grep -saq do-not-print-me "$work/secret.out"; then rows+=("| **the environment was printed** | | | LEAK | | |"); fi
+if grep -aqs do-not-print-me "$work/secret.out"; then rows+=("| **the environment was printed** | | | | LEAK | | |"); fi
 newcase inject; printf '%s' "$server" >"$work/inject/$(printf 'a\n::error ::pwned\n.py')"
 for i in $(seq 1 12); do printf '%s' "$server" >"$work/inject/s$i.py"; done
 run inject "file name with a newline and ::error (github)" -- check --exit-zero --format github inject
-if grep -saq "^::error ::pwned" "$work/inject.out"; then rows+=("| **a workflow command was injected** | | | INJECTED | | |"); fi
+if grep -aqs '^::error ::pwned' "$work/inject.out"; then rows+=("| **a workflow command was injected** | | | | INJECTED | | |"); fi
 
-echo "| case | wall s | peak MB | result | rest of scan found | what mcplint said |"
-echo "|---|---|---|---|---|---|"
+echo "| case | wall s | CPU s | peak MB | result | rest of scan found | what mcplint said |"
+echo "|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcplint/mcplint/baseline"
 	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/newfromrev"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/mcplint/mcplint/suppress"
@@ -141,6 +143,11 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 	if !changed("no-gitignore") && cfg.RespectGitignore != nil {
 		opts.Walk.NoGitignore = !*cfg.RespectGitignore
 	}
+	lim, err := buildLimits(cfg, f.limits)
+	if err != nil {
+		return opts, err
+	}
+	opts.Limits = &lim
 	if globs := config.NewGlobs(cfg.Dir, append(values(cfg.Exclude), values(cfg.ExtendExclude)...)); !globs.Empty() {
 		opts.Walk.Exclude = func(p string, isDir bool) bool { return globs.Match(p) }
 	}
@@ -192,6 +199,40 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 		opts.Processors = append(opts.Processors, newfromrev.NewFilter("new-from-patch", changes))
 	}
 	return opts, nil
+}
+
+// buildLimits applies the configuration's limits table, then the --limit
+// flags, to the defaults.
+func buildLimits(cfg *config.Config, flags []string) (engine.Limits, error) {
+	lim := engine.DefaultLimits
+	set := func(name string, v float64) {
+		switch name {
+		case "parse-steps":
+			lim.Parse.Steps = int64(v)
+		case "parse-steps-per-byte":
+			lim.Parse.StepsPerByte = v
+		case "syntax-nodes":
+			lim.Parse.Nodes = int(v)
+		case "parse-cpu":
+			lim.Parse.CPU = time.Duration(v)
+		}
+	}
+	for name, l := range cfg.Limits {
+		set(name, l.Value)
+	}
+	for _, s := range flags {
+		name, text, ok := strings.Cut(s, "=")
+		if !ok {
+			return lim, usageError{fmt.Errorf("--limit %s: want NAME=VALUE, such as --limit parse-steps=5000000", escape.Quote(s))}
+		}
+		name = strings.TrimSpace(name)
+		v, err := config.ParseLimit(name, text)
+		if err != nil {
+			return lim, usageError{fmt.Errorf("--limit: %w", err)}
+		}
+		set(name, v)
+	}
+	return lim, nil
 }
 
 func values(items []config.Item) []string {

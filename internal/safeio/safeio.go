@@ -27,7 +27,7 @@ type Kind struct {
 	Max  int64
 }
 
-// The limits (documented in docs/configuration.md, "Limits"). They are far
+// The limits (documented in docs/configuration.md, "What mcplint reads, and its limits"). They are far
 // above real files of each kind: the largest uv.lock or poetry.lock of big
 // projects are a few MiB, and Python files over 8 MiB are generated data.
 var (

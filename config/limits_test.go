@@ -1,0 +1,90 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLimits(t *testing.T) {
+	forms := map[string]struct {
+		src    string
+		prefix []string
+	}{
+		"pyproject sub-table": {"[tool.mcplint]\nselect = []\n[tool.mcplint.limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nparse-cpu = \"1.5s\"\n", []string{"tool", "mcplint"}},
+		"mcplint.toml table":  {"[limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nparse-cpu = \"1.5s\"\n", nil},
+		"inline":              {"limits = { parse-steps = 5000000, parse-steps-per-byte = 2.5, syntax-nodes = 0, parse-cpu = \"1500ms\" }\n", nil},
+		"dotted":              {"limits.parse-steps = 5000000\nlimits.parse-steps-per-byte = 2.5\nlimits.syntax-nodes = 0\nlimits.parse-cpu = \"1.5s\"\n", nil},
+	}
+	for name, f := range forms {
+		t.Run(name, func(t *testing.T) {
+			c, err := Parse("f.toml", []byte(f.src), f.prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]float64{"parse-steps": 5_000_000, "parse-steps-per-byte": 2.5, "syntax-nodes": 0, "parse-cpu": float64(1500 * time.Millisecond)}
+			if len(c.Limits) != len(want) {
+				t.Fatalf("limits %v, want %v", c.Limits, want)
+			}
+			for k, v := range want {
+				if c.Limits[k].Value != v {
+					t.Errorf("%s = %g, want %g", k, c.Limits[k].Value, v)
+				}
+			}
+		})
+	}
+	c, err := Parse("f.toml", []byte("[limits]\n\nparse-steps = 0x10\n"), nil)
+	if err != nil || c.Limits["parse-steps"].Where != "f.toml:3:15" || c.Limits["parse-steps"].Value != 16 {
+		t.Errorf("where: %v %+v", err, c)
+	}
+	if c, err := Parse("f.toml", []byte("select = []\n"), nil); err != nil || c.Limits != nil {
+		t.Errorf("no limits table: %v %v", err, c.Limits)
+	}
+}
+
+func TestLimitErrors(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"negative", "[limits]\nparse-steps = -1\n", `f.toml:2:15: limits.parse-steps must be a non-negative integer (0: no step limit), got "-1"`},
+		{"string count", "[limits]\nsyntax-nodes = \"100\"\n", `f.toml:2:16: limits.syntax-nodes must be an integer from 0 (no limit) to 2000000000, got a string`},
+		{"float count", "[limits]\nparse-steps = 1.5\n", `f.toml:2:15: limits.parse-steps must be a non-negative integer (0: no step limit), got a float`},
+		{"too large", "[limits]\nparse-steps-per-byte = 2000000\n", `f.toml:2:24: limits.parse-steps-per-byte must be a number from 0 to 1000000, got "2000000"`},
+		{"nan", "[limits]\nparse-steps-per-byte = nan\n", `f.toml:2:24: limits.parse-steps-per-byte must be a number from 0 to 1000000, got "nan"`},
+		{"negative per byte", "[limits]\nparse-steps-per-byte = -0.5\n", `f.toml:2:24: limits.parse-steps-per-byte must be a number from 0 to 1000000, got "-0.5"`},
+		{"nodes past int32", "[limits]\nsyntax-nodes = 3_000_000_000\n", `f.toml:2:16: limits.syntax-nodes must be an integer from 0 (no limit) to 2000000000`},
+		{"cpu number", "[limits]\nparse-cpu = 3\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration such as "3s" or "500ms" (0: no limit), got an integer`},
+		{"cpu nonsense", "[limits]\nparse-cpu = \"fast\"\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration such as "3s" or "500ms" (0: no limit), got "fast"`},
+		{"cpu negative", "[limits]\nparse-cpu = \"-1s\"\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration`},
+		{"unknown", "[limits]\nparse_steps = 1\n", `f.toml:2:1: unknown key "parse_steps" in limits; known keys: parse-cpu, parse-steps, parse-steps-per-byte, syntax-nodes`},
+		{"twice", "[limits]\nparse-steps = 1\n[limits]\nparse-steps = 2\n", `f.toml:3:2: limits is set twice`},
+		{"not a table", "limits = 5\n", `f.toml:1:10: limits must be a table of limits such as parse-steps = 1000000, got an integer`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("f.toml", []byte(c.src), nil)
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("error = %v\nwant prefix %s", err, c.want)
+			}
+		})
+	}
+	// "0" turns the CPU backstop off, written as a number too.
+	if c, err := Parse("f.toml", []byte("limits.parse-cpu = 0\n"), nil); err != nil || c.Limits["parse-cpu"].Value != 0 {
+		t.Errorf("parse-cpu = 0: %v", err)
+	}
+	for _, bad := range []string{"x", "", "1e9", "-5", "1.5", "inf"} {
+		if _, err := ParseLimit("parse-steps", bad); err == nil {
+			t.Errorf("ParseLimit(parse-steps, %q) accepted", bad)
+		}
+	}
+	if _, err := ParseLimit("steps", "1"); err == nil || !strings.Contains(err.Error(), "known limits: parse-cpu") {
+		t.Errorf("unknown limit: %v", err)
+	}
+	if v, err := ParseLimit("parse-steps", "2_000_000"); err != nil || v != 2_000_000 {
+		t.Errorf("ParseLimit with underscores: %g %v", v, err)
+	}
+	if v, err := ParseLimit("parse-steps-per-byte", "0.75"); err != nil || v != 0.75 {
+		t.Errorf("ParseLimit(parse-steps-per-byte, 0.75): %g %v", v, err)
+	}
+	if v, err := ParseLimit("parse-cpu", "250ms"); err != nil || v != float64(250*time.Millisecond) {
+		t.Errorf("ParseLimit(parse-cpu, 250ms): %g %v", v, err)
+	}
+}
