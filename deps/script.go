@@ -18,6 +18,9 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 var scriptBlockRE = regexp.MustCompile(`(?m)^# /// ([a-zA-Z0-9-]+)\r?$\n((?:^#(?:| .*)\r?$\n)+)^# ///\r?$`)
 
+// scriptOpening is in every file with a script block.
+var scriptOpening = []byte("# /// script")
+
 // scriptBlocks returns the [start, end) content ranges of the script blocks.
 // A UTF-8 byte order mark before the first line is not part of that line:
 // "\ufeff# /// script" opens a block (Python and uv read past the BOM).
@@ -25,6 +28,9 @@ func scriptBlocks(src []byte) [][2]int {
 	skip := 0
 	if bytes.HasPrefix(src, utf8BOM) {
 		skip = len(utf8BOM)
+	}
+	if !bytes.Contains(src, scriptOpening) {
+		return nil // the regular expression is slow on files with no block at all
 	}
 	var out [][2]int
 	for _, m := range scriptBlockRE.FindAllSubmatchIndex(src[skip:], -1) {

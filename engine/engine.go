@@ -8,6 +8,8 @@
 package engine
 
 import (
+	"sync"
+
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
@@ -44,6 +46,11 @@ type Options struct {
 	// Limits bound the work spent on one file or one function; nil means
 	// DefaultLimits.
 	Limits *Limits
+
+	// Cache, when set, keeps analyses across runs (and across the fix
+	// rounds of one run): a project whose files did not change is not
+	// analysed again.
+	Cache *Cache
 
 	// Processors run in order on the diagnostics after the rules, before
 	// severity and sorting (suppressions, select/ignore, baseline, ...).
@@ -108,6 +115,15 @@ type Result struct {
 	// Roots are the scan roots as given (display paths).
 	Roots []string
 
+	// Analysed and Reused count the projects this run analysed and those
+	// whose analysis it took from the cache; ParsedNow counts the Python
+	// files it parsed (Parsed counts those the analyses parsed, cached
+	// or not, for the reports).
+	Analysed, Reused, ParsedNow int
+
+	// markerless are the files known to hold no suppression comment.
+	markerless map[string]bool
+
 	read func(string) ([]byte, error)
 }
 
@@ -131,15 +147,43 @@ func (r *Result) Read(path string) ([]byte, error) {
 	return b, err
 }
 
+// Markerless reports whether the run knows that a file it read holds no
+// suppression comment (MayHaveDirective is false for its bytes), so that
+// the suppression stage need not read it.
+func (r *Result) Markerless(path string) bool { return r.markerless[path] }
+
 // ProjectSummary describes one project, for reports.
 type ProjectSummary struct {
 	Dir      string
-	Deps     *deps.Project
 	Handlers []HandlerSummary
 	Modules  int // Python files parsed
 	// Guard is the respond/cancel guard that runs before the server starts,
 	// when the project has one (its code findings are then notes).
 	Guard *GuardSummary
+
+	deps     *deps.Project
+	loadDeps func() *deps.Project // for an analysis taken from the cache
+	once     sync.Once
+}
+
+// Deps is what the project's dependency files say. For an analysis taken
+// from the cache they are read (not analysed again) on first use, since
+// only some reports need them.
+func (p *ProjectSummary) Deps() *deps.Project {
+	p.once.Do(func() {
+		if p.deps == nil && p.loadDeps != nil {
+			p.deps = p.loadDeps()
+		}
+		p.loadDeps = nil
+	})
+	return p.deps
+}
+
+// WithDeps sets what Deps returns (for summaries made by hand, as in
+// renderer tests).
+func (p *ProjectSummary) WithDeps(d *deps.Project) *ProjectSummary {
+	p.deps = d
+	return p
 }
 
 // GuardSummary says where a project's respond/cancel guard is installed.

@@ -248,3 +248,15 @@ func TestPrefilterFollowsImportLinesOnly(t *testing.T) {
 		t.Errorf("findings %q, want the offload in tools.py (registered on a server passed in)", got)
 	}
 }
+
+func TestMayHaveDirective(t *testing.T) {
+	for src, want := range map[string]bool{
+		"x = 1  # NoQa: MCP101": true, "NOQA": true, "# noqa": true, "n": false, "": false,
+		"noq": false, "nnoqa": true, "no qa": false, "NOQ\nA": false, "annoqaz": true,
+		"# mcplint: ignore[MCP101]": true, "# MCPLINT": false,
+	} {
+		if got := MayHaveDirective([]byte(src)); got != want {
+			t.Errorf("MayHaveDirective(%q) = %v, want %v", src, got, want)
+		}
+	}
+}

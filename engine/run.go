@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/deps"
@@ -29,7 +30,14 @@ type project struct {
 	depFiles []string
 	pyFiles  []string
 	script   bool // a PEP 723 script: pyFiles has exactly the script
+	// walked: the walk found a dependency file in dir (the project exists
+	// even when every Python file of it is a script).
+	walked bool
+	order  []int // the walk's index of each of pyFiles
 }
+
+// now is the clock (tests move it forward).
+var now = time.Now
 
 // Run analyses roots.
 func Run(roots []string, opts Options) (*Result, error) {
@@ -39,8 +47,8 @@ func Run(roots []string, opts Options) (*Result, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
-	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}}, refused: map[string]bool{},
-		resMu: &sync.Mutex{}, sink: &sink{}}
+	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}, markerless: map[string]bool{}}, refused: map[string]bool{},
+		resMu: &sync.Mutex{}, sink: &sink{}, start: now(), runFacts: &sync.Map{}, usedProjects: map[[32]byte]bool{}, counts: &runCounts{}}
 	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore})
 	for _, err := range walkErrs {
 		p := err.Error()
@@ -61,7 +69,13 @@ func Run(roots []string, opts Options) (*Result, error) {
 	for _, r := range roots {
 		e.res.Roots = append(e.res.Roots, workspace.DisplayPath(r))
 	}
+	if opts.Cache != nil {
+		e.cache = opts.Cache
+		e.digest = e.runDigest(e.res.Roots)
+		e.state = e.cache.state(e.digest)
+	}
 	e.runProjects(e.projects(files, roots))
+	e.res.Analysed, e.res.Reused, e.res.ParsedNow = int(e.counts.analysed.Load()), int(e.counts.reused.Load()), int(e.counts.parsed.Load())
 	diags := e.sink.diags
 	for _, d := range diags {
 		e.keepSource(d.Path)
@@ -84,6 +98,7 @@ func Run(roots []string, opts Options) (*Result, error) {
 	}
 	SortDiagnostics(out)
 	e.res.Diagnostics = out
+	e.saveCache()
 	return e.res, nil
 }
 
@@ -145,6 +160,19 @@ type runner struct {
 	// sink collects the diagnostics: the run's, or one project's while the
 	// projects run in parallel.
 	sink *sink
+	// ps is the project being analysed (nil outside one).
+	ps *projState
+	// The cache (nil: none), the run's configuration digest and cache,
+	// what this run learned of each file, and the projects it used.
+	cache        *Cache
+	digest       string
+	state        *cacheState
+	start        time.Time
+	runFacts     *sync.Map // path -> *fileEntry
+	usedProjects map[[32]byte]bool
+	counts       *runCounts
+	// outer memoizes outerProject by scan root.
+	outer map[string]string
 	// refused are paths never to read (symlinks out of the scanned tree),
 	// not even for a code frame; written before the analysis starts.
 	refused map[string]bool
@@ -162,23 +190,33 @@ func (e *runner) add(d rules.Diagnostic) {
 }
 
 // runProjects analyses the projects on a pool of opts.Jobs goroutines, each
-// project into its own sink, and merges the results in project order, so the
-// output does not depend on the number of workers or their timing.
+// project into its own sink, and merges the results in project order (the
+// folders' projects, then the PEP 723 scripts in walk order), so the output
+// does not depend on the number of workers or their timing.
 func (e *runner) runProjects(prs []*project) {
 	type result struct {
-		sum  *ProjectSummary
-		sink *sink
+		dir     *projectRun
+		scripts []scriptRun
 	}
 	results := make([]result, len(prs))
 	parallel(len(prs), e.opts.Jobs, func(i int) {
-		pe := *e
-		pe.sink = &sink{}
-		results[i] = result{pe.runProject(prs[i]), pe.sink}
+		results[i].dir, results[i].scripts = e.analyseAll(prs[i])
 	})
-	for _, r := range results {
+	var scripts []scriptRun
+	merge := func(r *projectRun) {
 		e.res.Projects = append(e.res.Projects, r.sum)
 		e.res.Parsed += r.sum.Modules
 		e.sink.diags = append(e.sink.diags, r.sink.diags...)
+	}
+	for _, r := range results {
+		if r.dir != nil {
+			merge(r.dir)
+		}
+		scripts = append(scripts, r.scripts...)
+	}
+	sort.Slice(scripts, func(i, j int) bool { return scripts[i].order < scripts[j].order })
+	for _, s := range scripts {
+		merge(s.run)
 	}
 }
 
@@ -212,6 +250,26 @@ func parallel(n, jobs int, f func(i int)) {
 // file, and at most the limit for its kind (safeio); larger Python files are
 // generated code in practice.
 func (e *runner) read(p string) ([]byte, error) {
+	ps := e.ps
+	if ps == nil {
+		return e.readRaw(p)
+	}
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if b, ok := ps.srcs[p]; ok {
+		return b, nil
+	}
+	b, err := e.readRaw(p)
+	if _, own := ps.facts[p]; !own && ps.reads != nil {
+		if _, ok := ps.reads[p]; !ok {
+			ps.reads[p] = e.readRecordOf(p, b, err)
+		}
+	}
+	return b, err
+}
+
+// readRaw reads a file from the overlay or the disk.
+func (e *runner) readRaw(p string) ([]byte, error) {
 	if b, ok := e.opts.Overlay[p]; ok {
 		return b, nil
 	}
@@ -308,13 +366,13 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 			pr.depFiles = append(pr.depFiles, f.Path)
 		}
 	}
-	var scripts []*project
-	for _, f := range files {
+	// A file with a PEP 723 block is a project of its own: runProjects
+	// splits those off when it reads the files (read once, there).
+	for _, pr := range byDir {
+		pr.walked = true
+	}
+	for i, f := range files {
 		if f.Kind != workspace.Python {
-			continue
-		}
-		if src, err := e.read(f.Path); err == nil && deps.HasScriptBlock(src) {
-			scripts = append(scripts, &project{dir: workspace.Dir(f.Path), pyFiles: []string{f.Path}, script: true})
 			continue
 		}
 		owner := ""
@@ -330,14 +388,16 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 		if owner == "" {
 			owner = e.outerProject(f.Path, roots, get)
 		}
-		get(owner).pyFiles = append(get(owner).pyFiles, f.Path)
+		pr := get(owner)
+		pr.pyFiles = append(pr.pyFiles, f.Path)
+		pr.order = append(pr.order, i)
 	}
-	out := make([]*project, 0, len(byDir)+len(scripts))
+	out := make([]*project, 0, len(byDir))
 	for _, pr := range byDir {
 		out = append(out, pr)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
-	return append(out, scripts...)
+	return out
 }
 
 // outerProject finds a project for a file with no dependency file between it
@@ -356,6 +416,22 @@ func (e *runner) outerProject(file string, roots []string, get func(string) *pro
 	if root == "" || root == file {
 		root = workspace.Dir(file)
 	}
+	// The answer depends on the root only: look above each root once, not
+	// once per file (a tree with no dependency file asks for every file).
+	if dir, ok := e.outer[root]; ok {
+		get(dir)
+		return dir
+	}
+	dir := e.outerDir(root, get)
+	if e.outer == nil {
+		e.outer = map[string]string{}
+	}
+	e.outer[root] = dir
+	return dir
+}
+
+// outerDir is outerProject's search above root.
+func (e *runner) outerDir(root string, get func(string) *project) string {
 	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
 		return root
 	}
@@ -439,19 +515,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		}
 		return b, err
 	}
-	lim := e.opts.limits().Parse
-	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim}
-	var proj *deps.Project
-	var errs []error
-	if pr.script {
-		src, _ := e.read(pr.pyFiles[0])
-		proj, errs = deps.LoadScript(pr.pyFiles[0], src, dopts)
-	} else {
-		proj, errs = deps.Load(pr.dir, pr.depFiles, dopts)
-	}
-	if proj == nil {
-		proj = &deps.Project{Dir: pr.dir}
-	}
+	proj, errs := e.loadDepsWith(pr, read)
 	for _, err := range errs {
 		if fe, ok := err.(*deps.FileError); ok {
 			src, _ := e.read(fe.Path)
@@ -474,7 +538,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		}
 	}()
 	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, EntryPoints: e.entryPoints(pr)})
-	sum := &ProjectSummary{Dir: pr.dir, Deps: proj, Modules: len(mods)}
+	sum := &ProjectSummary{Dir: pr.dir, deps: proj, Modules: len(mods)}
 	guard := hx.ActiveGuard()
 	var guardAt []rules.Related
 	if guard != nil {
@@ -534,6 +598,38 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	return sum
 }
 
+// loadDeps reads a project's dependency files.
+func (e *runner) loadDeps(pr *project) *deps.Project {
+	proj, _ := e.loadDepsWith(pr, e.read)
+	return proj
+}
+
+func (e *runner) loadDepsWith(pr *project, read func(string) ([]byte, error)) (*deps.Project, []error) {
+	lim := e.opts.limits().Parse
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim}
+	var proj *deps.Project
+	var errs []error
+	if pr.script {
+		src, _ := e.read(pr.pyFiles[0])
+		proj, errs = deps.LoadScript(pr.pyFiles[0], src, dopts)
+	} else {
+		proj, errs = deps.Load(pr.dir, pr.depFiles, dopts)
+	}
+	if proj == nil {
+		proj = &deps.Project{Dir: pr.dir}
+	}
+	return proj, errs
+}
+
+// setVolatile marks the project's analysis as one not to cache.
+func (e *runner) setVolatile() {
+	if ps := e.ps; ps != nil {
+		ps.mu.Lock()
+		ps.volatile = true
+		ps.mu.Unlock()
+	}
+}
+
 // needsCode reports whether a selected rule reads Python code (a code rule,
 // or a dependency rule that asks whether the project is a server); when none
 // does (--select MCP900), no Python file is parsed.
@@ -579,6 +675,7 @@ func (e *runner) runRule(r *rules.Rule, pass *rules.Pass, dir string) {
 	defer func() {
 		if v := recover(); v != nil {
 			e.fileError(dir, nil, 0, fmt.Sprintf("internal error in rule %s: %v\n%s", r.Code, v, debug.Stack()))
+			e.setVolatile()
 		}
 	}()
 	r.Run(pass)
@@ -686,6 +783,7 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 	defer func() {
 		if v := recover(); v != nil {
 			e.fileError(p, src, 0, fmt.Sprintf("internal error while parsing: %v", v))
+			e.setVolatile()
 			m = nil
 		}
 	}()
@@ -700,11 +798,15 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 		}
 		e.fileError(p, src, off, "file is not valid UTF-8; analysed as far as it parses")
 	}
+	e.counts.parsed.Add(1)
 	m, err := pyast.ParseLimits(p, name, src, e.opts.limits().Parse)
+	var tc *pyast.TooComplexError
+	if errors.As(err, &tc) && tc.What == "cpu" {
+		e.setVolatile() // the machine's load decides it
+	}
 	if err != nil {
 		off := 0
-		var tc *pyast.TooComplexError
-		if errors.As(err, &tc) {
+		if tc != nil {
 			off = min(tc.Offset, len(src)) // where the parser gave up
 		}
 		e.fileError(p, src, off, err.Error())

@@ -82,6 +82,11 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 	out := &Outcome{Roots: roots}
 	broken := map[string]string{}
 	opts.Overlay = overlay
+	// The rounds share a cache (in memory with --no-cache): each analyses
+	// again only the projects whose files a fix changed.
+	if opts.Cache == nil {
+		opts.Cache = engine.NewCache(engine.CacheOptions{})
+	}
 	res, err := engine.Run(roots, opts)
 	if err != nil {
 		return nil, err

@@ -40,8 +40,8 @@ func hostileResult(paths []string) *engine.Result {
 		d.Fixes = []rules.Fix{{Message: "fix " + hostileMessage, Applicability: rules.Safe,
 			Edits: []rules.Edit{{Path: p, Start: i, End: i, New: "```\x1b[0m "}}}}
 		res.Diagnostics = append(res.Diagnostics, d)
-		res.Projects = append(res.Projects, &engine.ProjectSummary{Dir: p, Deps: &deps.Project{Dir: p},
-			Handlers: []engine.HandlerSummary{{Path: p, Line: 2, Name: "m.f|`x`", Kind: "tool", Async: true}}})
+		res.Projects = append(res.Projects, (&engine.ProjectSummary{Dir: p,
+			Handlers: []engine.HandlerSummary{{Path: p, Line: 2, Name: "m.f|`x`", Kind: "tool", Async: true}}}).WithDeps(&deps.Project{Dir: p}))
 		res.Paths = append(res.Paths, p)
 	}
 	return res

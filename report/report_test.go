@@ -58,8 +58,8 @@ func newResult(ds ...rules.Diagnostic) *engine.Result {
 	return &engine.Result{
 		Diagnostics: ds,
 		Sources:     map[string][]byte{"server.py": []byte(server)},
-		Projects: []*engine.ProjectSummary{{Dir: ".", Deps: &deps.Project{Dir: "."}, Modules: 1,
-			Handlers: []engine.HandlerSummary{{Path: "server.py", Line: 8, Name: "server.handler", Kind: "tool", Async: true}}}},
+		Projects: []*engine.ProjectSummary{(&engine.ProjectSummary{Dir: ".", Modules: 1,
+			Handlers: []engine.HandlerSummary{{Path: "server.py", Line: 8, Name: "server.handler", Kind: "tool", Async: true}}}).WithDeps(&deps.Project{Dir: "."})},
 		Files: 2, Parsed: 1,
 	}
 }

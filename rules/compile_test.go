@@ -84,8 +84,8 @@ func computeFixes(t *testing.T) []fixedFile {
 			}
 			width := map[string]int{}
 			for _, p := range res.Projects {
-				if p.Deps != nil {
-					width[p.Dir] = p.Deps.Style.Width()
+				if p.Deps() != nil {
+					width[p.Dir] = p.Deps().Style.Width()
 				}
 			}
 			modes := map[string]fix.Mode{"--fix": {}, "--unsafe-fixes": {Unsafe: true}}

@@ -138,7 +138,7 @@ func (p *Processor) read(res *engine.Result, diags []rules.Diagnostic) map[strin
 	}
 	files := map[string]*file{}
 	for _, path := range paths {
-		if syntaxOf(path) == noComments {
+		if syntaxOf(path) == noComments || res.Markerless(path) {
 			continue
 		}
 		_, had := res.Sources[path]
@@ -146,7 +146,7 @@ func (p *Processor) read(res *engine.Result, diags []rules.Diagnostic) map[strin
 		if err != nil {
 			continue // the engine reports unreadable files
 		}
-		if !bytes.Contains(src, []byte("mcplint")) && !containsFold(src, "noqa") {
+		if !engine.MayHaveDirective(src) {
 			if !had && !withDiag[path] {
 				delete(res.Sources, path)
 			}
@@ -162,6 +162,16 @@ func (p *Processor) read(res *engine.Result, diags []rules.Diagnostic) map[strin
 			}
 		} else {
 			cs = comments(path, src)
+			// Kept with the run's comments: the cache keeps them, so a
+			// later run on the same bytes need not lex the file again.
+			spans := make([][2]int, 0, len(cs))
+			for _, c := range cs {
+				spans = append(spans, [2]int{c.start, c.end})
+			}
+			if res.Comments == nil {
+				res.Comments = map[string][][2]int{}
+			}
+			res.Comments[path] = spans
 		}
 		for _, c := range cs {
 			for _, d := range parseDirectives(src, c) {
@@ -179,10 +189,6 @@ func (p *Processor) read(res *engine.Result, diags []rules.Diagnostic) map[strin
 		files[path] = f
 	}
 	return files
-}
-
-func containsFold(src []byte, word string) bool {
-	return bytes.Contains(bytes.ToLower(src), []byte(word))
 }
 
 // apply marks every directive code that covers d as used, and reports

@@ -109,6 +109,9 @@ func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output 
 		if err != nil {
 			return err
 		}
+		// An audit reads repositories it does not own (clones of others'
+		// code, often read-only): it writes no cache into them.
+		opts.Cache = nil
 		res, err := engine.Run([]string{repo}, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", repo, err)

@@ -36,6 +36,8 @@ type checkFlags struct {
 	maxSame                     int
 	limits                      []string
 	verbose                     bool
+	noCache                     bool
+	cacheDir                    string
 }
 
 func (f *checkFlags) register(c *cobra.Command) {
@@ -66,6 +68,8 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.newFromPatch, "new-from-patch", "", "report only findings in code changed by this unified diff")
 	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "include suppressed findings in SARIF as suppressions")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "say on stderr what was read but skipped (setup.py values that are not literals, ...) and which projects were found")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the cache (.mcplint_cache at the scan root)")
+	fl.StringVar(&f.cacheDir, "cache-dir", "", "cache folder (default: $MCPLINT_CACHE_DIR, else .mcplint_cache in the scan root)")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
 	_ = fl.MarkHidden("cpuprofile")
 	fl.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (allocations) to FILE at exit (for memory work)")
@@ -100,6 +104,9 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	}
 	if err := checkOutputFlags(f); err != nil {
 		return err
+	}
+	if !f.quiet {
+		defer printCacheNotes(cmd.ErrOrStderr(), opts.Cache)
 	}
 	if err := checkWriteTargets(f); err != nil {
 		return err
@@ -165,13 +172,16 @@ func reported(res *engine.Result) bool {
 // resolve to, and what was read but skipped.
 func printVerbose(w io.Writer, res *engine.Result) {
 	fmt.Fprintf(w, "mcplint: %d files, %d Python files parsed\n", res.Files, res.Parsed)
+	if res.Reused > 0 {
+		fmt.Fprintf(w, "mcplint: cache: %d project%s reused, %d analysed (%d Python files parsed now)\n", res.Reused, plural(res.Reused), res.Analysed, res.ParsedNow)
+	}
 	for _, p := range res.Projects {
 		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", escape.Visible(p.Dir), len(p.Handlers),
-			escape.Visible(p.Deps.Describe("mcp")), escape.Visible(p.Deps.Describe("fastmcp")), escape.Visible(p.Deps.Describe("anyio")))
+			escape.Visible(p.Deps().Describe("mcp")), escape.Visible(p.Deps().Describe("fastmcp")), escape.Visible(p.Deps().Describe("anyio")))
 		if g := p.Guard; g != nil {
 			fmt.Fprintf(w, "mcplint: project %s is guarded by %s:%d (respond() and cancel() return early once answered): code findings are notes\n", escape.Visible(p.Dir), escape.Visible(g.Path), g.Line)
 		}
-		for _, n := range p.Deps.Notes {
+		for _, n := range p.Deps().Notes {
 			fmt.Fprintf(w, "mcplint: note: %s\n", escape.Visible(n))
 		}
 	}

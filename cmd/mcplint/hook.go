@@ -55,6 +55,9 @@ func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
 		return err
 	}
 	opts.Processors = append(opts.Processors, onlyFiles(files))
+	if !f.quiet {
+		defer printCacheNotes(cmd.ErrOrStderr(), opts.Cache)
+	}
 	var res *engine.Result
 	var outcome *fix.Outcome
 	var status error // set by writing the fixes, returned after the outputs

@@ -119,6 +119,7 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 		ShowSafe:          f.showSafe,
 		ReportUnreachable: f.reportUnreachable,
 		HandlerDecorators: f.handlerDecorators,
+		Cache:             openCache(paths, f),
 	}
 	cfg, err := loadConfig(cmd, paths, f)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -34,6 +35,8 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *updateScripts,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
+			// The cache's key lives in the user's cache folder.
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".user-cache"))
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -1,0 +1,421 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcplint/mcplint/internal/testfs"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// cacheTree is two projects with findings, a PEP 723 script, a file with a
+// suppression and one with an unused one.
+func cacheTree(t *testing.T) string {
+	return testfs.Write(t, map[string]string{
+		"a/requirements.txt": "mcp==1.26.0\n",
+		"a/server.py":        offloadServer,
+		"a/helpers.py":       "def work(): return 1\n",
+		"a/quiet.py":         "from mcp.server.fastmcp import FastMCP\nimport anyio\nmcp = FastMCP('q')\n\n@mcp.tool()\nasync def q():\n    return await anyio.to_thread.run_sync(print)  # mcplint: ignore[MCP101] fast\n",
+		"b/pyproject.toml":   "[project]\nname='b'\ndependencies=['mcp==1.25.0']\n",
+		"b/server.py":        offloadServer,
+		"b/helpers.py":       "def work(): return 1  # noqa: MCP104\n",
+		"tool.py":            "# /// script\n# dependencies = ['mcp==1.26.0']\n# ///\n" + offloadServer,
+	})
+}
+
+// cacheOpts are the options of the cache tests: every rule, and a cache in
+// dir with its key in keyDir.
+func cacheOpts(dir, keyFile string) Options {
+	return Options{Jobs: 2, Rules: rules.All(), Cache: NewCache(CacheOptions{Dir: dir, Version: "test", KeyFile: keyFile}),
+		Processors: []Processor{}}
+}
+
+// fingerprint is everything a renderer reads of a result.
+func fingerprint(t *testing.T, res *Result) string {
+	t.Helper()
+	type proj struct {
+		P    *ProjectSummary
+		Deps string
+	}
+	var ps []proj
+	for _, p := range res.Projects {
+		ps = append(ps, proj{p, p.Deps().Describe("mcp")})
+	}
+	srcs := map[string]string{}
+	for _, d := range res.Diagnostics {
+		srcs[d.Path] = string(res.Source(d.Path))
+	}
+	b, err := json.Marshal(struct {
+		D       []rules.Diagnostic
+		P       []proj
+		Parsed  int
+		Files   int
+		Sources map[string]string
+	}{res.Diagnostics, ps, res.Parsed, res.Files, srcs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// cacheRun runs on root (from inside it, as the CLI does) and compares with
+// a run without a cache.
+func cacheRun(t *testing.T, root string, opts Options) *Result {
+	t.Helper()
+	t.Chdir(root)
+	res := run(t, []string{"."}, opts)
+	plain := opts
+	plain.Cache = nil
+	want := run(t, []string{"."}, plain)
+	sameResult(t, res, want)
+	return res
+}
+
+// sameResult fails the test when two results would render differently.
+// The comments kept for the suppression stage may differ only where one
+// result has none for a file (the stage then lexes the file itself).
+func sameResult(t *testing.T, got, want *Result) {
+	t.Helper()
+	if g, w := fingerprint(t, got), fingerprint(t, want); g != w {
+		i := 0
+		for i < len(g) && i < len(w) && g[i] == w[i] {
+			i++
+		}
+		t.Fatalf("the cached run differs from a run without the cache, at byte %d:\n got ...%s\nwant ...%s", i, excerpt(g, i), excerpt(w, i))
+	}
+	for p, wc := range want.Comments {
+		if gc, ok := got.Comments[p]; ok && fmt.Sprint(gc) != fmt.Sprint(wc) {
+			t.Fatalf("comments of %s: %v, want %v", p, gc, wc)
+		}
+	}
+}
+
+func excerpt(s string, i int) string {
+	return s[max(i-80, 0):min(i+80, len(s))]
+}
+
+// later makes the runs of f start late enough that files written now are
+// no longer "racy": their stat signatures are trusted.
+func later(t *testing.T) {
+	old := now
+	now = func() time.Time { return old().Add(time.Minute) }
+	t.Cleanup(func() { now = old })
+}
+
+func TestCacheWarmRunParsesNothing(t *testing.T) {
+	root := cacheTree(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	cold := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	if len(cold.Diagnostics) < 5 {
+		t.Fatalf("%d findings: the tree tests too little", len(cold.Diagnostics))
+	}
+	if cold.Analysed != 3 || cold.Reused != 0 || cold.ParsedNow == 0 {
+		t.Fatalf("cold run: %d analysed, %d reused, %d parsed; want 3 projects analysed (a, b, the script)", cold.Analysed, cold.Reused, cold.ParsedNow)
+	}
+	for _, name := range []string{"CACHEDIR.TAG", ".gitignore"} {
+		if _, err := os.Lstat(filepath.Join(root, ".mcplint_cache", name)); err != nil {
+			t.Errorf("cache folder: %v", err)
+		}
+	}
+	if got := testfs.Read(t, filepath.Join(root, ".mcplint_cache", ".gitignore")); !strings.Contains(got, "\n*\n") {
+		t.Errorf(".gitignore = %q, want a line *", got)
+	}
+	// Racy (just written) and trusted (stat unchanged) files alike.
+	for _, l := range []bool{false, true} {
+		if l {
+			later(t)
+			cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)) // records trusted signatures
+		}
+		warm := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+		if warm.Analysed != 0 || warm.Reused != 3 || warm.ParsedNow != 0 {
+			t.Fatalf("warm run (trusted stats: %v): %d analysed, %d reused, %d parsed; want 3 reused, nothing parsed", l, warm.Analysed, warm.Reused, warm.ParsedNow)
+		}
+	}
+}
+
+func TestCacheEditsBetweenRuns(t *testing.T) {
+	root := cacheTree(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	later(t)
+	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	// Same-size edits with the modification time set back: only the
+	// change time (and the hash) can tell.
+	edits := []struct{ path, old, new string }{
+		{"a/server.py", "run_sync(work)", "run_sync(len) "},
+		{"a/helpers.py", "return 1", "return 2"},
+		{"b/server.py", "async def t", "async def u"},
+		{"b/pyproject.toml", "mcp==1.25.0", "mcp==2.0.00"},
+		{"a/requirements.txt", "mcp==1.26.0", "mcp==2.00.0"},
+		{"a/quiet.py", "ignore[MCP101] fast", "ignore[MCP104] fast"},
+		{"tool.py", "mcp==1.26.0", "mcp==2.0.0 "},
+	}
+	for _, ed := range edits {
+		full := filepath.Join(root, filepath.FromSlash(ed.path))
+		st, err := os.Stat(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := testfs.Read(t, full)
+		if len(ed.old) != len(ed.new) {
+			t.Fatalf("%s: not a same-size edit", ed.path)
+		}
+		if !strings.Contains(src, ed.old) {
+			t.Fatalf("%s: no %q", ed.path, ed.old)
+		}
+		if err := os.WriteFile(full, []byte(strings.Replace(src, ed.old, ed.new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(full, st.ModTime(), st.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		res := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+		if res.Analysed != 1 || res.Reused != 2 {
+			t.Errorf("after editing %s: %d projects analysed, %d reused; want 1 analysed", ed.path, res.Analysed, res.Reused)
+		}
+	}
+	// A file added, a file removed.
+	if err := os.WriteFile(filepath.Join(root, "b", "extra.py"), []byte("import server\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)); res.Analysed != 1 {
+		t.Errorf("after adding a file: %d projects analysed, want 1", res.Analysed)
+	}
+	if err := os.Remove(filepath.Join(root, "a", "helpers.py")); err != nil {
+		t.Fatal(err)
+	}
+	if res := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)); res.Analysed != 1 {
+		t.Errorf("after removing a file: %d projects analysed, want 1", res.Analysed)
+	}
+}
+
+// An included requirements file outside the project is read by its
+// analysis: a change to it must be seen.
+func TestCacheIncludedFileChanges(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"svc/requirements.txt": "-r ../shared/base.txt\n",
+		"svc/server.py":        offloadServer,
+		"svc/helpers.py":       "def work(): return 1\n",
+		"shared/base.txt":      "mcp==1.26.0\n",
+	})
+	keyFile := filepath.Join(t.TempDir(), "key")
+	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	if err := os.WriteFile(filepath.Join(root, "shared", "base.txt"), []byte("mcp==2.0.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	if res.Reused != 0 {
+		t.Errorf("a project whose include changed was taken from the cache")
+	}
+}
+
+func TestCacheConfigurationChanges(t *testing.T) {
+	root := cacheTree(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	variants := []func(*Options){
+		func(o *Options) {},
+		func(o *Options) { o.Rules = []*rules.Rule{rules.Lookup("MCP101")} },
+		func(o *Options) { o.Rules = []*rules.Rule{rules.Lookup("MCP001")} },
+		func(o *Options) { o.AssumeMCP = "1.20.0" },
+		func(o *Options) { o.ReportUnreachable = true },
+		func(o *Options) { o.HandlerDecorators = []string{"x.y"} },
+		func(o *Options) { o.ShowSafe = true },
+		func(o *Options) { l := DefaultLimits; l.Parse.Nodes = 20; o.Limits = &l },
+		func(o *Options) {},
+	}
+	for i, v := range variants {
+		opts := cacheOpts(".mcplint_cache", keyFile)
+		v(&opts)
+		res := cacheRun(t, root, opts)
+		if i == len(variants)-1 && res.Reused != 3 {
+			t.Errorf("back to the first configuration: %d reused, want 4", res.Reused)
+		}
+	}
+}
+
+// A damaged, truncated, foreign (another key) or planted cache is ignored
+// with a note and rebuilt; never an error, never a wrong result.
+func TestCacheDamagedOrForeign(t *testing.T) {
+	root := cacheTree(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	files, _ := filepath.Glob(filepath.Join(root, ".mcplint_cache", "run-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("cache files: %v", files)
+	}
+	cf := files[0]
+	good, err := os.ReadFile(cf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damage := map[string]func([]byte) []byte{
+		"byte flipped in the payload": func(b []byte) []byte { b[len(b)-10] ^= 0x40; return b },
+		"byte flipped in the MAC":     func(b []byte) []byte { b[12] ^= 1; return b },
+		"byte flipped in the magic":   func(b []byte) []byte { b[0] ^= 1; return b },
+		"truncated":                   func(b []byte) []byte { return b[:len(b)/2] },
+		"truncated to nothing":        func(b []byte) []byte { return nil },
+		"garbage":                     func(b []byte) []byte { return []byte(strings.Repeat("x", 100)) },
+	}
+	for name, f := range damage {
+		if err := os.WriteFile(cf, f(append([]byte(nil), good...)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := cacheOpts(".mcplint_cache", keyFile)
+		res := cacheRun(t, root, opts)
+		if res.Reused != 0 {
+			t.Errorf("%s: %d projects reused", name, res.Reused)
+		}
+		if notes := opts.Cache.Notes(); len(notes) != 1 || !strings.Contains(notes[0], "rebuilt") {
+			t.Errorf("%s: notes %q, want one saying the cache was rebuilt", name, notes)
+		}
+		if res := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)); res.Reused != 3 {
+			t.Errorf("%s: the rebuilt cache was not used (%d reused)", name, res.Reused)
+		}
+	}
+	// A cache written with another key (another user, another machine, a
+	// repository that ships one) is not trusted, even if its entries
+	// match the contents: they could claim anything.
+	opts := cacheOpts(".mcplint_cache", filepath.Join(t.TempDir(), "other-key"))
+	if res := cacheRun(t, root, opts); res.Reused != 0 {
+		t.Errorf("a cache under another key was used")
+	}
+	if notes := opts.Cache.Notes(); len(notes) != 1 {
+		t.Errorf("foreign cache: notes %q, want one", notes)
+	}
+}
+
+// A planted cache whose entry claims no findings for the project's real
+// contents: without the key, it cannot pass.
+func TestCachePlantedEntryIsNotUsed(t *testing.T) {
+	root := cacheTree(t)
+	attacker := filepath.Join(t.TempDir(), "attacker-key")
+	// The attacker computes the entries for the real contents with its own
+	// key, then empties them.
+	opts := cacheOpts(".mcplint_cache", attacker)
+	t.Chdir(root)
+	run(t, []string{"."}, opts)
+	st := opts.Cache.state(opts.Cache.onlyDigest(t))
+	for _, pe := range st.Projects {
+		pe.Diags = nil
+	}
+	opts.Cache.save(opts.Cache.onlyDigest(t), st)
+	victim := cacheOpts(".mcplint_cache", filepath.Join(t.TempDir(), "key"))
+	res := cacheRun(t, root, victim)
+	if res.Reused != 0 {
+		t.Fatalf("the planted cache was used")
+	}
+}
+
+// onlyDigest returns the digest of the one configuration a cache holds.
+func (c *Cache) onlyDigest(t *testing.T) string {
+	t.Helper()
+	if len(c.states) != 1 {
+		t.Fatalf("%d configurations", len(c.states))
+	}
+	for d := range c.states {
+		return d
+	}
+	return ""
+}
+
+// A cache folder that cannot be written, or that is a symlink or a file,
+// is a note; the symlink is never followed.
+func TestCacheUnwritableOrSymlinked(t *testing.T) {
+	root := cacheTree(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, ".mcplint_cache")); err != nil {
+		t.Fatal(err)
+	}
+	opts := cacheOpts(".mcplint_cache", keyFile)
+	cacheRun(t, root, opts)
+	if notes := opts.Cache.Notes(); len(notes) == 0 || !strings.Contains(strings.Join(notes, "\n"), "symlink") {
+		t.Errorf("symlinked cache folder: notes %q", notes)
+	}
+	if left, _ := os.ReadDir(outside); len(left) != 0 {
+		t.Errorf("the symlink was followed: %d files written in its target", len(left))
+	}
+	for name, dir := range map[string]string{
+		"under a file":   "tool.py/cache",
+		"a file":         "a/server.py",
+		"missing parent": "no/such/folder",
+	} {
+		opts := cacheOpts(dir, keyFile)
+		cacheRun(t, root, opts)
+		if notes := opts.Cache.Notes(); len(notes) == 0 {
+			t.Errorf("%s: no note", name)
+		}
+	}
+	// A planted symlink in place of the cache file is replaced, not
+	// followed.
+	target := filepath.Join(outside, "victim")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, ".mcplint_cache")); err != nil {
+		t.Fatal(err)
+	}
+	opts = cacheOpts(".mcplint_cache", keyFile)
+	cacheRun(t, root, opts)
+	files, _ := filepath.Glob(filepath.Join(root, ".mcplint_cache", "run-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("cache files: %v", files)
+	}
+	if err := os.Remove(files[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, files[0]); err != nil {
+		t.Fatal(err)
+	}
+	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	if got := testfs.Read(t, target); got != "keep" {
+		t.Errorf("the cache was written through a planted symlink: %q", got)
+	}
+}
+
+// Runs that share a cache in memory (the fix rounds) analyse again only the
+// project whose file the overlay changes.
+func TestCacheInMemoryOverlay(t *testing.T) {
+	root := cacheTree(t)
+	t.Chdir(root)
+	opts := Options{Jobs: 2, Rules: rules.All(), Cache: NewCache(CacheOptions{})}
+	first := run(t, []string{"."}, opts)
+	if first.Analysed != 3 {
+		t.Fatalf("first run: %d analysed", first.Analysed)
+	}
+	opts.Overlay = map[string][]byte{"b/helpers.py": []byte("def work(): return 3\n")}
+	res := run(t, []string{"."}, opts)
+	if res.Analysed != 1 || res.Reused != 2 {
+		t.Errorf("with one file changed in memory: %d analysed, %d reused; want 1, 2", res.Analysed, res.Reused)
+	}
+	plain := opts
+	plain.Cache = nil
+	sameResult(t, res, run(t, []string{"."}, plain))
+	if _, err := os.Lstat(".mcplint_cache"); err == nil {
+		t.Errorf("an in-memory cache wrote a cache folder")
+	}
+}
+
+func TestFileSigTrusted(t *testing.T) {
+	start := time.Unix(1000, 0)
+	old := start.Add(-time.Hour).UnixNano()
+	for _, c := range []struct {
+		sig  fileSig
+		want bool
+	}{
+		{fileSig{Mtime: old, Ctime: old}, true},
+		{fileSig{Mtime: start.Add(-time.Second).UnixNano(), Ctime: old}, false}, // changed just before the run
+		{fileSig{Mtime: old, Ctime: start.UnixNano()}, false},                   // mtime set back, ctime is now
+		{fileSig{Mtime: start.Add(time.Second).UnixNano(), Ctime: old}, false},  // changed during the run
+		{fileSig{}, false},
+	} {
+		if got := c.sig.trusted(start); got != c.want {
+			t.Errorf("%+v trusted = %v, want %v", c.sig, got, c.want)
+		}
+	}
+}
