@@ -74,7 +74,8 @@ type Project struct {
 	Files []*File // dependency files read (includes too), in reading order
 
 	// Style is the project's formatting settings (line length, import
-	// order) from pyproject.toml and ruff.toml, for the fixes.
+	// order) from the ruff, black and isort configuration files that apply
+	// to the project (style.go), for the fixes.
 	Style pystyle.Style
 
 	// Notes says what was read but skipped (a setup.py value that is not a
@@ -207,6 +208,9 @@ type loader struct {
 	// include stack for cycle detection.
 	reqDone  map[string]bool
 	reqStack []string
+	// tomls: TOML files parsed (by cleaned path; nil when unreadable), for
+	// the style files that are also dependency files.
+	tomls map[string]*ttable
 }
 
 // errorf records an error in f. The message is bounded and made printable
@@ -288,7 +292,7 @@ func Load(dir string, files []string, opts Options) (*Project, []error) {
 		l.readSafely(rd, f)
 	}
 	if len(files) > 0 {
-		l.readRuffTOML(path.Dir(files[0]))
+		l.readStyle(path.Dir(files[0]))
 	}
 	return l.finish()
 }

@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"path"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -22,7 +23,10 @@ func readPyproject(l *loader, f *File) []*Requirement {
 		l.addErr(err)
 		return nil
 	}
-	styleFromPyproject(&l.proj.Style, root)
+	if l.tomls == nil {
+		l.tomls = map[string]*ttable{}
+	}
+	l.tomls[path.Clean(f.Path)] = root // for readStyle
 	if root.table("tool", "uv", "workspace") != nil {
 		l.proj.workspace = true
 	}

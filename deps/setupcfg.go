@@ -1,7 +1,6 @@
 package deps
 
 import (
-	"bytes"
 	"path"
 	"strings"
 
@@ -16,86 +15,44 @@ import (
 
 func readSetupCfg(l *loader, f *File) []*Requirement {
 	var reqs []*Requirement
-	section, key := "", ""
-	pos := 0
-	for pos < len(f.Src) {
-		end := bytes.IndexByte(f.Src[pos:], '\n')
-		next := len(f.Src)
-		if end < 0 {
-			end = len(f.Src)
-		} else {
-			end += pos
-			next = end + 1
-		}
-		line := strings.TrimRight(string(f.Src[pos:end]), "\r")
-		lineStart := pos
-		pos = next
-		trimmed := strings.TrimSpace(line)
-		if trimmed == "" || trimmed[0] == '#' || trimmed[0] == ';' {
-			continue
-		}
-		indented := line[0] == ' ' || line[0] == '\t'
-		var value string
-		valueAt := 0
-		switch {
-		case !indented && trimmed[0] == '[':
-			if !strings.HasSuffix(trimmed, "]") {
-				l.errorf(f, lineStart, "setup.cfg: unclosed section header")
-				section, key = "", ""
-				continue
-			}
-			section, key = strings.TrimSpace(trimmed[1:len(trimmed)-1]), ""
-			continue
-		case !indented:
-			i := strings.IndexAny(line, "=:")
-			if i < 0 {
-				l.errorf(f, lineStart, "setup.cfg: expected key = value")
-				key = ""
-				continue
-			}
-			key = strings.ToLower(strings.TrimSpace(line[:i]))
-			value = line[i+1:]
-			valueAt = i + 1
-		default:
-			value = line // a continuation line of key
-		}
+	scanINI(f.Src, func(ln iniLine) {
 		group := ""
 		switch {
-		case section == "options" && key == "install_requires":
-		case section == "options.extras_require" && key != "":
-			group = key
+		case ln.section == "options" && ln.key == "install_requires":
+		case ln.section == "options.extras_require":
+			group = ln.key
 		default:
-			continue
+			return
 		}
-		lead := len(value) - len(strings.TrimLeft(value, " \t"))
-		v := strings.TrimSpace(value)
+		lead := len(ln.value) - len(strings.TrimLeft(ln.value, " \t"))
+		v := strings.TrimSpace(ln.value)
 		if i := strings.Index(v, " #"); i >= 0 {
 			v = strings.TrimSpace(v[:i])
 		}
 		if v == "" || v[0] == '#' {
-			continue
+			return
 		}
-		at := lineStart + valueAt + lead
+		at := ln.valueAt + lead
 		if strings.HasPrefix(v, "file:") {
 			for _, name := range strings.Split(strings.TrimPrefix(v, "file:"), ",") {
 				reqs = append(reqs, l.cfgInclude(f, at, strings.TrimSpace(name))...)
 			}
-			continue
+			return
 		}
 		r, err := newRequirement(f.Path, v, func(i int) int { return at + i })
 		if err != nil {
 			l.errorf(f, at, "invalid requirement: %v", err)
-			continue
+			return
 		}
 		if !l.keep(r) {
-			continue
+			return
 		}
-		r.Group, r.Section = group, section+"."+key
+		r.Group, r.Section = group, ln.section+"."+ln.key
 		if group == "" {
 			r.Section = "options.install_requires"
 		}
 		reqs = append(reqs, r)
-	}
+	}, func(off int, msg string) { l.errorf(f, off, "setup.cfg: %s", msg) })
 	return reqs
 }
 

@@ -2,7 +2,8 @@
 // fixes need it: the line length black or ruff format to, and the import
 // order isort or ruff's I rules enforce (sections, known first-party
 // modules, sorting within a section). Package deps reads it from the
-// project's pyproject.toml and ruff.toml; the fixes use it to place an
+// ruff, black and isort configuration files that apply to the project (as
+// each tool finds them, within the scan root); the fixes use it to place an
 // inserted import where isort would and to wrap generated code.
 //
 // Only what one inserted import line needs is implemented: the section of a
