@@ -278,3 +278,30 @@ func TestGuardInstalledOnTheServingPath(t *testing.T) {
 		})
 	}
 }
+
+// A wide call tree on the serving path (3,660 calls, more than
+// maxServeCalls): past the bound calls are not followed, and the guard
+// imported before them and the run() call after them are still seen.
+func TestGuardServingPathIsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("from server import mcp\n\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "def leaf%d():\n    return %d\n\n", i, i)
+	}
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "def mid%d():\n", i)
+		for j := 0; j < 60; j++ {
+			fmt.Fprintf(&b, "    leaf%d()\n", j)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("def main():\n    import guard\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "    mid%d()\n", i)
+	}
+	b.WriteString("    mcp.run()\n\nmain()\n")
+	ix := build(t, map[string]string{"server.py": server("", ""), "guard.py": attrGuard, "main.py": b.String()}, Config{})
+	if ix.ActiveGuard() == nil {
+		t.Errorf("guard not active: %s", ix.Guards()[0].Why)
+	}
+}

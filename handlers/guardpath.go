@@ -79,10 +79,16 @@ type servePath struct {
 	serves  []serving
 	stack   map[*pyast.Function]bool
 	exits   *[]flow // the flows at the returns of the function being walked
+	calls   int     // calls followed so far (bounded by maxServeCalls)
 }
 
-// maxServeDepth bounds how deep calls are followed (runsServer's bound).
-const maxServeDepth = 3
+// maxServeDepth bounds how deep calls are followed (runsServer's bound);
+// maxServeCalls bounds how many are followed from one start, so that a
+// wide call tree costs a bounded time (past it, a call is not followed).
+const (
+	maxServeDepth = 3
+	maxServeCalls = 2000
+)
 
 func (b *builder) newServePath() *servePath {
 	p := &servePath{b: b, patches: map[uintptr]bool{}, stack: map[*pyast.Function]bool{}}
@@ -278,9 +284,10 @@ func (p *servePath) expr(m *pyast.Module, n *pyast.Node, in flow, depth int) flo
 // call follows a call of project function r: the flow after it is what
 // every return of r ran.
 func (p *servePath) call(r FuncRef, in flow, depth int) flow {
-	if depth >= maxServeDepth || r.Func.Body == nil || p.stack[r.Func] {
+	if depth >= maxServeDepth || r.Func.Body == nil || p.stack[r.Func] || p.calls >= maxServeCalls {
 		return in
 	}
+	p.calls++
 	p.stack[r.Func] = true
 	saved := p.exits
 	var exits []flow
