@@ -109,3 +109,43 @@ func TestRunRefusesAFixThatLeavesItsFindingInACRLFFile(t *testing.T) {
 		})
 	}
 }
+
+// twoFileBreaker reports every handler with a fix that creates a module
+// beside it (fine) and breaks the handler's file (refused by the check):
+// the fix is applied whole or not at all, so the module is not created.
+var twoFileBreaker = &rules.Rule{
+	Code: "MCP995", Name: "test-two-file-breaker", Kind: rules.CodeRule, Severity: rules.SeverityError,
+	Run: func(p *rules.Pass) {
+		for _, h := range p.Handlers.Handlers {
+			n := h.Func.Node.ChildByFieldName("name")
+			created := filepath.ToSlash(filepath.Join(filepath.Dir(h.Module.Path), "helper.py"))
+			p.ReportNode(h.Module, n, "test", nil, rules.Fix{
+				Message: "create a module and break this file", Applicability: rules.Safe,
+				Edits: []rules.Edit{
+					{Path: created, New: "helper = 1\n", Create: true},
+					{Path: h.Module.Path, Start: int(n.EndByte()), End: int(n.EndByte()), New: "(:"},
+				},
+			})
+		}
+	},
+}
+
+func TestRunRevertsEveryFileOfAFixThatFailsItsCheck(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"server.py": "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n",
+	})
+	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{twoFileBreaker}}, Mode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range out.Files {
+		files = append(files, f.Path)
+	}
+	if len(out.Files) != 0 || out.Fixed != 0 {
+		t.Errorf("files %v fixed %d: the module of a fix whose other file failed its check must not be created", files, out.Fixed)
+	}
+	if len(out.Failures) != 1 || !strings.Contains(out.Failures[0].Reason, "would not parse") {
+		t.Errorf("failures %+v, want the broken file's", out.Failures)
+	}
+}
