@@ -244,9 +244,14 @@ func vcsRoot(d string) bool {
 }
 
 // read reads a style file of the search: nil when it is absent, unreadable,
-// or outside the search root once symlinks are resolved.
+// or outside the search root once symlinks are resolved. A file that does
+// not exist is still asked of the reader, which fails: a caller that
+// records reads (the engine's cache) then knows that creating it changes
+// the result.
 func (s *styleFinder) read(p string) []byte {
-	if err := safeio.Within(filepath.FromSlash(s.root), filepath.FromSlash(p)); err != nil {
+	var outside *safeio.OutsideError
+	if err := safeio.Within(filepath.FromSlash(s.root), filepath.FromSlash(p)); errors.As(err, &outside) ||
+		err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	src, err := s.l.opts.read(p)

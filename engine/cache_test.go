@@ -419,3 +419,39 @@ func TestFileSigTrusted(t *testing.T) {
 		}
 	}
 }
+
+// The fixes follow style files found above the project (a parent folder's
+// ruff.toml, deps' style search): one created after a cached run makes the
+// next run analyse the project again, since the search asked for it and
+// the cache recorded that it was missing.
+func TestCacheSeesAStyleFileCreatedAboveTheProject(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"svc/requirements.txt": "mcp==1.26.0\n",
+		"svc/helpers.py":       "def work(): return 1\n",
+		"svc/server.py": strings.Replace(offloadServer, "anyio.to_thread.run_sync(work)",
+			"anyio.to_thread.run_sync(work, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)", 1),
+	})
+	keyFile := filepath.Join(t.TempDir(), "key")
+	edits := func(res *Result) string {
+		var out []string
+		for _, d := range res.Diagnostics {
+			for _, f := range d.Fixes {
+				for _, e := range f.Edits {
+					out = append(out, e.New)
+				}
+			}
+		}
+		return strings.Join(out, "|")
+	}
+	before := edits(cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)))
+	if err := os.WriteFile(filepath.Join(root, "ruff.toml"), []byte("line-length = 40\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	if edits(after) == before {
+		t.Fatalf("the fixes did not change with the line length: %s", before)
+	}
+	if after.Analysed != 1 {
+		t.Errorf("%d projects analysed, want the one whose style changed", after.Analysed)
+	}
+}
