@@ -575,6 +575,18 @@ func (b *builder) activate() {
 			in.must[m], in.may[m] = true, true
 		}
 		sp := b.newServePath()
+		// The start module's own top-level code before the cut runs
+		// first, with the functions it calls (configure() importing the
+		// guard). Module level keeps the coarse rule: every statement
+		// counts, in if and try blocks too. What it may serve is not this
+		// start's: the cut decides where serving begins.
+		for _, st := range topLevel(s.mod.Root) {
+			if int(st.StartByte()) >= s.cut {
+				break
+			}
+			in = sp.simple(s.mod, st, in, 0)
+		}
+		sp.serves = nil
 		end := in
 		switch {
 		case s.stmt != nil:
