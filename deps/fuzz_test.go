@@ -178,7 +178,7 @@ func FuzzSetupPy(f *testing.F) {
 		"import setuptools as s\ns.setup(install_requires=[f'mcp=={V}', 'mcp\\x3d=1', u'mcp ; python_version<\"3\"', 'mcp @ git+https://x/y@v1.2.0'])\n",
 		"setup(install_requires=open('r.txt').read().splitlines(), extras_require=EXTRAS)\nsetup(install_requires=(\n 'a'\n 'b>=1',\n))\r\n")
 	f.Fuzz(func(t *testing.T, src []byte) {
-		l := newLoader(".", Options{})
+		l := newLoader(".", Options{AllRequirements: true})
 		file := &File{Path: "setup.py", Src: src}
 		checkWellFormed(t, src, readSetupPy(l, file))
 	})
@@ -199,7 +199,7 @@ func FuzzSetupCfg(f *testing.F) {
 			}
 			return nil, fs.ErrNotExist
 		}
-		l := newLoader(".", Options{Root: ".", ReadFile: read})
+		l := newLoader(".", Options{AllRequirements: true, Root: ".", ReadFile: read})
 		file := &File{Path: "setup.cfg", Src: src}
 		for _, r := range readSetupCfg(l, file) {
 			if r.Path == "setup.cfg" {
