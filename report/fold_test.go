@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -141,6 +142,60 @@ func TestJSONStreamSameBytes(t *testing.T) {
 		}
 		if got := render(t, JSON, res, Options{ToolVersion: "1.2.3"}); got != want.String() {
 			t.Errorf("streamed JSON differs:\n%s\nwant:\n%s", got, want.String())
+		}
+	}
+}
+
+// peakWriter discards what it is given and records, about every MiB, the
+// live heap (after a collection): what a renderer holds while it writes.
+type peakWriter struct {
+	written, next int
+	base, peak    uint64
+}
+
+func newPeakWriter() *peakWriter {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return &peakWriter{base: m.HeapAlloc}
+}
+
+func (w *peakWriter) Write(p []byte) (int, error) {
+	w.written += len(p)
+	if w.written >= w.next {
+		w.next = w.written + 1<<20
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		if m.HeapAlloc > w.base && m.HeapAlloc-w.base > w.peak {
+			w.peak = m.HeapAlloc - w.base
+		}
+	}
+	return len(p), nil
+}
+
+// The renderers write as they go: while JSON (every finding) and text
+// (MaxSame 0) write several MiB, they hold a small part of it (a copy of
+// the findings, not of the output).
+func TestRenderersStream(t *testing.T) {
+	res := repeated(2000)
+	long := strings.Repeat("a long fix message ", 100) // shared by every finding: the input stays small
+	for i := range res.Diagnostics {
+		res.Diagnostics[i].Fixes = []rules.Fix{{Message: long, Applicability: rules.DisplayOnly}}
+	}
+	for _, c := range []struct {
+		name string
+		f    Format
+	}{{"json", JSON}, {"text", Text}} {
+		w := newPeakWriter()
+		if err := c.f(w, res, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if w.written < 1<<20 {
+			t.Fatalf("%s: only %d bytes written: the test needs more", c.name, w.written)
+		}
+		if w.peak > uint64(w.written)/4 {
+			t.Errorf("%s holds %d bytes while writing %d", c.name, w.peak, w.written)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package sarif
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -96,5 +97,55 @@ func TestWriteStreamSameBytes(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("streamed log differs:\n%s\nwant:\n%s", got.String(), want.String())
 		}
+	}
+}
+
+// peakWriter discards what it is given and records, about every MiB, the
+// live heap (after a collection): what Write holds while it writes.
+type peakWriter struct {
+	written, next int
+	base, peak    uint64
+}
+
+func (w *peakWriter) Write(p []byte) (int, error) {
+	w.written += len(p)
+	if w.written >= w.next {
+		w.next = w.written + 1<<20
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		if m.HeapAlloc > w.base && m.HeapAlloc-w.base > w.peak {
+			w.peak = m.HeapAlloc - w.base
+		}
+	}
+	return len(p), nil
+}
+
+// Write streams: while it writes a log of several MiB (every result, with
+// MaxSame 0), it holds a small part of it.
+func TestWriteStreams(t *testing.T) {
+	const line = "mcp==1.20.0\n"
+	src := strings.Repeat(line, 2000)
+	li := pyast.NewLineIndex([]byte(src))
+	long := strings.Repeat("a long message ", 400) // shared by every finding: the input stays small
+	var ds []rules.Diagnostic
+	for i := 0; i < 2000; i++ {
+		off := i * len(line)
+		ds = append(ds, rules.Diagnostic{Code: "MCP001", Name: "mcp-v1-pin", Severity: rules.SeverityError, Message: long,
+			Location: rules.Location{Path: "requirements.txt", Start: li.Position(off), End: li.Position(off + 11)}})
+	}
+	res := &engine.Result{Diagnostics: ds, Sources: map[string][]byte{"requirements.txt": []byte(src)}}
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	w := &peakWriter{base: m.HeapAlloc}
+	if _, err := Write(w, res, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if w.written < 2<<20 {
+		t.Fatalf("only %d bytes written: the test needs more", w.written)
+	}
+	if w.peak > uint64(w.written)/4 {
+		t.Errorf("Write holds %d bytes while writing %d", w.peak, w.written)
 	}
 }
