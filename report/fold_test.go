@@ -174,19 +174,20 @@ func (w *peakWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// The renderers write as they go: while JSON (every finding) and text
-// (MaxSame 0) write several MiB, they hold a small part of it (a copy of
+// The renderers write as they go: while JSON (every finding), text and
+// markdown (MaxSame 0) write several MiB, they hold a small part of it (a copy of
 // the findings, not of the output).
 func TestRenderersStream(t *testing.T) {
 	res := repeated(2000)
 	long := strings.Repeat("a long fix message ", 100) // shared by every finding: the input stays small
 	for i := range res.Diagnostics {
+		res.Diagnostics[i].Message = long
 		res.Diagnostics[i].Fixes = []rules.Fix{{Message: long, Applicability: rules.DisplayOnly}}
 	}
 	for _, c := range []struct {
 		name string
 		f    Format
-	}{{"json", JSON}, {"text", Text}} {
+	}{{"json", JSON}, {"text", Text}, {"markdown", Markdown}} {
 		w := newPeakWriter()
 		if err := c.f(w, res, Options{}); err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"sort"
@@ -22,17 +23,26 @@ var MaxMarkdownDetails = 100
 // and where they come from, the handlers found, and the findings per rule
 // with a code excerpt and the diff of the fix --fix (or --unsafe-fixes)
 // would apply. It suits $GITHUB_STEP_SUMMARY and audits.
+//
+// It is written as it is rendered, and folds repeated findings as the text
+// output does (Options.MaxSame).
 func Markdown(w io.Writer, res *engine.Result, opts Options) error {
-	var b strings.Builder
+	b := bufio.NewWriter(w)
 	b.WriteString("# mcplint report\n\n")
-	WriteMarkdownBody(&b, res, opts, 2)
-	_, err := io.WriteString(w, b.String())
-	return err
+	WriteMarkdownBody(b, res, opts, 2)
+	return b.Flush()
+}
+
+// MarkdownWriter is where WriteMarkdownBody writes: a *bufio.Writer or a
+// *strings.Builder.
+type MarkdownWriter interface {
+	io.Writer
+	io.StringWriter
 }
 
 // WriteMarkdownBody writes the report without its title; headings start
 // at level (2 for a report of its own, 3 inside an audit).
-func WriteMarkdownBody(b *strings.Builder, res *engine.Result, opts Options, level int) {
+func WriteMarkdownBody(b MarkdownWriter, res *engine.Result, opts Options, level int) {
 	h := func(extra int) string { return strings.Repeat("#", level+extra) + " " }
 	ds := Visible(res.Diagnostics)
 	c := Count(ds, opts.Unsafe)
@@ -143,7 +153,7 @@ func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
-func writeFindings(b *strings.Builder, res *engine.Result, ds []*rules.Diagnostic, opts Options, h string, lines map[string]*pyast.LineIndex, details *int) {
+func writeFindings(b MarkdownWriter, res *engine.Result, ds []*rules.Diagnostic, opts Options, h string, lines map[string]*pyast.LineIndex, details *int) {
 	if len(ds) == 0 {
 		b.WriteString("No findings.\n\n")
 		return
@@ -180,7 +190,7 @@ func writeFindings(b *strings.Builder, res *engine.Result, ds []*rules.Diagnosti
 	}
 }
 
-func writeFindingDetail(b *strings.Builder, res *engine.Result, d *rules.Diagnostic, opts Options, lines map[string]*pyast.LineIndex) {
+func writeFindingDetail(b MarkdownWriter, res *engine.Result, d *rules.Diagnostic, opts Options, lines map[string]*pyast.LineIndex) {
 	fmt.Fprintf(b, "**%s** (%s): %s\n\n", mdCode(fmt.Sprintf("%s:%d:%d", d.Path, d.Start.Line, d.Start.Column)), d.Severity, mdText(d.Message))
 	if li := lineIndex(res, d.Path, lines); li != nil {
 		first := max(1, d.Start.Line-1)
