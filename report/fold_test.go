@@ -200,3 +200,17 @@ func TestRenderersStream(t *testing.T) {
 		}
 	}
 }
+
+// Visible does not copy the findings when none is suppressed (a run with
+// 100k findings was copied once per output), and leaves out suppressed ones.
+func TestVisibleNoCopy(t *testing.T) {
+	res := repeated(3)
+	if got := Visible(res.Diagnostics); len(got) != len(res.Diagnostics) || &got[0] != &res.Diagnostics[0] {
+		t.Errorf("Visible copied findings that are all visible")
+	}
+	res.Diagnostics[1].Suppression = &rules.Suppression{}
+	got := Visible(res.Diagnostics)
+	if len(got) != len(res.Diagnostics)-1 || &got[0] == &res.Diagnostics[0] {
+		t.Errorf("Visible kept a suppressed finding or did not copy: %d", len(got))
+	}
+}

@@ -102,8 +102,19 @@ var Formats = map[string]Format{
 }
 
 // Visible returns the diagnostics every output but SARIF shows: those no
-// suppression comment matched.
+// suppression comment matched. When every one is visible it returns ds
+// itself (renderers only read it): a run with 100k findings is not copied.
 func Visible(ds []rules.Diagnostic) []rules.Diagnostic {
+	suppressed := false
+	for i := range ds {
+		if ds[i].Suppression != nil {
+			suppressed = true
+			break
+		}
+	}
+	if !suppressed {
+		return ds
+	}
 	out := make([]rules.Diagnostic, 0, len(ds))
 	for _, d := range ds {
 		if d.Suppression == nil {
