@@ -77,8 +77,10 @@ func GitHubWithLimits(w io.Writer, res *engine.Result, opts Options, lim GitHubL
 			if !annotate[i] {
 				d := s.D
 				// A plain log line: a newline in a path or a message would
-				// start a line GitHub reads as a workflow command.
-				fmt.Fprintf(b, "%s:%d:%d: %s %s: %s\n", vis(d.Path), d.Start.Line, d.Start.Column, d.Severity, d.Code, vis(d.Message))
+				// start a line GitHub reads as a workflow command, and so
+				// would a path that starts with "::" (the runner trims
+				// leading spaces before it looks), hence the "- ".
+				fmt.Fprintf(b, "- %s:%d:%d: %s %s: %s\n", vis(d.Path), d.Start.Line, d.Start.Column, d.Severity, d.Code, vis(d.Message))
 				for _, n := range []string{s.SameNote(), s.MoreNote(opts.MaxSame)} {
 					if n != "" {
 						fmt.Fprintf(b, "  note: %s\n", n)
