@@ -297,9 +297,12 @@ func UnifiedDiff(path string, old, new []byte) string {
 	return udiff.Unified("a/"+path, "b/"+path, string(old), string(new))
 }
 
-// NewFileDiff returns the unified diff that creates a file.
+// NewFileDiff returns the unified diff that creates a file. The path is
+// escaped as UnifiedDiff's is (FuzzDiff found it printed raw: a fix that
+// creates a file in a folder whose name holds a newline or a terminal
+// escape forged diff lines or drove the terminal).
 func NewFileDiff(path string, data []byte) string {
-	return udiff.Unified("/dev/null", "b/"+path, "", string(data))
+	return udiff.Unified("/dev/null", "b/"+escape.Visible(path), "", string(data))
 }
 
 // WriteAtomic replaces the existing file at path with data, through a

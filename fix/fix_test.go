@@ -222,3 +222,12 @@ func TestPlanOverlapsWithinAFixAndInsertionAtAReplacement(t *testing.T) {
 		t.Fatalf("changes %+v, want 01IR456789", changes)
 	}
 }
+
+// A fix that creates a file (MCP001's guard module) in a folder whose name
+// holds a newline or an escape sequence: --diff printed the name raw.
+func TestNewFileDiffEscapesThePath(t *testing.T) {
+	d := NewFileDiff("evil\n+++ b/x.py\x1b[2J/guard.py", []byte("x = 1\n"))
+	if strings.Contains(d, "\x1b") || strings.Count("\n"+d, "\n+++ ") != 1 {
+		t.Fatalf("the path reached the diff raw:\n%q", d)
+	}
+}

@@ -372,3 +372,55 @@ func summary(diags []rules.Diagnostic) string {
 	}
 	return b.String()
 }
+
+// FuzzDiff prints the diff --diff shows for a file whose path and contents
+// come from the fuzzer: a path cannot add a line to the diff or put a
+// control character in its headers (a newline there would forge a hunk,
+// an escape sequence would drive the terminal), and the "+++" header names
+// the path.
+func FuzzDiff(f *testing.F) {
+	f.Add("src/server.py", []byte("a = 1\n"), []byte("a = 2\n"))
+	f.Add("evil\n+++ b/other.py\n@@ -1 +1 @@", []byte("x\r\n"), []byte("y\r\n"))
+	f.Add("term\x1b[2J\x07\u202e.py", []byte(""), []byte("import anyio\n"))
+	f.Fuzz(func(t *testing.T, path string, old, new []byte) {
+		for _, created := range []bool{false, true} {
+			var d string
+			if created {
+				d = NewFileDiff(path, new)
+			} else {
+				d = UnifiedDiff(path, old, new)
+			}
+			if d == "" {
+				continue
+			}
+			lines := strings.SplitAfter(d, "\n")
+			headers := 0
+			for _, l := range lines {
+				if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") {
+					headers++
+					for _, r := range strings.TrimSuffix(l, "\n") {
+						if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u202e' || r == '\u2028' || r == '\u2029' {
+							t.Fatalf("header %q holds %U", l, r)
+						}
+					}
+				}
+			}
+			// Two headers, plus one per content line that starts with
+			// "-- " or "++ " (which print as "--- " or "+++ ").
+			want := 2
+			for _, content := range [][]byte{old, new} {
+				for _, l := range strings.Split(string(content), "\n") {
+					if strings.HasPrefix(l, "-- ") || strings.HasPrefix(l, "++ ") {
+						want++
+					}
+				}
+			}
+			if headers > want {
+				t.Fatalf("%d header lines (want at most %d): the path added lines:\n%s", headers, want, d)
+			}
+			if !strings.HasPrefix(lines[1], "+++ b/") {
+				t.Fatalf("the second line is %q, not the +++ header", lines[1])
+			}
+		}
+	})
+}
