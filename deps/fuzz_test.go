@@ -210,3 +210,23 @@ func FuzzSetupCfg(f *testing.F) {
 		}
 	})
 }
+
+// A value led by a form feed or a no-break space: TrimSpace removed it, but
+// the offset counted only spaces and tabs, so the requirement's span (and a
+// fix's edit of its version) started that many bytes early (FuzzSetupCfg).
+func TestSetupCfgSpanAfterOtherWhiteSpace(t *testing.T) {
+	for _, lead := range []string{" \f", "\u00a0", " \v\t"} {
+		src := []byte("[options]\ninstall_requires =" + lead + "mcp>=1.2,<2\n")
+		reqs := readSetupCfg(newLoader(".", Options{}), &File{Path: "setup.cfg", Src: src})
+		if len(reqs) != 1 {
+			t.Fatalf("%q: %d requirements", lead, len(reqs))
+		}
+		r := reqs[0]
+		if got := string(src[r.Start:r.End]); got != "mcp>=1.2,<2" {
+			t.Errorf("%q: the requirement's span reads %q", lead, got)
+		}
+		if got := string(src[r.VersionStart:r.VersionEnd]); got != ">=1.2,<2" {
+			t.Errorf("%q: the version span reads %q", lead, got)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package deps
 import (
 	"path"
 	"strings"
+	"unicode"
 
 	"github.com/mcplint/mcplint/internal/escape"
 )
@@ -24,7 +25,9 @@ func readSetupCfg(l *loader, f *File) []*Requirement {
 		default:
 			return
 		}
-		lead := len(ln.value) - len(strings.TrimLeft(ln.value, " \t"))
+		// The same white space TrimSpace removes (a form feed or a
+		// no-break space too), or the requirement's offsets would be off.
+		lead := len(ln.value) - len(strings.TrimLeftFunc(ln.value, unicode.IsSpace))
 		v := strings.TrimSpace(ln.value)
 		if i := strings.Index(v, " #"); i >= 0 {
 			v = strings.TrimSpace(v[:i])

@@ -394,15 +394,22 @@ func FuzzDiff(f *testing.F) {
 				continue
 			}
 			lines := strings.SplitAfter(d, "\n")
+			if len(lines) < 2 {
+				t.Fatalf("no headers:\n%s", d)
+			}
+			// The headers are the first two lines (a content line may
+			// print as "+++ x" too: "++ x" added).
+			for _, l := range lines[:2] {
+				for _, r := range strings.TrimSuffix(l, "\n") {
+					if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u202e' || r == '\u2028' || r == '\u2029' {
+						t.Fatalf("header %q holds %U", l, r)
+					}
+				}
+			}
 			headers := 0
 			for _, l := range lines {
 				if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") {
 					headers++
-					for _, r := range strings.TrimSuffix(l, "\n") {
-						if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == '\u202e' || r == '\u2028' || r == '\u2029' {
-							t.Fatalf("header %q holds %U", l, r)
-						}
-					}
 				}
 			}
 			// Two headers, plus one per content line that starts with
