@@ -262,6 +262,17 @@ func MapOffset(off int, edits []rules.Edit, nl string) int {
 	return off + delta
 }
 
+// insertedAt returns the length of the text edits insert at off (Plan
+// allows one insertion per offset), as Apply writes it.
+func insertedAt(off int, edits []rules.Edit, nl string) int {
+	for _, e := range edits {
+		if e.Start == e.End && e.Start == off {
+			return insertedLen(e.New, nl)
+		}
+	}
+	return 0
+}
+
 // Edits returns the merged edits of a change.
 func (c *Change) Edits() []rules.Edit { return c.edits }
 

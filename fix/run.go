@@ -329,8 +329,14 @@ func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
 			partial = f.Partial
 		}
 		at := MapOffset(d.Start.Offset, c.edits, nl)
+		// Text inserted where the finding starts ("async " before a
+		// def) is either part of what the finding is on or, when the fix
+		// made no difference, before it: look at both places (FuzzFixLoop
+		// found a fix that did nothing accepted because the finding had
+		// moved past its insertion).
+		past := at + insertedAt(d.Start.Offset, c.edits, nl)
 		for _, a := range after.Diagnostics {
-			if a.Path != d.Path || a.Code != d.Code || a.Start.Offset != at {
+			if a.Path != d.Path || a.Code != d.Code || a.Start.Offset != at && a.Start.Offset != past {
 				continue
 			}
 			if !partial {

@@ -149,3 +149,36 @@ func TestRunRevertsEveryFileOfAFixThatFailsItsCheck(t *testing.T) {
 		t.Errorf("failures %+v, want the broken file's", out.Failures)
 	}
 }
+
+// noopAtStart reports every handler's def and "fixes" it by inserting a
+// comment line right where the finding starts: the def, and the finding,
+// move past the insertion.
+var noopAtStart = &rules.Rule{
+	Code: "MCP995", Name: "test-noop-fix-at-start", Kind: rules.CodeRule, Severity: rules.SeverityError,
+	Run: func(p *rules.Pass) {
+		for _, h := range p.Handlers.Handlers {
+			at := int(h.Func.Node.StartByte())
+			p.ReportNode(h.Module, h.Func.Node, "test", nil, rules.Fix{
+				Message: "a comment", Applicability: rules.Safe,
+				Edits: []rules.Edit{{Path: h.Module.Path, Start: at, End: at, New: "# fixed?\n"}},
+			})
+		}
+	},
+}
+
+// The finding-gone check looked only before text inserted at the finding's
+// start; a fix that changed nothing moved the finding past it and was
+// accepted (FuzzFixLoop: MCP103's "async " before a def that error
+// recovery still read as sync).
+func TestRunRefusesAFixThatPushesItsFindingPastTheInsertion(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"server.py": "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n",
+	})
+	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{noopAtStart}}, Mode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) != 0 || len(out.Failures) != 1 || !strings.Contains(out.Failures[0].Reason, "did not remove the finding") {
+		t.Fatalf("files %d, failures %+v: a fix that leaves its finding must be refused", len(out.Files), out.Failures)
+	}
+}
