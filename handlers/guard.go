@@ -603,6 +603,16 @@ func (b *builder) activate() {
 			// statement runs it in a way the walk does not follow.
 			serves = []serving{{mod: s.mod, call: s.stmt, at: in}}
 		}
+		if s.stmt != nil {
+			// What the rest of the module runs after the server stopped,
+			// calls included: a guard installed there is late.
+			rest := b.newServePath()
+			for _, st := range topLevel(s.mod.Root) {
+				if st.StartByte() > s.stmt.StartByte() {
+					end = rest.simple(s.mod, st, end, 0)
+				}
+			}
+		}
 		ts = append(ts, traced{s, serves, end})
 	}
 	for _, g := range b.out.guards {
@@ -648,6 +658,9 @@ func (b *builder) activate() {
 			// that runs it, or later in the module?
 			sv := t.serves[0]
 			after, verb := installed(t.start, t.end.may), "installs"
+			if t.end.may[g.Module] && !sv.at.may[g.Module] {
+				verb = "imports"
+			}
 			if !after && t.stmt != nil {
 				verb = "imports"
 				rest := b.executedBefore(t.mod, len(t.mod.Src))
