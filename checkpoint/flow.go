@@ -758,7 +758,7 @@ func (f *flow) coveredAfter(fn *pyast.Function, node *pyast.Node) bool {
 		return false
 	}
 	sh := f.shieldedAt(s)
-	if s.Equals(*node) {
+	if s.Equals(node) {
 		return f.afterStmt(fn, s)
 	}
 	k := f.stmtCont(fn, s)
@@ -825,7 +825,7 @@ func (f *flow) stmtCont(fn *pyast.Function, s *pyast.Node) cont {
 	sh := f.shieldedAt(s)
 	sibs := pyast.NamedChildren(b)
 	for i, c := range sibs {
-		if c.Equals(*s) {
+		if c.Equals(s) {
 			return bk.with(f.seq(sibs, i+1, bk, sh))
 		}
 	}

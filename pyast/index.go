@@ -94,15 +94,14 @@ func (m *Module) index() {
 	m.classByStart = map[uint]*Class{}
 	m.Scope = newScope(nil, m.Name)
 	m.nodes.byKind = map[string][]*Node{}
-	t := m.tree
-	for i := range t.data {
-		sym := uint16(t.data[i].symbol)
-		if indexedKinds.has(sym) {
-			k := kindName(sym)
-			m.nodes.byKind[k] = append(m.nodes.byKind[k], &t.handles[i])
+	for i := range m.tree {
+		n := &m.tree[i]
+		if indexedKinds.has(n.symbol) {
+			k := kindName(n.symbol)
+			m.nodes.byKind[k] = append(m.nodes.byKind[k], n)
 		}
-		if bindingKinds.has(sym) {
-			m.indexNode(&t.handles[i])
+		if bindingKinds.has(n.symbol) {
+			m.indexNode(n)
 		}
 	}
 }

@@ -26,8 +26,9 @@ type Module struct {
 	Src   []byte // the whole file, BOM included; node offsets index into it
 	Lines *LineIndex
 
-	tree *tree
-	Root *Node
+	tree  []Node // the syntax tree, in preorder (see Node)
+	steps int64  // parser steps the parse took (in hundreds)
+	Root  *Node
 
 	Scope   *Scope      // module-level bindings
 	Funcs   []*Function // every def and async def, in source order, nested ones too
@@ -68,15 +69,15 @@ func ParseLimits(path, name string, src []byte, lim Limits) (*Module, error) {
 			}
 		}
 	}
-	t, err := parseTree(body, lim)
+	t, steps, err := parseTree(body, lim)
 	if err != nil {
 		if _, ok := err.(*TooComplexError); ok {
 			return nil, err
 		}
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: t}
-	m.Root = t.node(0)
+	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: t, steps: steps}
+	m.Root = &t[0]
 	m.index()
 	return m, nil
 }
@@ -94,10 +95,10 @@ func hasLoneCR(b []byte) bool {
 // ParseSteps returns the tree-sitter parser steps parsing the file took
 // (counted by hundreds), and NodeCount its syntax tree's nodes: what the
 // parse Limits bound.
-func (m *Module) ParseSteps() int64 { return m.tree.steps }
+func (m *Module) ParseSteps() int64 { return m.steps }
 
 // NodeCount returns the number of nodes of the syntax tree.
-func (m *Module) NodeCount() int { return len(m.tree.data) }
+func (m *Module) NodeCount() int { return len(m.tree) }
 
 // Close is kept for callers written when a Module held a C tree; the tree is
 // Go memory now and is reclaimed with the Module, so Close does nothing.
@@ -115,8 +116,7 @@ func (m *Module) FirstError() *Node {
 			return false
 		}
 		if n.IsError() || n.IsMissing() {
-			c := *n
-			found = &c
+			found = n
 			return false
 		}
 		return n.HasError()

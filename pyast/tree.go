@@ -50,16 +50,15 @@ extern const char *ts_language_symbol_name(const TSLanguage *self, uint16_t symb
 extern uint32_t ts_language_field_count(const TSLanguage *self);
 extern const char *ts_language_field_name_for_id(const TSLanguage *self, uint16_t id);
 
-// One node of a copied tree. Nodes are stored in preorder (document order),
-// so the descendants of node i are exactly the nodes i+1 .. next-1.
+// One node of a copied tree, laid out as the Go type Node. Nodes are stored
+// in preorder (document order), so the descendants of node i are exactly the
+// nodes i+1 .. i+size-1, and every link is an offset within the array.
 typedef struct {
 	uint32_t start, end;   // byte range
-	int32_t parent;        // index of the parent, -1 for the root
-	uint32_t next;         // index just past the last descendant
-	uint32_t children;     // child count, anonymous children included
-	uint32_t named;        // named child count
+	uint32_t size;         // 1 + the number of descendants
+	uint32_t up;           // offset back to the parent (i - parent), 0 for the root
 	uint16_t symbol;       // alias-aware public symbol
-	uint16_t field;        // field id under the parent, 0 for none
+	uint8_t field;         // field id under the parent, 0 for none
 	uint8_t flags;
 } mcplint_node;
 
@@ -140,27 +139,21 @@ static TSTree *mcplint_parse(TSParser *p, mcplint_input *in, const char *src, ui
 	return t;
 }
 
-static void mcplint_fill(mcplint_node *out, TSTreeCursor *c, uint32_t i, int32_t parent) {
+static void mcplint_fill(mcplint_node *out, TSTreeCursor *c, uint32_t i, int64_t parent) {
 	TSNode n = ts_tree_cursor_current_node(c);
 	mcplint_node *o = &out[i];
 	o->start = ts_node_start_byte(n);
 	o->end = ts_node_end_byte(n);
-	o->parent = parent;
-	o->next = i + 1;
-	o->children = 0;
-	o->named = 0;
+	o->size = 1;
+	o->up = parent < 0 ? 0 : i - (uint32_t)parent;
 	o->symbol = ts_node_symbol(n);
-	o->field = parent < 0 ? 0 : ts_tree_cursor_current_field_id(c);
+	o->field = parent < 0 ? 0 : (uint8_t)ts_tree_cursor_current_field_id(c);
 	uint8_t f = 0;
 	if (ts_node_is_named(n)) f |= NODE_NAMED;
 	if (ts_node_is_error(n)) f |= NODE_ERROR;
 	if (ts_node_is_missing(n)) f |= NODE_MISSING;
 	if (ts_node_has_error(n)) f |= NODE_HAS_ERROR;
 	o->flags = f;
-	if (parent >= 0) {
-		out[parent].children++;
-		if (f & NODE_NAMED) out[parent].named++;
-	}
 }
 
 // mcplint_copy writes the tree's nodes in preorder into out (count of them,
@@ -171,22 +164,25 @@ static void mcplint_copy(TSTree *t, mcplint_node *out, uint32_t count) {
 	mcplint_fill(out, &c, n++, -1);
 	for (;;) {
 		if (n < count && ts_tree_cursor_goto_first_child(&c)) {
-			mcplint_fill(out, &c, n, (int32_t)cur);
+			mcplint_fill(out, &c, n, cur);
 			cur = n++;
 			continue;
 		}
 		for (;;) {
-			out[cur].next = n;
+			out[cur].size = n - cur;
+			if (out[cur].up == 0) {
+				goto done;
+			}
+			uint32_t parent = cur - out[cur].up;
 			if (n < count && ts_tree_cursor_goto_next_sibling(&c)) {
-				int32_t p = out[cur].parent;
-				mcplint_fill(out, &c, n, p);
+				mcplint_fill(out, &c, n, parent);
 				cur = n++;
 				break;
 			}
-			if (out[cur].parent < 0 || !ts_tree_cursor_goto_parent(&c)) {
+			if (!ts_tree_cursor_goto_parent(&c)) {
 				goto done;
 			}
-			cur = (uint32_t)out[cur].parent;
+			cur = parent;
 		}
 	}
 done:
@@ -233,11 +229,15 @@ func grammarSymbols() []string {
 	return out
 }
 
-func grammarFields() map[string]uint16 {
-	out := map[string]uint16{}
-	for i := 1; i <= int(C.ts_language_field_count(lang)); i++ {
+func grammarFields() map[string]uint8 {
+	out := map[string]uint8{}
+	n := int(C.ts_language_field_count(lang))
+	if n > 255 {
+		panic("pyast: the grammar has more fields than a node can store")
+	}
+	for i := 1; i <= n; i++ {
 		if name := C.ts_language_field_name_for_id(lang, C.uint16_t(i)); name != nil {
-			out[C.GoString(name)] = uint16(i)
+			out[C.GoString(name)] = uint8(i)
 		}
 	}
 	return out
@@ -265,18 +265,12 @@ func symbolsOf(name string) []uint16 {
 	return out
 }
 
-// tree is a syntax tree copied into Go memory: nodes in preorder, and one
-// Node handle per node so that accessors return stable pointers.
-type tree struct {
-	data    []C.mcplint_node
-	handles []Node
-	steps   int64 // parser steps the parse took (in hundreds: tree-sitter reports every 100)
-}
-
-// parseTree parses src (already free of a BOM) and copies its tree, in two
-// cgo calls; the C tree is deleted before it returns. A parse past lim stops
-// with a *TooComplexError.
-func parseTree(src []byte, lim Limits) (*tree, error) {
+// parseTree parses src (already free of a BOM) and copies its tree into Go
+// memory, in two cgo calls; the C tree is deleted before it returns. It
+// returns the nodes (see Node) and the parser steps the parse took (in
+// hundreds: tree-sitter reports every 100). A parse past lim stops with a
+// *TooComplexError.
+func parseTree(src []byte, lim Limits) ([]Node, int64, error) {
 	p := parserPool.Get().(*C.TSParser)
 	var count C.uint32_t
 	in := C.mcplint_input{len: C.uint32_t(len(src)), cpu_budget: C.uint64_t(max(lim.CPU.Nanoseconds(), 0))}
@@ -299,100 +293,137 @@ func parseTree(src []byte, lim Limits) (*tree, error) {
 	if ct == nil {
 		switch {
 		case bool(in.cpu_out):
-			return nil, &TooComplexError{What: "cpu", Limits: lim, Offset: int(in.offset)}
+			return nil, 0, &TooComplexError{What: "cpu", Limits: lim, Offset: int(in.offset)}
 		case bool(in.steps_out):
-			return nil, &TooComplexError{What: "parsing", Limits: lim, Steps: int64(in.steps), Offset: int(in.offset)}
+			return nil, 0, &TooComplexError{What: "parsing", Limits: lim, Steps: int64(in.steps), Offset: int(in.offset)}
 		}
-		return nil, errNoParser
+		return nil, 0, errNoParser
 	}
 	if lim.Nodes > 0 && int(count) > lim.Nodes {
 		C.ts_tree_delete(ct)
-		return nil, &TooComplexError{What: "syntax tree", Limits: lim, Nodes: int(count)}
+		return nil, 0, &TooComplexError{What: "syntax tree", Limits: lim, Nodes: int(count)}
 	}
-	t := &tree{data: make([]C.mcplint_node, int(count)), steps: int64(in.steps)}
-	C.mcplint_copy(ct, unsafe.SliceData(t.data), count)
-	t.handles = make([]Node, len(t.data))
-	for i := range t.handles {
-		t.handles[i] = Node{t: t, i: int32(i)}
-	}
-	return t, nil
+	nodes := make([]Node, int(count))
+	C.mcplint_copy(ct, (*C.mcplint_node)(unsafe.Pointer(unsafe.SliceData(nodes))), count)
+	return nodes, int64(in.steps), nil
 }
 
 // Node is a node of a Module's syntax tree. Its methods mirror tree-sitter's
 // node API; a nil *Node stands for "no node" (tree-sitter's null node).
+//
+// A Module's nodes are one array in preorder (the C struct mcplint_node, 20
+// bytes each), and a *Node points into it: the children of a node follow it,
+// its parent is up entries back, so every accessor is pointer arithmetic
+// within the array and needs no pointer to the tree. The identity of a node
+// is its address; a copy of a Node value is not a node of any tree, which
+// the noCopy field makes go vet report.
 type Node struct {
-	t *tree
-	i int32
+	_          noCopy
+	start, end uint32
+	size       uint32 // 1 + the number of descendants
+	up         uint32 // offset back to the parent, 0 for the root
+	symbol     uint16
+	field      uint8
+	flags      uint8
 }
 
-func (n *Node) d() *C.mcplint_node { return &n.t.data[n.i] }
+// noCopy makes go vet's copylocks check report copies of a Node; it takes no
+// space.
+type noCopy [0]sync.Mutex
 
-func (t *tree) node(i int32) *Node {
-	if i < 0 {
-		return nil
-	}
-	return &t.handles[i]
+const nodeSize = unsafe.Sizeof(Node{})
+
+// Compile-time checks that Node and mcplint_node have the same layout.
+var (
+	_ [nodeSize - unsafe.Sizeof(C.mcplint_node{})]struct{}
+	_ [unsafe.Sizeof(C.mcplint_node{}) - nodeSize]struct{}
+	_ [unsafe.Offsetof(Node{}.flags) - unsafe.Offsetof(C.mcplint_node{}.flags)]struct{}
+	_ [unsafe.Offsetof(C.mcplint_node{}.flags) - unsafe.Offsetof(Node{}.flags)]struct{}
+)
+
+// at returns the node k entries after n in its tree's array.
+func (n *Node) at(k uint32) *Node {
+	return (*Node)(unsafe.Add(unsafe.Pointer(n), int(k)*int(nodeSize)))
 }
 
 // Kind returns the node's type, as the grammar names it.
-func (n *Node) Kind() string { return kindName(uint16(n.d().symbol)) }
+func (n *Node) Kind() string { return kindName(n.symbol) }
 
 // StartByte returns the offset of the node's first byte.
-func (n *Node) StartByte() uint { return uint(n.d().start) }
+func (n *Node) StartByte() uint { return uint(n.start) }
 
 // EndByte returns the offset just past the node's last byte.
-func (n *Node) EndByte() uint { return uint(n.d().end) }
+func (n *Node) EndByte() uint { return uint(n.end) }
 
 // Parent returns the node's parent, or nil for the root.
-func (n *Node) Parent() *Node { return n.t.node(int32(n.d().parent)) }
-
-// IsNamed reports whether the node is named in the grammar (not a keyword or punctuation).
-func (n *Node) IsNamed() bool { return n.d().flags&flagNamed != 0 }
-
-// IsError reports whether the node is an ERROR node.
-func (n *Node) IsError() bool { return n.d().flags&flagError != 0 }
-
-// IsMissing reports whether the parser inserted the node to recover from an error.
-func (n *Node) IsMissing() bool { return n.d().flags&flagMissing != 0 }
-
-// HasError reports whether the node is or contains a syntax error.
-func (n *Node) HasError() bool { return n.d().flags&flagHasError != 0 }
-
-// ChildCount returns the number of children, anonymous ones included.
-func (n *Node) ChildCount() uint { return uint(n.d().children) }
-
-// NamedChildCount returns the number of named children.
-func (n *Node) NamedChildCount() uint { return uint(n.d().named) }
-
-// Id returns a value unique to the node among the nodes alive.
-func (n *Node) Id() uintptr { return uintptr(unsafe.Pointer(&n.t.handles[n.i])) }
-
-// Equals reports whether n and o are the same node.
-func (n *Node) Equals(o Node) bool { return n.t == o.t && n.i == o.i }
-
-// firstChild returns the index of the first child, or -1.
-func (n *Node) firstChild() int32 {
-	if n.d().next == C.uint32_t(n.i+1) {
-		return -1
+func (n *Node) Parent() *Node {
+	if n.up == 0 {
+		return nil
 	}
-	return n.i + 1
+	return (*Node)(unsafe.Add(unsafe.Pointer(n), -int(n.up)*int(nodeSize)))
 }
 
-// nextSibling returns the index of the next sibling of node i (child of
-// parent p), or -1.
-func (t *tree) nextSibling(i int32, p int32) int32 {
-	next := int32(t.data[i].next)
-	if p < 0 || next >= int32(t.data[p].next) {
-		return -1
+// IsNamed reports whether the node is named in the grammar (not a keyword or punctuation).
+func (n *Node) IsNamed() bool { return n.flags&flagNamed != 0 }
+
+// IsError reports whether the node is an ERROR node.
+func (n *Node) IsError() bool { return n.flags&flagError != 0 }
+
+// IsMissing reports whether the parser inserted the node to recover from an error.
+func (n *Node) IsMissing() bool { return n.flags&flagMissing != 0 }
+
+// HasError reports whether the node is or contains a syntax error.
+func (n *Node) HasError() bool { return n.flags&flagHasError != 0 }
+
+// ChildCount returns the number of children, anonymous ones included.
+func (n *Node) ChildCount() uint {
+	k := uint(0)
+	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+		k++
 	}
-	return next
+	return k
+}
+
+// NamedChildCount returns the number of named children.
+func (n *Node) NamedChildCount() uint {
+	k := uint(0)
+	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+		if c.flags&flagNamed != 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// Id returns a value unique to the node among the nodes alive.
+func (n *Node) Id() uintptr { return uintptr(unsafe.Pointer(n)) }
+
+// Equals reports whether n and o are the same node.
+func (n *Node) Equals(o *Node) bool { return n == o }
+
+// firstChild returns the first child, or nil.
+func (n *Node) firstChild() *Node {
+	if n.size <= 1 {
+		return nil
+	}
+	return n.at(1)
+}
+
+// nextChild returns the child of n after its child c, or nil.
+func (n *Node) nextChild(c *Node) *Node {
+	// c's next sibling starts just past c's subtree, unless that is past n's.
+	off := uint32((uintptr(unsafe.Pointer(c))-uintptr(unsafe.Pointer(n)))/nodeSize) + c.size
+	if off >= n.size {
+		return nil
+	}
+	return n.at(off)
 }
 
 // Child returns the i-th child, anonymous children included, or nil.
 func (n *Node) Child(i uint) *Node {
-	for c := n.firstChild(); c >= 0; c = n.t.nextSibling(c, n.i) {
+	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
 		if i == 0 {
-			return &n.t.handles[c]
+			return c
 		}
 		i--
 	}
@@ -401,12 +432,12 @@ func (n *Node) Child(i uint) *Node {
 
 // NamedChild returns the i-th named child, or nil.
 func (n *Node) NamedChild(i uint) *Node {
-	for c := n.firstChild(); c >= 0; c = n.t.nextSibling(c, n.i) {
-		if n.t.data[c].flags&flagNamed == 0 {
+	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+		if c.flags&flagNamed == 0 {
 			continue
 		}
 		if i == 0 {
-			return &n.t.handles[c]
+			return c
 		}
 		i--
 	}
@@ -419,9 +450,9 @@ func (n *Node) ChildByFieldName(name string) *Node {
 	if !ok {
 		return nil
 	}
-	for c := n.firstChild(); c >= 0; c = n.t.nextSibling(c, n.i) {
-		if uint16(n.t.data[c].field) == id {
-			return &n.t.handles[c]
+	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+		if c.field == id {
+			return c
 		}
 	}
 	return nil
@@ -434,9 +465,8 @@ func (n *Node) DescendantForByteRange(start, end uint) *Node {
 	cur := n
 outer:
 	for {
-		for c := cur.firstChild(); c >= 0; c = n.t.nextSibling(c, cur.i) {
-			d := &n.t.data[c]
-			cs, ce := uint(d.start), uint(d.end)
+		for c := cur.firstChild(); c != nil; c = cur.nextChild(c) {
+			cs, ce := uint(c.start), uint(c.end)
 			if ce < end {
 				continue
 			}
@@ -446,7 +476,7 @@ outer:
 			if start < cs {
 				break
 			}
-			cur = &n.t.handles[c]
+			cur = c
 			continue outer
 		}
 		return cur

@@ -7,12 +7,12 @@ func Walk(n *Node, visit func(n *Node) bool) {
 	if n == nil {
 		return
 	}
-	t := n.t
-	for i, end := n.i, int32(t.data[n.i].next); i < end; {
-		if visit(&t.handles[i]) {
+	for i, end := uint32(0), n.size; i < end; {
+		c := n.at(i)
+		if visit(c) {
 			i++
 		} else {
-			i = int32(t.data[i].next)
+			i += c.size
 		}
 	}
 }
@@ -23,9 +23,9 @@ func NamedChildren(n *Node) []*Node {
 		return nil
 	}
 	out := make([]*Node, 0, n.NamedChildCount())
-	for c := n.firstChild(); c >= 0; c = n.t.nextSibling(c, n.i) {
-		if n.t.data[c].flags&flagNamed != 0 {
-			out = append(out, &n.t.handles[c])
+	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+		if c.flags&flagNamed != 0 {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -37,8 +37,8 @@ func Children(n *Node) []*Node {
 		return nil
 	}
 	out := make([]*Node, 0, n.ChildCount())
-	for c := n.firstChild(); c >= 0; c = n.t.nextSibling(c, n.i) {
-		out = append(out, &n.t.handles[c])
+	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+		out = append(out, c)
 	}
 	return out
 }

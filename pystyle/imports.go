@@ -57,7 +57,7 @@ func (s Style) PlaceImport(m *pyast.Module, imp Import, line string, fn *pyast.F
 	}
 	body := stmts[i:]
 	blocks := importBlocks(body)
-	if fn != nil && len(blocks) > 0 && (len(body) == 0 || !blocks[0][0].Equals(*body[0])) {
+	if fn != nil && len(blocks) > 0 && (len(body) == 0 || !blocks[0][0].Equals(body[0])) {
 		blocks = nil // only the imports that open the body count
 	} else if fn != nil && len(blocks) > 1 {
 		blocks = blocks[:1]

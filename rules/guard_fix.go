@@ -214,7 +214,7 @@ func guardCancelFix(g *handlers.Guard) (Fix, bool) {
 	at := rp.Stmt
 	for _, p := range g.Patches {
 		if p.Method == "cancel" && p.Stmt.EndByte() > at.EndByte() && m.FuncAt(p.Stmt) == m.FuncAt(rp.Stmt) &&
-			p.Stmt.Parent().Equals(*rp.Stmt.Parent()) {
+			p.Stmt.Parent().Equals(rp.Stmt.Parent()) {
 			at = p.Stmt
 		}
 	}

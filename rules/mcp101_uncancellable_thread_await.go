@@ -313,7 +313,7 @@ func checkpointFix(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wai
 		}
 		ret = s.NamedChild(0)
 	case "for_statement", "with_statement":
-		if !s.Equals(*w.At) || leavesEarly(s) {
+		if !s.Equals(w.At) || leavesEarly(s) {
 			return Fix{}, false
 		}
 	default:

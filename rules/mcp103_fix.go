@@ -200,7 +200,7 @@ func directCalls(p *Pass, f *pyast.Function, h *handlers.Handler) []string {
 			continue
 		}
 		for _, c := range m.Nodes("call") {
-			if h.Site != nil && m == h.SiteModule && c.Equals(*h.Site) {
+			if h.Site != nil && m == h.SiteModule && c.Equals(h.Site) {
 				continue
 			}
 			callee := pyast.Callee(c)
@@ -303,7 +303,7 @@ func asyncInPlaceFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool) {
 	m, f := h.Module, h.Func
 	site := pyast.Unparen(h.Site)
-	if f.Class != nil || site == nil || h.SiteModule != m || len(f.Decorators) == 0 || !f.Decorators[0].Equals(*h.Site) || hasYield(f.Body) {
+	if f.Class != nil || site == nil || h.SiteModule != m || len(f.Decorators) == 0 || !f.Decorators[0].Equals(h.Site) || hasYield(f.Body) {
 		return Fix{}, false
 	}
 	deco := h.Site.Parent() // the decorator: "@" and the expression

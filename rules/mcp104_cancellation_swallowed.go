@@ -229,7 +229,7 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 // raises, so a raise there (after an await that failed) is not judged.
 func inNestedHandler(stmts []*pyast.Node, blk *pyast.Node) bool {
 	for _, s := range stmts {
-		for a := s.Parent(); a != nil && !a.Equals(*blk); a = a.Parent() {
+		for a := s.Parent(); a != nil && !a.Equals(blk); a = a.Parent() {
 			if a.Kind() == "except_clause" || a.Kind() == "except_group_clause" {
 				return true
 			}
@@ -242,7 +242,7 @@ func inNestedHandler(stmts []*pyast.Node, blk *pyast.Node) bool {
 func isOneOf(stmts []*pyast.Node) func(*pyast.Node) bool {
 	return func(s *pyast.Node) bool {
 		for _, x := range stmts {
-			if x.Equals(*s) {
+			if x.Equals(s) {
 				return true
 			}
 		}
@@ -475,7 +475,7 @@ func afterDoneLoop(m *pyast.Module, f *pyast.Function, s *pyast.Node, task strin
 		}
 		var before []*pyast.Node
 		for _, sib := range pyast.NamedChildren(p) {
-			if sib.Equals(*c) {
+			if sib.Equals(c) {
 				break
 			}
 			before = append(before, sib)
@@ -565,7 +565,7 @@ func exceptCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk *pyast
 	}
 	early := false
 	pyast.WalkCode(blk, func(n *pyast.Node) bool {
-		if early || n.Equals(*end) && jump {
+		if early || n.Equals(end) && jump {
 			return false
 		}
 		switch n.Kind() {

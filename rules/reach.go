@@ -125,7 +125,7 @@ func awaitedCall(m *pyast.Module, call *pyast.Node) bool {
 			// await run(lambda: helper()): the callee calls the lambda and
 			// awaits the coroutine it returns (return await fn()), so
 			// helper's normal return goes on where the awaited call does.
-			if body := p.ChildByFieldName("body"); body != nil && body.Equals(*n) {
+			if body := p.ChildByFieldName("body"); body != nil && body.Equals(n) {
 				n = p
 				continue
 			}
