@@ -30,24 +30,75 @@ type Scope struct {
 	Qual   string    // qualified name of the module / function / class
 	Func   *Function // nil for module and class scopes
 	Class  *Class    // set for class body scopes
-	names  map[string][]*Binding
-	Stars  []string // modules star-imported into this scope
+	Stars  []string  // modules star-imported into this scope
+
+	// The bindings by name, in the order the names were first bound. Most
+	// scopes are functions with a few names, found by a linear scan; a
+	// scope with more gets a map (a map per function scope was the largest
+	// part of a module's index).
+	names  []nameBindings
+	byName map[string]int32
 }
+
+type nameBindings struct {
+	name string
+	bs   []*Binding
+}
+
+// scopeMapAt is the number of names past which a scope indexes them by a map.
+const scopeMapAt = 8
 
 func newScope(parent *Scope, qual string) *Scope {
-	return &Scope{Parent: parent, Qual: qual, names: map[string][]*Binding{}}
+	return &Scope{Parent: parent, Qual: qual}
 }
 
-func (s *Scope) bind(b *Binding) { s.names[b.Name] = append(s.names[b.Name], b) }
+// find returns the index of name in s.names, or -1.
+func (s *Scope) find(name string) int {
+	if s.byName != nil {
+		if i, ok := s.byName[name]; ok {
+			return int(i)
+		}
+		return -1
+	}
+	for i := range s.names {
+		if s.names[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *Scope) bind(b *Binding) {
+	if i := s.find(b.Name); i >= 0 {
+		s.names[i].bs = append(s.names[i].bs, b)
+		return
+	}
+	s.names = append(s.names, nameBindings{name: b.Name, bs: []*Binding{b}})
+	switch {
+	case s.byName != nil:
+		s.byName[b.Name] = int32(len(s.names) - 1)
+	case len(s.names) > scopeMapAt:
+		s.byName = make(map[string]int32, 2*len(s.names))
+		for i, nb := range s.names {
+			s.byName[nb.name] = int32(i)
+		}
+	}
+}
 
 // Local returns the bindings of name in this scope only.
-func (s *Scope) Local(name string) []*Binding { return s.names[name] }
+func (s *Scope) Local(name string) []*Binding {
+	if i := s.find(name); i >= 0 {
+		return s.names[i].bs
+	}
+	return nil
+}
 
-// Names returns every name bound in this scope.
+// Names returns every name bound in this scope, in the order they were
+// first bound.
 func (s *Scope) Names() []string {
 	out := make([]string, 0, len(s.names))
-	for n := range s.names {
-		out = append(out, n)
+	for _, nb := range s.names {
+		out = append(out, nb.name)
 	}
 	return out
 }
@@ -59,7 +110,7 @@ func (s *Scope) Lookup(name string) []*Binding {
 		if sc != s && sc.Func == nil && sc.Parent != nil {
 			continue // an enclosing class body is not visible from a method
 		}
-		if bs := sc.names[name]; len(bs) > 0 {
+		if bs := sc.Local(name); len(bs) > 0 {
 			return bs
 		}
 	}
