@@ -58,6 +58,10 @@ type builder struct {
 	// factory returns) to the functions it decorates.
 	decoratedBy map[*pyast.Function][]FuncRef
 	subclasses  map[*pyast.Class][]*pyast.Class // project subclasses by base
+	// looked memoizes lookup: the modules, their bindings and the
+	// definitions do not change once Build has indexed them, and the same
+	// names (builtins, imported library calls) are looked up at every call.
+	looked map[string]symbol
 }
 
 // Build finds the servers, handlers and reachable code of one project.
@@ -117,7 +121,17 @@ func (b *builder) module(name string) *pyast.Module {
 
 // lookup resolves a qualified name to a project definition, following
 // re-exports (from .server import mcp in __init__.py) and class bases.
-func (b *builder) lookup(q string) symbol { return b.lookupDepth(q, 0) }
+func (b *builder) lookup(q string) symbol {
+	if sym, ok := b.looked[q]; ok {
+		return sym
+	}
+	sym := b.lookupDepth(q, 0)
+	if b.looked == nil {
+		b.looked = map[string]symbol{}
+	}
+	b.looked[q] = sym
+	return sym
+}
 
 func (b *builder) lookupDepth(q string, depth int) symbol {
 	if depth > 8 || q == "" {
