@@ -2,6 +2,7 @@ package deps
 
 import (
 	"bytes"
+	"path"
 	"regexp"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -46,12 +47,13 @@ func HasScriptBlock(src []byte) bool { return len(scriptBlocks(src)) > 0 }
 
 // LoadScript reads a PEP 723 script's metadata: the script is a project of
 // its own (Dir is its path).
-func LoadScript(path string, src []byte, opts Options) (*Project, []error) {
-	l := newLoader(path, opts)
-	f := &File{Path: path, Src: src, Lines: pyast.NewLineIndex(src)}
-	l.files[path] = f
+func LoadScript(file string, src []byte, opts Options) (*Project, []error) {
+	l := newLoader(file, opts)
+	f := &File{Path: file, Src: src, Lines: pyast.NewLineIndex(src)}
+	l.files[file] = f
 	l.proj.Files = append(l.proj.Files, f)
 	l.readSafely(readScript, f)
+	l.readStyle(path.Dir(file)) // as the folder of a project would
 	return l.finish()
 }
 

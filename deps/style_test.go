@@ -223,3 +223,20 @@ func TestStyleSymlinkOutsideTheRoot(t *testing.T) {
 		t.Errorf("line length %d read through a symlink out of the scan root", p.Style.LineLength)
 	}
 }
+
+// A PEP 723 script is a project of one file: its style is found from its
+// folder, as a project folder's is.
+func TestStyleOfAScript(t *testing.T) {
+	tmp := testfs.Write(t, map[string]string{"ruff.toml": "line-length = 100\n", "tools/run.py": "# /// script\n# dependencies = ['mcp']\n# ///\n"})
+	file := filepath.ToSlash(filepath.Join(tmp, "tools", "run.py"))
+	p, errs := LoadScript(file, []byte(testfs.Read(t, filepath.Join(tmp, "tools", "run.py"))), Options{Root: tmp})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if p.Style.LineLength != 100 {
+		t.Errorf("line length %d, want 100 from the parent folder's ruff.toml", p.Style.LineLength)
+	}
+	if p, _ = LoadScript(file, []byte("import os\n"), Options{}); p.Style.LineLength != 0 {
+		t.Errorf("with no scan root the search left the script's folder: %d", p.Style.LineLength)
+	}
+}
