@@ -26,6 +26,7 @@ var LimitKeys = map[string]string{
 	"parse-steps":          "a non-negative integer (0: no step limit)",
 	"parse-steps-per-byte": "a number from 0 to 1000000",
 	"syntax-nodes":         "an integer from 0 (no limit) to 2000000000",
+	"syntax-depth":         "an integer from 0 (no limit) to 2000000000",
 	"parse-cpu":            `a non-negative duration such as "3s" or "500ms" (0: no limit)`,
 }
 
@@ -34,6 +35,7 @@ var limitMax = map[string]float64{
 	"parse-steps":          1 << 50,
 	"parse-steps-per-byte": 1_000_000,
 	"syntax-nodes":         2_000_000_000,
+	"syntax-depth":         2_000_000_000,
 }
 
 // ParseLimit reads the value of limit name written as text (a flag's

@@ -11,10 +11,10 @@ func TestLimits(t *testing.T) {
 		src    string
 		prefix []string
 	}{
-		"pyproject sub-table": {"[tool.mcplint]\nselect = []\n[tool.mcplint.limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nparse-cpu = \"1.5s\"\n", []string{"tool", "mcplint"}},
-		"mcplint.toml table":  {"[limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nparse-cpu = \"1.5s\"\n", nil},
-		"inline":              {"limits = { parse-steps = 5000000, parse-steps-per-byte = 2.5, syntax-nodes = 0, parse-cpu = \"1500ms\" }\n", nil},
-		"dotted":              {"limits.parse-steps = 5000000\nlimits.parse-steps-per-byte = 2.5\nlimits.syntax-nodes = 0\nlimits.parse-cpu = \"1.5s\"\n", nil},
+		"pyproject sub-table": {"[tool.mcplint]\nselect = []\n[tool.mcplint.limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nsyntax-depth = 500\nparse-cpu = \"1.5s\"\n", []string{"tool", "mcplint"}},
+		"mcplint.toml table":  {"[limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nsyntax-depth = 500\nparse-cpu = \"1.5s\"\n", nil},
+		"inline":              {"limits = { parse-steps = 5000000, parse-steps-per-byte = 2.5, syntax-nodes = 0, syntax-depth = 500, parse-cpu = \"1500ms\" }\n", nil},
+		"dotted":              {"limits.parse-steps = 5000000\nlimits.parse-steps-per-byte = 2.5\nlimits.syntax-nodes = 0\nlimits.syntax-depth = 500\nlimits.parse-cpu = \"1.5s\"\n", nil},
 	}
 	for name, f := range forms {
 		t.Run(name, func(t *testing.T) {
@@ -22,7 +22,7 @@ func TestLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]float64{"parse-steps": 5_000_000, "parse-steps-per-byte": 2.5, "syntax-nodes": 0, "parse-cpu": float64(1500 * time.Millisecond)}
+			want := map[string]float64{"parse-steps": 5_000_000, "parse-steps-per-byte": 2.5, "syntax-nodes": 0, "syntax-depth": 500, "parse-cpu": float64(1500 * time.Millisecond)}
 			if len(c.Limits) != len(want) {
 				t.Fatalf("limits %v, want %v", c.Limits, want)
 			}
@@ -54,7 +54,7 @@ func TestLimitErrors(t *testing.T) {
 		{"cpu number", "[limits]\nparse-cpu = 3\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration such as "3s" or "500ms" (0: no limit), got an integer`},
 		{"cpu nonsense", "[limits]\nparse-cpu = \"fast\"\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration such as "3s" or "500ms" (0: no limit), got "fast"`},
 		{"cpu negative", "[limits]\nparse-cpu = \"-1s\"\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration`},
-		{"unknown", "[limits]\nparse_steps = 1\n", `f.toml:2:1: unknown key "parse_steps" in limits; known keys: parse-cpu, parse-steps, parse-steps-per-byte, syntax-nodes`},
+		{"unknown", "[limits]\nparse_steps = 1\n", `f.toml:2:1: unknown key "parse_steps" in limits; known keys: parse-cpu, parse-steps, parse-steps-per-byte, syntax-depth, syntax-nodes`},
 		{"twice", "[limits]\nparse-steps = 1\n[limits]\nparse-steps = 2\n", `f.toml:3:2: limits is set twice`},
 		{"not a table", "limits = 5\n", `f.toml:1:10: limits must be a table of limits such as parse-steps = 1000000, got an integer`},
 	}

@@ -110,26 +110,18 @@ func importLines(src []byte, modName string, isPackage bool) []string {
 	var out []string
 	src = bytes.TrimPrefix(src, []byte("\ufeff"))
 	for len(src) > 0 {
-		line := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
+		var line []byte
+		line, src = nextLine(src)
 		l := bytes.TrimLeft(line, " \t\ufeff") // tree-sitter reads a stray BOM as a space
 		isImport := bytes.HasPrefix(l, []byte("import "))
 		if !isImport && !bytes.HasPrefix(l, []byte("from ")) {
 			continue
 		}
 		// Join continuation lines: an open parenthesis or a trailing backslash.
-		stmt := string(bytes.TrimRight(l, " \t\r"))
+		stmt := string(bytes.TrimRight(l, " \t"))
 		for (strings.Contains(stmt, "(") && !strings.Contains(stmt, ")") || strings.HasSuffix(stmt, "\\")) && len(src) > 0 {
-			next := src
-			if i := bytes.IndexByte(src, '\n'); i >= 0 {
-				next, src = src[:i], src[i+1:]
-			} else {
-				src = nil
-			}
+			var next []byte
+			next, src = nextLine(src)
 			stmt = strings.TrimSuffix(stmt, "\\") + " " + strings.TrimSpace(string(next))
 		}
 		if i := strings.IndexByte(stmt, '#'); i >= 0 {
@@ -160,4 +152,17 @@ func importLines(src []byte, modName string, isPackage bool) []string {
 		}
 	}
 	return out
+}
+
+// nextLine splits src after its first line, which ends as CPython ends a
+// line: at "\r\n", "\n" or a lone "\r". The line is returned without its end.
+func nextLine(src []byte) (line, rest []byte) {
+	i := bytes.IndexAny(src, "\r\n")
+	if i < 0 {
+		return src, nil
+	}
+	if src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+		return src[:i], src[i+2:]
+	}
+	return src[:i], src[i+1:]
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safewrite"
+	"github.com/mcplint/mcplint/pystyle"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -278,16 +279,7 @@ func (c *Change) Edits() []rules.Edit { return c.edits }
 
 // Newline returns the file's line ending, as its first line ends: "\n",
 // "\r\n" or "\r" (CPython reads a lone CR as a line end).
-func Newline(src []byte) string {
-	i := bytes.IndexAny(src, "\r\n")
-	switch {
-	case i < 0 || src[i] == '\n':
-		return "\n"
-	case i+1 < len(src) && src[i+1] == '\n':
-		return "\r\n"
-	}
-	return "\r"
-}
+func Newline(src []byte) string { return pystyle.Newline(src) }
 
 func toNewline(s, nl string) string {
 	if !strings.Contains(s, "\n") {

@@ -35,6 +35,13 @@ type Limits struct {
 	// Nodes is the most syntax tree nodes one file may have; 0 means no limit.
 	// It bounds the memory of the tree's copy (about 48 bytes a node).
 	Nodes int
+	// Depth is the most levels of nesting of the syntax tree; 0 means no
+	// limit. It bounds the recursion of every analysis that follows the
+	// tree's shape (the Go stack grows with it). CPython refuses far less:
+	// a chain of 5,000 calls a.b().b()... (10,000 levels here) or 5,000
+	// nested unary minus signs fail to compile (RecursionError), 200 nested
+	// brackets are a SyntaxError.
+	Depth int
 	// CPU is the most CPU time (of the parsing thread, not wall time) one
 	// parse may take; 0 means no limit. It bounds tree-sitter's error
 	// recovery, which can be quadratic in the tokens of one broken region
@@ -53,7 +60,7 @@ type Limits struct {
 // are a second of CPU time on a slow machine: a file of the 8 MiB size
 // limit may take 13 million. Code has at most 0.4 nodes a byte (3.4
 // million at 8 MiB).
-var DefaultLimits = Limits{Steps: 500_000, StepsPerByte: 1.5, Nodes: 4_000_000, CPU: 3 * time.Second}
+var DefaultLimits = Limits{Steps: 500_000, StepsPerByte: 1.5, Nodes: 4_000_000, Depth: 10_000, CPU: 3 * time.Second}
 
 // Budget returns the step budget of a file of n bytes once it is all read
 // (0: no limit).
@@ -73,17 +80,20 @@ func (l Limits) perByteMilli() int64 {
 
 // TooComplexError is returned by Parse for a file past its Limits.
 type TooComplexError struct {
-	What   string // "parsing", "syntax tree" or "cpu"
+	What   string // "parsing", "syntax tree", "depth" or "cpu"
 	Limits Limits
 	Steps  int64 // the steps taken when the parse stopped ("parsing")
 	Offset int   // the byte the parser had read up to when it stopped ("parsing", "cpu")
 	Nodes  int   // the nodes of the tree ("syntax tree")
+	Depth  int   // the depth of the tree ("depth")
 }
 
 func (e *TooComplexError) Error() string {
 	switch e.What {
 	case "syntax tree":
 		return fmt.Sprintf("too complex to analyse fully: the syntax tree has %d nodes, more than %d (limit: syntax-nodes)", e.Nodes, e.Limits.Nodes)
+	case "depth":
+		return fmt.Sprintf("too complex to analyse fully: the syntax tree is nested %d levels deep, more than %d (limit: syntax-depth)", e.Depth, e.Limits.Depth)
 	case "cpu":
 		return fmt.Sprintf("too complex to analyse fully: parsing (syntax error recovery) took more than %v of CPU time (limit: parse-cpu)", e.Limits.CPU)
 	}

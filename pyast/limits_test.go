@@ -87,6 +87,28 @@ func TestStepBudgetGrowsWithTheBytesRead(t *testing.T) {
 	}
 }
 
+// The depth limit refuses a tree nested deeper than it (each link of a
+// call chain is two levels: a call and an attribute).
+func TestDepthLimit(t *testing.T) {
+	src := []byte("x = a" + strings.Repeat(".b()", 600) + "\n")
+	m, err := ParseLimits("chain.py", "", src, Limits{Depth: 1500})
+	if err != nil || m.HasErrors() {
+		t.Fatalf("600 links under a depth of 1,500: %v", err)
+	}
+	_, err = ParseLimits("chain.py", "", src, Limits{Depth: 1000})
+	var tc *TooComplexError
+	if !errors.As(err, &tc) || tc.What != "depth" || tc.Depth < 1200 {
+		t.Fatalf("600 links over a depth of 1,000: %v", err)
+	}
+	if want := fmt.Sprintf("too complex to analyse fully: the syntax tree is nested %d levels deep, more than 1000 (limit: syntax-depth)", tc.Depth); err.Error() != want {
+		t.Errorf("message %q", err)
+	}
+	// The default leaves room for what CPython compiles: 2,000 links.
+	if _, err := Parse("chain.py", "", []byte("x = a"+strings.Repeat(".b()", 2000)+"\n")); err != nil {
+		t.Errorf("default depth refused a 2,000-link chain: %v", err)
+	}
+}
+
 // Hostile shapes at small sizes: each parses (or stops at a limit) and
 // indexes without a crash or a hang; the full sizes run in scripts/stress.sh.
 func TestHostileShapes(t *testing.T) {

@@ -157,15 +157,17 @@ static void mcplint_fill(mcplint_node *out, TSTreeCursor *c, uint32_t i, int64_t
 }
 
 // mcplint_copy writes the tree's nodes in preorder into out (count of them,
-// as mcplint_parse returned) and deletes the tree.
-static void mcplint_copy(TSTree *t, mcplint_node *out, uint32_t count) {
+// as mcplint_parse returned), deletes the tree and returns its depth (the
+// root alone: 0).
+static uint32_t mcplint_copy(TSTree *t, mcplint_node *out, uint32_t count) {
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
-	uint32_t n = 0, cur = 0;
+	uint32_t n = 0, cur = 0, depth = 0, deepest = 0;
 	mcplint_fill(out, &c, n++, -1);
 	for (;;) {
 		if (n < count && ts_tree_cursor_goto_first_child(&c)) {
 			mcplint_fill(out, &c, n, cur);
 			cur = n++;
+			if (++depth > deepest) deepest = depth;
 			continue;
 		}
 		for (;;) {
@@ -183,11 +185,13 @@ static void mcplint_copy(TSTree *t, mcplint_node *out, uint32_t count) {
 				goto done;
 			}
 			cur = parent;
+			depth--;
 		}
 	}
 done:
 	ts_tree_cursor_delete(&c);
 	ts_tree_delete(t);
+	return deepest;
 }
 */
 import "C"
@@ -304,7 +308,10 @@ func parseTree(src []byte, lim Limits) ([]Node, int64, error) {
 		return nil, 0, &TooComplexError{What: "syntax tree", Limits: lim, Nodes: int(count)}
 	}
 	nodes := make([]Node, int(count))
-	C.mcplint_copy(ct, (*C.mcplint_node)(unsafe.Pointer(unsafe.SliceData(nodes))), count)
+	depth := int(C.mcplint_copy(ct, (*C.mcplint_node)(unsafe.Pointer(unsafe.SliceData(nodes))), count))
+	if lim.Depth > 0 && depth > lim.Depth {
+		return nil, 0, &TooComplexError{What: "depth", Limits: lim, Depth: depth}
+	}
 	return nodes, int64(in.steps), nil
 }
 

@@ -32,7 +32,7 @@ type Insertion struct {
 // in the body when there are none. ok is false when fn's body shares the
 // def's line.
 func (s Style) PlaceImport(m *pyast.Module, imp Import, line string, fn *pyast.Function, firstParty func(string) bool) (ins Insertion, ok bool) {
-	nl := newline(m.Src)
+	nl := Newline(m.Src)
 	var stmts []*pyast.Node
 	indent := ""
 	if fn != nil {
@@ -120,7 +120,7 @@ func (s Style) PlaceImport(m *pyast.Module, imp Import, line string, fn *pyast.F
 	// A new section after the block.
 	at := lineAfter(m.Src, blk[len(blk)-1].node)
 	lead, trail := nl, nl
-	if at == len(m.Src) && (at == 0 || m.Src[at-1] != '\n') {
+	if at == len(m.Src) && !lineStarts(m.Src, at) {
 		lead = nl + nl
 	}
 	if rest := m.Src[at:]; len(rest) > 0 && rest[0] != '\n' && rest[0] != '\r' && fn == nil {
@@ -265,7 +265,7 @@ func (s Style) beforeCode(m *pyast.Module, stmts []*pyast.Node, i int, line, ind
 	if i >= len(stmts) {
 		at := len(m.Src)
 		lead := ""
-		if at > 0 && m.Src[at-1] != '\n' {
+		if !lineStarts(m.Src, at) {
 			lead = nl
 		}
 		return Insertion{At: at, Text: lead + line + nl}
@@ -301,58 +301,4 @@ func codeStmts(body *pyast.Node) []*pyast.Node {
 
 func isDocstring(st *pyast.Node) bool {
 	return st.Kind() == "expression_statement" && st.NamedChildCount() == 1 && st.NamedChild(0).Kind() == "string"
-}
-
-// LineIndent returns the whitespace before n on its line, and whether n is
-// the first thing on its line.
-func LineIndent(m *pyast.Module, n *pyast.Node) (string, bool) {
-	start := int(n.StartByte())
-	ls := LineStart(m.Src, start)
-	pre := string(m.Src[ls:start])
-	if strings.TrimLeft(pre, " \t") != "" {
-		return "", false
-	}
-	return pre, true
-}
-
-// LineStart returns the start of the line holding off, never before a
-// UTF-8 byte order mark: text inserted at the start of the first line goes
-// after it (CPython accepts the BOM only at byte 0).
-func LineStart(src []byte, off int) int {
-	for off > 0 && src[off-1] != '\n' {
-		off--
-	}
-	if off == 0 && len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		return 3
-	}
-	return off
-}
-
-// lineAfter returns the offset after the line break that ends n's last line
-// (len(src) at the end of the file).
-func lineAfter(src []byte, n *pyast.Node) int {
-	off := int(n.EndByte())
-	for off < len(src) && src[off] != '\n' {
-		off++
-	}
-	if off < len(src) {
-		off++
-	}
-	return off
-}
-
-// newline returns the file's line ending, as its first line ends: "\n",
-// "\r\n" or a lone "\r".
-func newline(src []byte) string {
-	for i, b := range src {
-		switch {
-		case b == '\n':
-			return "\n"
-		case b == '\r' && i+1 < len(src) && src[i+1] == '\n':
-			return "\r\n"
-		case b == '\r':
-			return "\r"
-		}
-	}
-	return "\n"
 }

@@ -13,43 +13,6 @@ import (
 	"github.com/mcplint/mcplint/pystyle"
 )
 
-// srcLineEnd returns the offset of the line break that ends the line holding
-// off (the \r of a \r\n), or len(src).
-func srcLineEnd(src []byte, off int) int {
-	for off < len(src) && src[off] != '\n' {
-		off++
-	}
-	if off < len(src) && off > 0 && src[off-1] == '\r' {
-		off--
-	}
-	return off
-}
-
-// srcNewline returns the file's line ending: "\r\n" when its first line ends so.
-func srcNewline(src []byte) string {
-	for i, b := range src {
-		if b == '\n' {
-			if i > 0 && src[i-1] == '\r' {
-				return "\r\n"
-			}
-			return "\n"
-		}
-	}
-	return "\n"
-}
-
-// lineNewline returns the line ending at eol (as found by srcLineEnd), ""
-// at the end of the file.
-func lineNewline(src []byte, eol int) string {
-	switch {
-	case eol < len(src) && src[eol] == '\r':
-		return "\r\n"
-	case eol < len(src):
-		return "\n"
-	}
-	return ""
-}
-
 // freeName returns name, or name with a number, unbound where f's body runs.
 func freeName(m *pyast.Module, f *pyast.Function, name string) string {
 	for i := 2; ; i++ {
@@ -248,7 +211,7 @@ func checkpointAfter(p *Pass, m *pyast.Module, s *pyast.Node, then ...string) (e
 		return nil, "", false
 	}
 	end := int(s.EndByte())
-	eol := srcLineEnd(m.Src, end)
+	eol := pystyle.LineEnd(m.Src, end)
 	end = min(end, eol) // a comment ending a block holds the \r of its \r\n
 	if rest := strings.TrimSpace(string(m.Src[end:eol])); rest != "" && !strings.HasPrefix(rest, "#") {
 		return nil, "", false
@@ -258,11 +221,11 @@ func checkpointAfter(p *Pass, m *pyast.Module, s *pyast.Node, then ...string) (e
 		return nil, "", false
 	}
 	call += "()"
-	nl := lineNewline(m.Src, eol)
+	nl := pystyle.BreakAt(m.Src, eol)
 	at := eol + len(nl)
 	lead := ""
 	if eol == len(m.Src) { // no newline at the end of the file: add one
-		at, lead = eol, srcNewline(m.Src)
+		at, lead = eol, pystyle.Newline(m.Src)
 		nl = lead
 	}
 	text := lead + indent + "await " + call + nl
@@ -291,9 +254,9 @@ func checkpointBefore(p *Pass, m *pyast.Module, s *pyast.Node) (edits []Edit, ca
 	}
 	call += "()"
 	at := pystyle.LineStart(m.Src, int(s.StartByte()))
-	nl := lineNewline(m.Src, srcLineEnd(m.Src, at))
+	nl := pystyle.BreakAt(m.Src, pystyle.LineEnd(m.Src, at))
 	if nl == "" {
-		nl = srcNewline(m.Src)
+		nl = pystyle.Newline(m.Src)
 	}
 	if imp != nil {
 		edits = append(edits, *imp)

@@ -113,18 +113,18 @@ func TestAppendArg(t *testing.T) {
 func TestLines(t *testing.T) {
 	src := []byte("a\r\nbb\nc")
 	for _, c := range []struct{ off, start, end int }{{0, 0, 1}, {1, 0, 1}, {3, 3, 5}, {6, 6, 7}, {7, 6, 7}} {
-		if s, e := pystyle.LineStart(src, c.off), srcLineEnd(src, c.off); s != c.start || e != c.end {
+		if s, e := pystyle.LineStart(src, c.off), pystyle.LineEnd(src, c.off); s != c.start || e != c.end {
 			t.Errorf("line of %d: [%d, %d), want [%d, %d)", c.off, s, e, c.start, c.end)
 		}
 	}
 	for eol, want := range map[int]string{1: "\r\n", 5: "\n", 7: ""} {
-		if got := lineNewline(src, eol); got != want {
-			t.Errorf("lineNewline(%d) = %q, want %q", eol, got, want)
+		if got := pystyle.BreakAt(src, eol); got != want {
+			t.Errorf("pystyle.BreakAt(%d) = %q, want %q", eol, got, want)
 		}
 	}
 	for s, want := range map[string]string{"a\r\nb\n": "\r\n", "a\nb\r\n": "\n", "a": "\n"} {
-		if got := srcNewline([]byte(s)); got != want {
-			t.Errorf("srcNewline(%q) = %q, want %q", s, got, want)
+		if got := pystyle.Newline([]byte(s)); got != want {
+			t.Errorf("pystyle.Newline(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -122,7 +122,7 @@ func GuardFix(p *Pass) (Fix, bool) {
 			continue
 		}
 		seen[s.Module] = true
-		nl := srcNewline(s.Module.Src)
+		nl := pystyle.Newline(s.Module.Src)
 		at, lead := firstImportOffset(s.Module)
 		text := lead + "# Must stay the first import: " + GuardModuleName + ".py says why." + nl +
 			"import " + name + "  # noqa: F401  # isort: skip" + nl
@@ -186,8 +186,8 @@ func firstImportOffset(m *pyast.Module) (at int, lead string) {
 		at = len(m.Src)
 		for k := len(stmts) - 1; k >= 0; k-- {
 			if stmts[k].Kind() != "comment" {
-				at = srcLineEnd(m.Src, int(stmts[k].EndByte()))
-				at += len(lineNewline(m.Src, at))
+				at = pystyle.LineEnd(m.Src, int(stmts[k].EndByte()))
+				at += len(pystyle.BreakAt(m.Src, at))
 				break
 			}
 		}
@@ -195,8 +195,8 @@ func firstImportOffset(m *pyast.Module) (at int, lead string) {
 	if bom := "\ufeff"; at < len(bom) && strings.HasPrefix(string(m.Src), bom) {
 		at = len(bom)
 	}
-	if at == len(m.Src) && at > 0 && m.Src[at-1] != '\n' {
-		lead = srcNewline(m.Src)
+	if at == len(m.Src) && at > 0 && pystyle.LineStart(m.Src, at) != at {
+		lead = pystyle.Newline(m.Src)
 	}
 	return at, lead
 }
@@ -227,8 +227,8 @@ func guardCancelFix(g *handlers.Guard) (Fix, bool) {
 			return Fix{}, false
 		}
 	}
-	nl := srcNewline(m.Src)
-	eol := srcLineEnd(m.Src, int(at.EndByte()))
+	nl := pystyle.Newline(m.Src)
+	eol := pystyle.LineEnd(m.Src, int(at.EndByte()))
 	lines := []string{
 		"",
 		"# cancel() must return early too: a repeated cancel, or one that arrives",

@@ -169,7 +169,7 @@ func keywordFix(p *Pass, m *pyast.Module, info checkpoint.OffloadInfo) (Fix, boo
 		// f(a, b,) and one argument a line: keep the layout.
 		e.Start, e.New = int(comma.EndByte()), " "+kw+"=True"
 		if indent, own := pystyle.LineIndent(m, last); own {
-			e.New = lineNewline(m.Src, srcLineEnd(m.Src, int(last.EndByte()))) + indent + kw + "=True,"
+			e.New = pystyle.BreakAt(m.Src, pystyle.LineEnd(m.Src, int(last.EndByte()))) + indent + kw + "=True,"
 		}
 		e.End = e.Start
 	}

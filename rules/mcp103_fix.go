@@ -323,7 +323,7 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 		return Fix{}, false
 	}
 	width := p.style().Width()
-	nl := srcNewline(m.Src)
+	nl := pystyle.Newline(m.Src)
 	// The registration, with name= so that the tool keeps its name.
 	regText, ok := withNameArg(m, site, f.Name, defIndent, width, nl)
 	if !ok {
@@ -379,13 +379,13 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	b.WriteString(formatBracketed(bodyIndent, "return await "+runSync+"(", args, ")", width, nl))
 	// Remove the decorator line from the handler; add the wrapper after it.
 	dStart := pystyle.LineStart(m.Src, int(deco.StartByte()))
-	dEnd := srcLineEnd(m.Src, int(deco.EndByte()))
+	dEnd := pystyle.LineEnd(m.Src, int(deco.EndByte()))
 	if strings.TrimSpace(string(m.Src[dStart:int(deco.StartByte())])) != "" || strings.TrimSpace(string(m.Src[int(deco.EndByte()):dEnd])) != "" {
 		return Fix{}, false
 	}
-	end := srcLineEnd(m.Src, int(f.Stmt.EndByte()))
+	end := pystyle.LineEnd(m.Src, int(f.Stmt.EndByte()))
 	edits := []Edit{
-		{Path: m.Path, Start: dStart, End: dEnd + len(lineNewline(m.Src, dEnd)), New: ""},
+		{Path: m.Path, Start: dStart, End: dEnd + len(pystyle.BreakAt(m.Src, dEnd)), New: ""},
 		{Path: m.Path, Start: end, End: end, New: b.String()},
 	}
 	if imp != nil {
@@ -453,14 +453,14 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 	if !ok {
 		return Fix{}, false
 	}
-	nl := srcNewline(m.Src)
+	nl := pystyle.Newline(m.Src)
 	helper := freeName(m, f, "_"+strings.TrimLeft(f.Name, "_")+"_sync")
 	var params []string
 	for _, prm := range f.Params {
 		params = append(params, prm.Name)
 	}
 	start := pystyle.LineStart(m.Src, int(stmts[0].StartByte()))
-	end := srcLineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
+	end := pystyle.LineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
 	var b strings.Builder
 	if imp != nil && imp.Start >= int(f.Body.StartByte()) {
 		// a local import of the handler: it stays at the top of the new body
@@ -517,12 +517,9 @@ func indentLines(m *pyast.Module, start, end int, unit string) string {
 	})
 	var b strings.Builder
 	for off := start; off < end; {
-		eol := off
-		for eol < end && m.Src[eol] != '\n' {
-			eol++
-		}
+		eol := min(pystyle.LineEnd(m.Src, off), end)
 		if eol < end {
-			eol++ // keep the \n
+			eol += len(pystyle.BreakAt(m.Src, eol)) // keep the line break
 		}
 		line := string(m.Src[off:eol])
 		blank := strings.TrimSpace(line) == ""

@@ -680,7 +680,7 @@ func reraiseFix(m *pyast.Module, blk *pyast.Node) Fix {
 	case "return_statement", "break_statement", "continue_statement", "raise_statement":
 		// insert before the jump, which would otherwise skip the raise
 		if ind, ok := pystyle.LineIndent(m, last); ok {
-			fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.StartByte()), New: "raise" + srcNewline(m.Src) + ind}}
+			fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.StartByte()), New: "raise" + pystyle.Newline(m.Src) + ind}}
 		} else {
 			fix.Edits = []Edit{{Path: m.Path, Start: int(last.StartByte()), End: int(last.StartByte()), New: "raise; "}}
 		}
@@ -690,7 +690,7 @@ func reraiseFix(m *pyast.Module, blk *pyast.Node) Fix {
 		fix.Edits = []Edit{{Path: m.Path, Start: int(last.EndByte()), End: int(last.EndByte()), New: "; raise"}}
 		return fix
 	}
-	at := srcLineEnd(m.Src, int(last.EndByte()))
-	fix.Edits = []Edit{{Path: m.Path, Start: at, End: at, New: srcNewline(m.Src) + indent + "raise"}}
+	at := pystyle.LineEnd(m.Src, int(last.EndByte()))
+	fix.Edits = []Edit{{Path: m.Path, Start: at, End: at, New: pystyle.Newline(m.Src) + indent + "raise"}}
 	return fix
 }

@@ -92,7 +92,7 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 		return Edit{}, false
 	}
 	ls := pystyle.LineStart(m.Src, open)
-	eol := srcLineEnd(m.Src, close)
+	eol := pystyle.LineEnd(m.Src, close)
 	rest := strings.TrimSpace(string(m.Src[close+1 : eol]))
 	if args.Kind() == "parameters" { // def f(...) -> T:  # comment
 		rest = strings.TrimSpace(defTailRE.ReplaceAllString(rest, ""))
@@ -116,9 +116,9 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 		}
 	}
 	indent := head[:len(head)-len(strings.TrimLeft(head, " \t"))]
-	nl := lineNewline(m.Src, eol)
+	nl := pystyle.BreakAt(m.Src, eol)
 	if nl == "" {
-		nl = srcNewline(m.Src)
+		nl = pystyle.Newline(m.Src)
 	}
 	return Edit{Path: m.Path, Start: from, End: close, New: splitArgs(indent, texts, width, nl)}, true
 }

@@ -214,6 +214,8 @@ func buildLimits(cfg *config.Config, flags []string) (engine.Limits, error) {
 			lim.Parse.StepsPerByte = v
 		case "syntax-nodes":
 			lim.Parse.Nodes = int(v)
+		case "syntax-depth":
+			lim.Parse.Depth = int(v)
 		case "parse-cpu":
 			lim.Parse.CPU = time.Duration(v)
 		}

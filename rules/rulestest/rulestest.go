@@ -143,6 +143,8 @@ func commentKeys(t *testing.T, dir string, re *regexp.Regexp) map[key]bool {
 		if err != nil {
 			return err
 		}
+		// Lines end as CPython reads them: "\r\n", "\n" or a lone "\r".
+		src = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
 		sc := bufio.NewScanner(bytes.NewReader(src))
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for line := 1; sc.Scan(); line++ {

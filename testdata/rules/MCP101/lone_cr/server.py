@@ -1,0 +1,1 @@
+from anyio import to_threadfrom mcp.server.fastmcp import FastMCPmcp = FastMCP("cr")@mcp.tool()async def mac(path: str) -> str:    return await to_thread.run_sync(str, path)  # want: MCP101@mcp.tool()async def classic(path: str) -> str:    data = await to_thread.run_sync(str, path)  # want: MCP101    return data
