@@ -20,12 +20,20 @@ type Analyzer struct {
 	always   map[*pyast.Function]bool
 	enters   map[*pyast.Function]bool
 	busy     map[*pyast.Function]bool
+
+	// The step budget of each function (budget.go).
+	budget int64
+	spent  map[*pyast.Function]int64
+	cur    *pyast.Function // the function the current question is about
+	nested int             // the summaries the current question is computing, one inside the other
+	over   []TooComplexFunc
 }
 
 // New returns an Analyzer that resolves calls of project functions with r
 // (nil for none).
 func New(r Resolver) *Analyzer {
-	return &Analyzer{resolver: r, always: map[*pyast.Function]bool{}, enters: map[*pyast.Function]bool{}, busy: map[*pyast.Function]bool{}}
+	return &Analyzer{resolver: r, always: map[*pyast.Function]bool{}, enters: map[*pyast.Function]bool{}, busy: map[*pyast.Function]bool{},
+		spent: map[*pyast.Function]int64{}}
 }
 
 // Known checkpoint functions: awaiting a call of one yields to the event loop

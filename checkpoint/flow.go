@@ -65,8 +65,10 @@ func (a *Analyzer) Covered(m *pyast.Module, fn *pyast.Function, node *pyast.Node
 
 // CoveredAfter is Covered with the adjustments of x.
 func (a *Analyzer) CoveredAfter(m *pyast.Module, fn *pyast.Function, node *pyast.Node, x Extra) bool {
-	f := &flow{a: a, m: m, x: x}
-	return f.coveredAfter(fn, node)
+	return a.ask(m, fn, true, func() bool {
+		f := &flow{a: a, m: m, x: x}
+		return f.coveredAfter(fn, node)
+	})
 }
 
 // CoveredFrom reports whether every path from the start of start (a block,
@@ -77,16 +79,18 @@ func (a *Analyzer) CoveredFrom(m *pyast.Module, fn *pyast.Function, start *pyast
 	if start == nil {
 		return false
 	}
-	f := &flow{a: a, m: m, x: x}
-	sh := f.shieldedAt(start)
-	if start.Kind() == "block" {
-		return f.block(start, f.blockCont(fn, start), sh)
-	}
-	s := stmtOf(start)
-	if s == nil {
-		return false
-	}
-	return f.stmt(s, f.stmtCont(fn, s), sh)
+	return a.ask(m, fn, true, func() bool {
+		f := &flow{a: a, m: m, x: x}
+		sh := f.shieldedAt(start)
+		if start.Kind() == "block" {
+			return f.block(start, f.blockCont(fn, start), sh)
+		}
+		s := stmtOf(start)
+		if s == nil {
+			return false
+		}
+		return f.stmt(s, f.stmtCont(fn, s), sh)
+	})
 }
 
 // CoveredAfterCall is Covered for the call site of a project function: does
@@ -108,12 +112,14 @@ func (a *Analyzer) AlwaysCheckpoints(m *pyast.Module, fn *pyast.Function) bool {
 	if a.busy[fn] {
 		return false
 	}
-	a.busy[fn] = true
-	f := &flow{a: a, m: m, summary: true}
-	v := f.block(fn.Body, funcEnd, false)
-	delete(a.busy, fn)
-	a.always[fn] = v
-	return v
+	return a.ask(m, fn, false, func() bool {
+		a.busy[fn] = true
+		f := &flow{a: a, m: m, summary: true}
+		v := f.block(fn.Body, funcEnd, false)
+		delete(a.busy, fn)
+		a.always[fn] = v
+		return v
+	})
 }
 
 // EntersCheckpoint reports whether fn is an async generator decorated with
@@ -133,12 +139,14 @@ func (a *Analyzer) EntersCheckpoint(m *pyast.Module, fn *pyast.Function) bool {
 	if a.busy[fn] {
 		return false
 	}
-	a.busy[fn] = true
-	f := &flow{a: a, m: m}
-	v := f.beforeYield(pyast.NamedChildren(fn.Body))
-	delete(a.busy, fn)
-	a.enters[fn] = v
-	return v
+	return a.ask(m, fn, false, func() bool {
+		a.busy[fn] = true
+		f := &flow{a: a, m: m}
+		v := f.beforeYield(pyast.NamedChildren(fn.Body))
+		delete(a.busy, fn)
+		a.enters[fn] = v
+		return v
+	})
 }
 
 func asyncContextManager(m *pyast.Module, fn *pyast.Function) bool {
@@ -194,8 +202,10 @@ func yields(n *pyast.Node) bool {
 // StatementCheckpoints reports whether every path through statement s (a
 // statement node of fn) passes a checkpoint before leaving it in any way.
 func (a *Analyzer) StatementCheckpoints(m *pyast.Module, s *pyast.Node) bool {
-	f := &flow{a: a, m: m}
-	return f.stmt(s, cont{}, f.shieldedAt(s))
+	return a.ask(m, m.FuncAt(s), false, func() bool {
+		f := &flow{a: a, m: m}
+		return f.stmt(s, cont{}, f.shieldedAt(s))
+	})
 }
 
 // block: every path from the start of block b covers, given k.
@@ -218,6 +228,7 @@ func (f *flow) seq(stmts []*pyast.Node, i int, k cont, sh bool) bool {
 // stmt: every path from the start of statement s covers, given that leaving
 // s normally continues with k.next (and so on).
 func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
+	f.step()
 	if f.x.Stop != nil && f.x.Stop(s) {
 		return true
 	}
@@ -684,6 +695,7 @@ func (f *flow) findCP(n *pyast.Node, accept func(await *pyast.Node) bool) bool {
 		if found || n == nil || (!top && skipExpr(n)) {
 			return
 		}
+		f.step()
 		switch n.Kind() {
 		case "boolean_operator":
 			visit(n.ChildByFieldName("left"), false)

@@ -28,6 +28,7 @@ var LimitKeys = map[string]string{
 	"syntax-nodes":         "an integer from 0 (no limit) to 2000000000",
 	"syntax-depth":         "an integer from 0 (no limit) to 2000000000",
 	"parse-cpu":            `a non-negative duration such as "3s" or "500ms" (0: no limit)`,
+	"function-steps":       "a non-negative integer (0: no limit)",
 }
 
 // limitMax bounds each count, so that budgets cannot overflow.
@@ -36,6 +37,7 @@ var limitMax = map[string]float64{
 	"parse-steps-per-byte": 1_000_000,
 	"syntax-nodes":         2_000_000_000,
 	"syntax-depth":         2_000_000_000,
+	"function-steps":       1 << 50,
 }
 
 // ParseLimit reads the value of limit name written as text (a flag's

@@ -11,10 +11,10 @@ func TestLimits(t *testing.T) {
 		src    string
 		prefix []string
 	}{
-		"pyproject sub-table": {"[tool.mcplint]\nselect = []\n[tool.mcplint.limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nsyntax-depth = 500\nparse-cpu = \"1.5s\"\n", []string{"tool", "mcplint"}},
-		"mcplint.toml table":  {"[limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nsyntax-depth = 500\nparse-cpu = \"1.5s\"\n", nil},
-		"inline":              {"limits = { parse-steps = 5000000, parse-steps-per-byte = 2.5, syntax-nodes = 0, syntax-depth = 500, parse-cpu = \"1500ms\" }\n", nil},
-		"dotted":              {"limits.parse-steps = 5000000\nlimits.parse-steps-per-byte = 2.5\nlimits.syntax-nodes = 0\nlimits.syntax-depth = 500\nlimits.parse-cpu = \"1.5s\"\n", nil},
+		"pyproject sub-table": {"[tool.mcplint]\nselect = []\n[tool.mcplint.limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nsyntax-depth = 500\nparse-cpu = \"1.5s\"\nfunction-steps = 20000\n", []string{"tool", "mcplint"}},
+		"mcplint.toml table":  {"[limits]\nparse-steps = 5_000_000\nparse-steps-per-byte = 2.5\nsyntax-nodes = 0\nsyntax-depth = 500\nparse-cpu = \"1.5s\"\nfunction-steps = 20000\n", nil},
+		"inline":              {"limits = { parse-steps = 5000000, parse-steps-per-byte = 2.5, syntax-nodes = 0, syntax-depth = 500, parse-cpu = \"1500ms\", function-steps = 0x4e20 }\n", nil},
+		"dotted":              {"limits.parse-steps = 5000000\nlimits.parse-steps-per-byte = 2.5\nlimits.syntax-nodes = 0\nlimits.syntax-depth = 500\nlimits.parse-cpu = \"1.5s\"\nlimits.function-steps = 20000\n", nil},
 	}
 	for name, f := range forms {
 		t.Run(name, func(t *testing.T) {
@@ -22,7 +22,7 @@ func TestLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]float64{"parse-steps": 5_000_000, "parse-steps-per-byte": 2.5, "syntax-nodes": 0, "syntax-depth": 500, "parse-cpu": float64(1500 * time.Millisecond)}
+			want := map[string]float64{"parse-steps": 5_000_000, "parse-steps-per-byte": 2.5, "syntax-nodes": 0, "syntax-depth": 500, "parse-cpu": float64(1500 * time.Millisecond), "function-steps": 20000}
 			if len(c.Limits) != len(want) {
 				t.Fatalf("limits %v, want %v", c.Limits, want)
 			}
@@ -54,7 +54,7 @@ func TestLimitErrors(t *testing.T) {
 		{"cpu number", "[limits]\nparse-cpu = 3\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration such as "3s" or "500ms" (0: no limit), got an integer`},
 		{"cpu nonsense", "[limits]\nparse-cpu = \"fast\"\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration such as "3s" or "500ms" (0: no limit), got "fast"`},
 		{"cpu negative", "[limits]\nparse-cpu = \"-1s\"\n", `f.toml:2:13: limits.parse-cpu must be a non-negative duration`},
-		{"unknown", "[limits]\nparse_steps = 1\n", `f.toml:2:1: unknown key "parse_steps" in limits; known keys: parse-cpu, parse-steps, parse-steps-per-byte, syntax-depth, syntax-nodes`},
+		{"unknown", "[limits]\nparse_steps = 1\n", `f.toml:2:1: unknown key "parse_steps" in limits; known keys: function-steps, parse-cpu, parse-steps, parse-steps-per-byte, syntax-depth, syntax-nodes`},
 		{"twice", "[limits]\nparse-steps = 1\n[limits]\nparse-steps = 2\n", `f.toml:3:2: limits is set twice`},
 		{"not a table", "limits = 5\n", `f.toml:1:10: limits must be a table of limits such as parse-steps = 1000000, got an integer`},
 	}
@@ -71,11 +71,13 @@ func TestLimitErrors(t *testing.T) {
 		t.Errorf("parse-cpu = 0: %v", err)
 	}
 	for _, bad := range []string{"x", "", "1e9", "-5", "1.5", "inf"} {
-		if _, err := ParseLimit("parse-steps", bad); err == nil {
-			t.Errorf("ParseLimit(parse-steps, %q) accepted", bad)
+		for _, name := range []string{"parse-steps", "function-steps", "syntax-depth"} {
+			if _, err := ParseLimit(name, bad); err == nil {
+				t.Errorf("ParseLimit(%s, %q) accepted", name, bad)
+			}
 		}
 	}
-	if _, err := ParseLimit("steps", "1"); err == nil || !strings.Contains(err.Error(), "known limits: parse-cpu") {
+	if _, err := ParseLimit("steps", "1"); err == nil || !strings.Contains(err.Error(), "known limits: function-steps") {
 		t.Errorf("unknown limit: %v", err)
 	}
 	if v, err := ParseLimit("parse-steps", "2_000_000"); err != nil || v != 2_000_000 {

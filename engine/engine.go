@@ -10,6 +10,7 @@ package engine
 import (
 	"sync"
 
+	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
@@ -64,10 +65,13 @@ type Options struct {
 type Limits struct {
 	// Parse bounds the parsing of each Python file (setup.py too).
 	Parse pyast.Limits
+	// FunctionSteps bounds the cancellation-flow analysis of each function
+	// (checkpoint.Analyzer.SetBudget); 0 means no limit.
+	FunctionSteps int64
 }
 
 // DefaultLimits are the limits of a run whose Options.Limits is nil.
-var DefaultLimits = Limits{Parse: pyast.DefaultLimits}
+var DefaultLimits = Limits{Parse: pyast.DefaultLimits, FunctionSteps: checkpoint.DefaultFunctionSteps}
 
 func (o *Options) limits() Limits {
 	if o.Limits == nil {

@@ -99,3 +99,48 @@ func TestConfiguredParseLimits(t *testing.T) {
 		t.Fatalf("node limit: %q, want %q", got, want)
 	}
 }
+
+// A handler too complex for the cancellation-flow analysis (try/finally
+// nested in finally clauses 40 deep: 2^40 paths) is MCP000 on its name,
+// once however many rules ask about it, with no finding of its own; the
+// handler beside it is analysed as usual.
+func TestFunctionBudget(t *testing.T) {
+	var deep strings.Builder
+	deep.WriteString("\n@mcp.tool()\nasync def deep():\n    await anyio.to_thread.run_sync(work)\n")
+	for i := 0; i < 40; i++ {
+		ind := strings.Repeat("    ", i+1)
+		fmt.Fprintf(&deep, "%stry:\n%s    x = %d\n%sfinally:\n", ind, ind, i, ind)
+	}
+	deep.WriteString(strings.Repeat("    ", 41) + "pass\n")
+	root := testfs.Write(t, map[string]string{
+		"requirements.txt": "mcp==1.20.0\n",
+		"server.py":        offloadServer + deep.String(),
+		"helpers.py":       "def work(): return 1\n",
+	})
+	codeRules := []*rules.Rule{rules.Lookup("MCP101"), rules.Lookup("MCP102"), rules.Lookup("MCP104")}
+	res := run(t, []string{root}, Options{Rules: codeRules})
+	got := codes(root, res)
+	want := []string{"server.py:11:MCP000:error", "server.py:8:MCP101:error"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("findings %q, want %q", got, want)
+	}
+	for _, d := range res.Diagnostics {
+		if d.Code == "MCP000" && (d.Message != "too complex to analyse fully: the cancellation-flow analysis of server.deep took more than 200000 steps (limit: function-steps); its findings are not reported" || d.Start.Column != 11) {
+			t.Errorf("MCP000 at column %d: %s", d.Start.Column, d.Message)
+		}
+	}
+	// A small configured budget makes the plain handler too complex too;
+	// 0 turns the budget off (the deep handler is left out: 2^40).
+	lim := DefaultLimits
+	lim.FunctionSteps = 2
+	got = codes(root, run(t, []string{root}, Options{Rules: codeRules, Limits: &lim}))
+	want = []string{"server.py:11:MCP000:error", "server.py:7:MCP000:error"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("budget of 2 steps: %q, want %q", got, want)
+	}
+	lim.FunctionSteps = 0
+	plain := testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": offloadServer, "helpers.py": "def work(): return 1\n"})
+	if got := codes(plain, run(t, []string{plain}, Options{Rules: codeRules, Limits: &lim})); strings.Join(got, ",") != "server.py:8:MCP101:error" {
+		t.Errorf("no budget: %q", got)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/internal/safeio"
@@ -554,6 +555,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		})
 	}
 
+	tooComplex := map[*pyast.Function]bool{}
 	for _, r := range e.rulesToRun() {
 		if r.Run == nil || r.Kind == rules.CodeRule && len(hx.ReachableFuncs()) == 0 {
 			continue
@@ -593,7 +595,17 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		pass := rules.NewPass(r, pr.dir, proj, mods, hx, report)
 		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
 		pass.CodeUnseen = e.codeUnseen(pr)
+		pass.FunctionSteps = e.opts.limits().FunctionSteps
 		e.runRule(r, pass, pr.dir)
+		// A function too complex for one rule is for the others too (they
+		// share the analysis): one MCP000 each.
+		for _, tc := range pass.TooComplex() {
+			if !tooComplex[tc.Func] {
+				tooComplex[tc.Func] = true
+				e.tooComplex(tc)
+				e.keepSeen(tc.Module.Path, seen)
+			}
+		}
 	}
 	return sum
 }
@@ -628,6 +640,18 @@ func (e *runner) setVolatile() {
 		ps.volatile = true
 		ps.mu.Unlock()
 	}
+}
+
+// tooComplex reports a function whose analysis ran out of its step budget
+// (MCP000 on its def line).
+func (e *runner) tooComplex(tc checkpoint.TooComplexFunc) {
+	m, at := tc.Module, tc.Func.Node
+	d := rules.Diagnostic{Code: rules.FileErrorCode, Name: rules.FileError.Name, Message: tc.Message(), Severity: rules.SeverityError, Exposure: deps.Yes,
+		Location: rules.NodeLocation(m, at), Anchor: tc.Func.Qual, AnchorStart: int(tc.Func.Stmt.StartByte()), AnchorEnd: int(tc.Func.Stmt.EndByte())}
+	if name := tc.Func.Node.ChildByFieldName("name"); name != nil {
+		d.Location = rules.NodeLocation(m, name)
+	}
+	e.add(d)
 }
 
 // needsCode reports whether a selected rule reads Python code (a code rule,

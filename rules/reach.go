@@ -27,7 +27,10 @@ func newRequestEnds(p *Pass) *requestEnds {
 	if p.Handlers != nil {
 		r = p.Handlers // not a typed nil in the interface
 	}
-	return &requestEnds{pass: p, checkpoints: checkpoint.New(r), state: map[*pyast.Function]int{}}
+	a := checkpoint.New(r)
+	a.SetBudget(p.FunctionSteps)
+	p.analyzers = append(p.analyzers, a)
+	return &requestEnds{pass: p, checkpoints: a, state: map[*pyast.Function]int{}}
 }
 
 // endsRequest reports whether returning from f can end a request with no

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
@@ -219,6 +220,9 @@ type Pass struct {
 	// Python files (a file given as the root): Handlers then cannot tell
 	// that the project has no server.
 	CodeUnseen bool
+	// FunctionSteps is the step budget of the cancellation-flow analysis of
+	// each function (checkpoint.Analyzer.SetBudget); 0 means no limit.
+	FunctionSteps int64
 
 	report     func(Diagnostic)
 	topModules map[string]bool // the project's top-level module names (firstParty)
@@ -227,6 +231,19 @@ type Pass struct {
 	callsIn map[string][]resolvedCall
 	// notServer memoises notAServer for the pass.
 	notServer *string
+	// analyzers are the checkpoint analyzers the rule made (TooComplex).
+	analyzers []*checkpoint.Analyzer
+}
+
+// TooComplex returns the functions whose analysis ran out of its step budget
+// (FunctionSteps) while the rule ran: their findings were not reported, and
+// the run reports each as MCP000.
+func (p *Pass) TooComplex() []checkpoint.TooComplexFunc {
+	var out []checkpoint.TooComplexFunc
+	for _, a := range p.analyzers {
+		out = append(out, a.TooComplex()...)
+	}
+	return out
 }
 
 // NewPass makes a Pass that sends diagnostics to report.

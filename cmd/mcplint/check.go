@@ -75,7 +75,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.memProfile, "memprofile", "", "write a heap profile (allocations) to FILE at exit (for memory work)")
 	_ = fl.MarkHidden("memprofile")
 	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
-	fl.StringArrayVar(&f.limits, "limit", nil, "set a limit for this run, NAME=VALUE (repeatable; names as in the [limits] table: parse-steps, parse-steps-per-byte, syntax-nodes, syntax-depth, parse-cpu)")
+	fl.StringArrayVar(&f.limits, "limit", nil, "set a limit for this run, NAME=VALUE (repeatable; names as in the [limits] table: parse-steps, parse-steps-per-byte, syntax-nodes, syntax-depth, parse-cpu, function-steps)")
 	registerOutputFlags(fl)
 }
 

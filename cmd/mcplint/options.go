@@ -218,6 +218,8 @@ func buildLimits(cfg *config.Config, flags []string) (engine.Limits, error) {
 			lim.Parse.Depth = int(v)
 		case "parse-cpu":
 			lim.Parse.CPU = time.Duration(v)
+		case "function-steps":
+			lim.FunctionSteps = int64(v)
 		}
 	}
 	for name, l := range cfg.Limits {
