@@ -7,7 +7,7 @@
 #   Trees: the Python standard library without site-packages, the synthetic
 #   monorepo bench/gen writes (60 FastMCP server projects), and any TREE given.
 #   SCALE="2000 5000 10000 20000" adds one-project trees of that many modules
-#   (bench/gen -kind project), mcplint only.
+#   (bench/gen -kind project), mcplint only. mcplint runs cold (--no-cache).
 #   RUNS (default 3), AST_GREP (default: ast-grep on PATH), WORK (default: a
 #   temporary directory; generated trees are kept there between runs).
 # Needs: go, python3, ripgrep, /usr/bin/time (GNU), ast-grep (npm i -g @ast-grep/cli).
@@ -56,7 +56,7 @@ for t in "${trees[@]}"; do
   read -r rw rc rm <<<"$(measure rg -t py -c mcp "$t")"
   aw=0 ac=0 am=0
   [ -n "$astgrep" ] && read -r aw ac am <<<"$(measure "$astgrep" run -l python -p 'await $X' "$t")"
-  read -r mw mc mm <<<"$(measure "$work/mcplint" check --exit-zero --format json -o - "$t")"
+  read -r mw mc mm <<<"$(measure "$work/mcplint" check --no-cache --exit-zero --format json -o - "$t")"
   printf '%-22s %7d %8s | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB (%.2f) | %sx, %sx\n' \
     "$(basename "$t")" "$files" "$mib" "$rw" "$rc" "$rm" "$aw" "$ac" "$am" "$mw" "$mc" "$mm" "$(ratio "$mc" "$mw")" \
     "$(ratio "$mw" "$aw")" "$(ratio "$mw" "$rw")"
@@ -66,6 +66,6 @@ for n in ${SCALE:-}; do
   t="$work/project-$n"
   [ -d "$t" ] || "$work/gen" -kind project -files "$n" -out "$t"
   mib=$(du -sb "$t" | awk '{printf "%.0f", $1/1048576}')
-  read -r mw mc mm <<<"$(reps=1 measure "$work/mcplint" check --exit-zero --format json -o - "$t")"
+  read -r mw mc mm <<<"$(reps=1 measure "$work/mcplint" check --no-cache --exit-zero --format json -o - "$t")"
   printf 'one project, %6d modules (%4s MiB): mcplint %7.2fs wall %7.2fs cpu %8d KiB peak\n' "$n" "$mib" "$mw" "$mc" "$mm"
 done
