@@ -127,7 +127,7 @@ func TestDefaults(t *testing.T) {
 	}
 	args := s.args()
 	for _, seq := range [][]string{
-		{"check", "--exit-zero"},
+		{"check", "--exit-zero", "--no-cache"},
 		{"--format", "sarif", "--output", "mcplint.sarif", "--sarif-category", "mcplint"},
 		{"--format", "github"},
 		{"--format", "markdown"},

@@ -220,7 +220,9 @@ run() {
 	mkdir -p "$tmp"
 	cd "${INPUT_WORKING_DIRECTORY:-.}"
 
-	local -a cmd=(mcplint check --exit-zero)
+	# --no-cache: a fresh runner has a fresh cache key, so a cache would be
+	# written for nothing (and a restored one rebuilt): docs/ci.md.
+	local -a cmd=(mcplint check --exit-zero --no-cache)
 	# Extra arguments, split on whitespace (never evaluated by a shell).
 	if [ -n "${INPUT_ARGS:-}" ]; then
 		local -a extra

@@ -14,7 +14,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -83,6 +82,10 @@ const cacheFormat = "mcplint-cache-1"
 
 // cacheMagic starts every cache file.
 var cacheMagic = []byte("MCPLINTC")
+
+// keepUnused is how long an entry no run used stays in the cache (other
+// roots, another branch's contents).
+const keepUnused = 7 * 24 * time.Hour
 
 // racySlack is how long after a file's last change its stat signature is
 // trusted: coarse file systems keep times to 1 or 2 seconds.
@@ -159,6 +162,7 @@ type fileEntry struct {
 	Marks       bool   // mentions a suppression (MayHaveDirective)
 	Comments    [][2]int
 	HasComments bool
+	Seen        int64 // the last run that saw it (Unix seconds)
 }
 
 // same reports whether two entries describe the same contents.
@@ -180,6 +184,7 @@ type projectEntry struct {
 	Handlers []HandlerSummary
 	Guard    *GuardSummary
 	Modules  int
+	Used     int64 // the last run that used it (Unix seconds)
 }
 
 // cacheState is the cache of one run configuration.
@@ -436,23 +441,16 @@ func (d digestWriter) str(s string) {
 
 // runDigest identifies a run configuration: the build, the options that
 // change what a project's analysis finds, and where paths are relative to.
-func (e *runner) runDigest(roots []string) string {
+// The roots are not part of it (what they change for a project is part of
+// the project's key), so that runs on different roots share entries (the
+// pre-commit hook's roots are the projects a commit touches).
+func (e *runner) runDigest() string {
 	h := sha256.New()
 	d := digestWriter{h}
 	d.str(cacheFormat)
 	d.str(e.cache.version)
 	wd, _ := os.Getwd()
 	d.str(wd)
-	for _, r := range roots {
-		kind := "missing"
-		if st, err := os.Stat(r); err == nil {
-			kind = "file"
-			if st.IsDir() {
-				kind = "dir"
-			}
-		}
-		d.str(r + "\x00" + kind)
-	}
 	d.str("assume-mcp=" + e.opts.AssumeMCP)
 	d.str("assume-fastmcp=" + e.opts.AssumeFastMCP)
 	d.str(fmt.Sprint("report-unreachable=", e.opts.ReportUnreachable))
@@ -478,6 +476,10 @@ func (e *runner) projectKey(pr *project, facts map[string]*fileEntry) [32]byte {
 	d.str(e.digest)
 	d.str(fmt.Sprint(pr.script))
 	d.str(pr.dir)
+	// What the scan roots change for the project: the folder its includes
+	// must stay in, and whether a root is a file inside it.
+	d.str(e.containRoot(pr.dir))
+	d.str(fmt.Sprint(e.codeUnseen(pr)))
 	for _, list := range [][]string{pr.depFiles, pr.pyFiles} {
 		d.str("files")
 		for _, p := range list {
@@ -492,11 +494,13 @@ func (e *runner) projectKey(pr *project, facts map[string]*fileEntry) [32]byte {
 }
 
 // saveCache writes the run's cache: the files it saw and the projects it
-// looked up or analysed.
+// looked up or analysed, and the entries of the cache it read that other
+// runs used in the last week.
 func (e *runner) saveCache() {
 	if e.cache == nil {
 		return
 	}
+	stamp := e.start.Unix()
 	out := &cacheState{Files: map[string]*fileEntry{}, Projects: map[[32]byte]*projectEntry{}}
 	e.runFacts.Range(func(k, v any) bool {
 		p, f := k.(string), *v.(*fileEntry)
@@ -506,22 +510,27 @@ func (e *runner) saveCache() {
 		if spans, ok := e.res.Comments[p]; ok {
 			f.Comments, f.HasComments = spans, true
 		}
+		f.Seen = stamp
 		out.Files[p] = &f
 		return true
 	})
 	e.cache.mu.Lock()
+	old := e.start.Add(-keepUnused).Unix()
+	for p, f := range e.state.Files {
+		if _, ok := out.Files[p]; !ok && f.Seen >= old {
+			out.Files[p] = f
+		}
+	}
 	for p, f := range out.Files { // for the next run of this process
 		if f.Sig != (fileSig{}) {
 			e.state.Files[p] = f
 		}
 	}
-	keys := make([][32]byte, 0, len(e.usedProjects))
-	for k := range e.usedProjects {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i][:], keys[j][:]) < 0 })
-	for _, k := range keys {
-		if pe := e.state.Projects[k]; pe != nil {
+	for k, pe := range e.state.Projects {
+		if e.usedProjects[k] {
+			pe.Used = stamp
+		}
+		if pe.Used >= old {
 			out.Projects[k] = pe
 		}
 	}

@@ -455,3 +455,33 @@ func TestCacheSeesAStyleFileCreatedAboveTheProject(t *testing.T) {
 		t.Errorf("%d projects analysed, want the one whose style changed", after.Analysed)
 	}
 }
+
+// Runs on other roots share the entries of the projects they have in
+// common; a root that is a file inside a project (its code unseen) is a
+// project of another key.
+func TestCacheAcrossRoots(t *testing.T) {
+	root := cacheTree(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	t.Chdir(root)
+	for i, roots := range [][]string{{"."}, {"a", "b"}, {"a"}, {"a/server.py"}, {"a/requirements.txt", "b"}, {"."}} {
+		opts := cacheOpts(filepath.Join(root, "cache"), keyFile)
+		res := run(t, roots, opts)
+		plain := opts
+		plain.Cache = nil
+		sameResult(t, res, run(t, roots, plain))
+		switch i {
+		case 1: // the folder includes must stay in is now each project's own
+			if res.Analysed != 2 || res.Reused != 0 {
+				t.Errorf("roots %v: %d analysed, %d reused; want a and b analysed", roots, res.Analysed, res.Reused)
+			}
+		case 2, 5:
+			if res.Analysed != 0 {
+				t.Errorf("roots %v: %d projects analysed again, want every one reused", roots, res.Analysed)
+			}
+		case 3:
+			if res.Reused != 0 {
+				t.Errorf("roots %v: a project whose code the run does not see was taken from the cache", roots)
+			}
+		}
+	}
+}

@@ -72,7 +72,7 @@ func Run(roots []string, opts Options) (*Result, error) {
 	}
 	if opts.Cache != nil {
 		e.cache = opts.Cache
-		e.digest = e.runDigest(e.res.Roots)
+		e.digest = e.runDigest()
 		e.state = e.cache.state(e.digest)
 	}
 	e.runProjects(e.projects(files, roots))

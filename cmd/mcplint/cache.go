@@ -17,8 +17,8 @@ const cacheDirName = ".mcplint_cache"
 
 // openCache returns the run's cache: nil with --no-cache; else in
 // --cache-dir, $MCPLINT_CACHE_DIR, or .mcplint_cache in the scan root (in
-// the working directory when there are several roots or the root is a
-// file).
+// the working directory when there are several roots, the root is a file,
+// or for the pre-commit hook, whose roots change with each commit).
 func openCache(paths []string, f *checkFlags) *engine.Cache {
 	if f.noCache {
 		return nil
@@ -29,7 +29,7 @@ func openCache(paths []string, f *checkFlags) *engine.Cache {
 	}
 	if dir == "" {
 		dir = cacheDirName
-		if len(paths) == 1 {
+		if len(paths) == 1 && !f.cacheAtTop {
 			if st, err := os.Stat(paths[0]); err == nil && st.IsDir() {
 				dir = filepath.Join(paths[0], cacheDirName)
 			}

@@ -38,6 +38,7 @@ type checkFlags struct {
 	verbose                     bool
 	noCache                     bool
 	cacheDir                    string
+	cacheAtTop                  bool // the default cache folder is the working directory's
 }
 
 func (f *checkFlags) register(c *cobra.Command) {

@@ -50,6 +50,7 @@ func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
 		return err
 	}
 	roots := projectRoots(files)
+	f.cacheAtTop = true
 	opts, err := buildOptions(cmd, roots, f)
 	if err != nil {
 		return err
