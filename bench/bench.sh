@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Times mcplint against ast-grep (one pattern: it parses every Python file)
 # and ripgrep (it reads every byte) on the same trees, in one run: medians of
-# RUNS runs of wall time and CPU time, peak RSS, and the ratios.
+# RUNS runs of wall time and CPU time, peak RSS, and the ratios. mcplint runs
+# cold (--no-cache) and warm (the cache filled by a run before, nothing
+# changed); the monorepo also runs --diff cold (the fix rounds), against check.
 #
 # Usage: bench/bench.sh [TREE...]
 #   Trees: the Python standard library without site-packages, the synthetic
@@ -48,7 +50,7 @@ measure() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 echo "runs: $runs (medians); load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
-printf '%-22s %7s %8s | %-28s | %-28s | %-36s | %s\n' tree files MiB "ripgrep wall/cpu/RSS" "ast-grep wall/cpu/RSS" "mcplint wall/cpu/RSS (cpu/wall)" "mcplint / ast-grep, / rg (wall)"
+printf '%-22s %7s %8s | %-28s | %-28s | %-36s | %-28s | %s\n' tree files MiB "ripgrep wall/cpu/RSS" "ast-grep wall/cpu/RSS" "mcplint cold wall/cpu/RSS (cpu/wall)" "mcplint warm wall/cpu/RSS" "cold / ast-grep, warm / rg (wall; cpu)"
 for t in "${trees[@]}"; do
   files=$(find "$t" -name '*.py' | wc -l)
   mib=$(find "$t" -name '*.py' -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1048576}')
@@ -57,9 +59,17 @@ for t in "${trees[@]}"; do
   aw=0 ac=0 am=0
   [ -n "$astgrep" ] && read -r aw ac am <<<"$(measure "$astgrep" run -l python -p 'await $X' "$t")"
   read -r mw mc mm <<<"$(measure "$work/mcplint" check --no-cache --exit-zero --format json -o - "$t")"
-  printf '%-22s %7d %8s | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB (%.2f) | %sx, %sx\n' \
+  cache="$work/cache-$(basename "$t")"
+  rm -rf "$cache"
+  "$work/mcplint" check --cache-dir "$cache" --exit-zero --format json -o - "$t" >/dev/null 2>&1 || true
+  read -r ww wc wm <<<"$(measure "$work/mcplint" check --cache-dir "$cache" --exit-zero --format json -o - "$t")"
+  printf '%-22s %7d %8s | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB (%.2f) | %6.2fs %6.2fs %7d KiB | %sx, %sx; %sx, %sx\n' \
     "$(basename "$t")" "$files" "$mib" "$rw" "$rc" "$rm" "$aw" "$ac" "$am" "$mw" "$mc" "$mm" "$(ratio "$mc" "$mw")" \
-    "$(ratio "$mw" "$aw")" "$(ratio "$mw" "$rw")"
+    "$ww" "$wc" "$wm" "$(ratio "$mw" "$aw")" "$(ratio "$ww" "$rw")" "$(ratio "$mc" "$ac")" "$(ratio "$wc" "$rc")"
+  if [ "$(basename "$t")" = monorepo ]; then
+    read -r dw dc dm <<<"$(reps=1 measure "$work/mcplint" check --no-cache --diff --exit-zero "$t")"
+    printf '%-22s --diff (every fix round, no cache): %6.2fs wall %6.2fs cpu %7d KiB: %sx check (cpu)\n' "" "$dw" "$dc" "$dm" "$(ratio "$dc" "$mc")"
+  fi
 done
 
 for n in ${SCALE:-}; do

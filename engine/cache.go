@@ -87,6 +87,10 @@ var cacheMagic = []byte("MCPLINTC")
 // roots, another branch's contents).
 const keepUnused = 7 * 24 * time.Hour
 
+// maxCacheFile bounds what is read of a cache file (a planted one could be
+// huge); a real one takes some hundred bytes a file.
+const maxCacheFile = 1 << 30
+
 // racySlack is how long after a file's last change its stat signature is
 // trusted: coarse file systems keep times to 1 or 2 seconds.
 const racySlack = 2 * time.Second
@@ -310,6 +314,10 @@ func (c *Cache) load(digest string) *cacheState {
 	}
 	if !st.Mode().IsRegular() {
 		c.note("cache file %s is not a regular file: not used", p)
+		return nil
+	}
+	if st.Size() > maxCacheFile {
+		c.note("cache file %s is over %d bytes: rebuilt", p, maxCacheFile)
 		return nil
 	}
 	key, err := c.macKey()
