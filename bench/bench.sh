@@ -52,9 +52,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 echo "runs: $runs (medians); load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
 printf '%-22s %7s %8s | %-28s | %-28s | %-36s | %-28s | %s\n' tree files MiB "ripgrep wall/cpu/RSS" "ast-grep wall/cpu/RSS" "mcplint cold wall/cpu/RSS (cpu/wall)" "mcplint warm wall/cpu/RSS" "cold / ast-grep, warm / rg (wall; cpu)"
 for t in "${trees[@]}"; do
-  files=$(find "$t" -name '*.py' | wc -l)
-  mib=$(find "$t" -name '*.py' -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1048576}')
-  cat $(find "$t" -name '*.py' | head -5000) >/dev/null 2>&1 || true # warm the page cache
+  files=$(find "$t/" -name '*.py' | wc -l)
+  mib=$(find "$t/" -name '*.py' -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1048576}')
+  cat $(find "$t/" -name '*.py' | head -5000) >/dev/null 2>&1 || true # warm the page cache
   read -r rw rc rm <<<"$(measure rg -t py -c mcp "$t")"
   aw=0 ac=0 am=0
   [ -n "$astgrep" ] && read -r aw ac am <<<"$(measure "$astgrep" run -l python -p 'await $X' "$t")"
