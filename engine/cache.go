@@ -280,7 +280,7 @@ func loadKey(p string) ([]byte, error) {
 	if _, err := rand.Read(k); err != nil {
 		return nil, err
 	}
-	if err := writeAtomic(filepath.Dir(p), filepath.Base(p), k, 0o600); err != nil {
+	if err := createOnce(filepath.Dir(p), filepath.Base(p), k, 0o600); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, err
 	}
 	return read() // another process may have won the race: use its key
@@ -415,6 +415,19 @@ func (c *Cache) prepareDir() error {
 // (created exclusively, so never through a planted symlink) renamed over
 // name (which replaces a symlink there rather than following it).
 func writeAtomic(dir, name string, data []byte, perm os.FileMode) error {
+	return publish(dir, name, data, perm, false)
+}
+
+// createOnce is writeAtomic for a file that must be created only once: the
+// complete file is linked into place, so when two processes race the first
+// one's file stays and the other gets an error wrapping fs.ErrExist (a
+// rename would replace a key the first one may already have used). Where
+// the file system has no hard links, it falls back to a rename.
+func createOnce(dir, name string, data []byte, perm os.FileMode) error {
+	return publish(dir, name, data, perm, true)
+}
+
+func publish(dir, name string, data []byte, perm os.FileMode, once bool) error {
 	f, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
 	if err != nil {
 		return err
@@ -426,6 +439,14 @@ func writeAtomic(dir, name string, data []byte, perm os.FileMode) error {
 	}
 	if err == nil {
 		err = os.Chmod(tmp, perm)
+	}
+	if err == nil && once {
+		err = os.Link(tmp, filepath.Join(dir, name))
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			os.Remove(tmp)
+			return err
+		}
+		err = nil // no hard links here: rename
 	}
 	if err == nil {
 		err = os.Rename(tmp, filepath.Join(dir, name))

@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -482,6 +484,43 @@ func TestCacheAcrossRoots(t *testing.T) {
 			if res.Reused != 0 {
 				t.Errorf("roots %v: a project whose code the run does not see was taken from the cache", roots)
 			}
+		}
+	}
+}
+
+// TestKeyCreatedOnce: processes that start at once with no key must all end
+// up with the same key, the one in the file; otherwise the caches written by
+// the first would read as forged to every later run (a rename let a second
+// key replace one already in use).
+func TestKeyCreatedOnce(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		p := filepath.Join(t.TempDir(), "mcplint", "cache-key")
+		const n = 16
+		keys := make([][]byte, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				keys[i], errs[i] = loadKey(p)
+			}(i)
+		}
+		wg.Wait()
+		onDisk, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range keys {
+			if errs[i] != nil {
+				t.Fatalf("round %d, caller %d: %v", round, i, errs[i])
+			}
+			if !bytes.Equal(keys[i], onDisk) {
+				t.Fatalf("round %d: caller %d uses a key that is not the one kept in %s", round, i, p)
+			}
+		}
+		if left, _ := filepath.Glob(filepath.Join(filepath.Dir(p), ".tmp-*")); len(left) > 0 {
+			t.Fatalf("temp files left: %v", left)
 		}
 	}
 }
