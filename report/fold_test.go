@@ -3,11 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/memtest"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -146,34 +146,6 @@ func TestJSONStreamSameBytes(t *testing.T) {
 	}
 }
 
-// peakWriter discards what it is given and records, about every MiB, the
-// live heap (after a collection): what a renderer holds while it writes.
-type peakWriter struct {
-	written, next int
-	base, peak    uint64
-}
-
-func newPeakWriter() *peakWriter {
-	var m runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m)
-	return &peakWriter{base: m.HeapAlloc}
-}
-
-func (w *peakWriter) Write(p []byte) (int, error) {
-	w.written += len(p)
-	if w.written >= w.next {
-		w.next = w.written + 1<<20
-		var m runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m)
-		if m.HeapAlloc > w.base && m.HeapAlloc-w.base > w.peak {
-			w.peak = m.HeapAlloc - w.base
-		}
-	}
-	return len(p), nil
-}
-
 // The renderers write as they go: while JSON (every finding), text and
 // markdown (MaxSame 0) write several MiB, they hold a small part of it (a copy of
 // the findings, not of the output).
@@ -188,15 +160,15 @@ func TestRenderersStream(t *testing.T) {
 		name string
 		f    Format
 	}{{"json", JSON}, {"text", Text}, {"markdown", Markdown}} {
-		w := newPeakWriter()
+		w := memtest.New()
 		if err := c.f(w, res, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		if w.written < 1<<20 {
-			t.Fatalf("%s: only %d bytes written: the test needs more", c.name, w.written)
+		if w.Written < 1<<20 {
+			t.Fatalf("%s: only %d bytes written: the test needs more", c.name, w.Written)
 		}
-		if w.peak > uint64(w.written)/4 {
-			t.Errorf("%s holds %d bytes while writing %d", c.name, w.peak, w.written)
+		if w.Peak > uint64(w.Written)/4 {
+			t.Errorf("%s holds %d bytes while writing %d", c.name, w.Peak, w.Written)
 		}
 	}
 }

@@ -3,11 +3,11 @@ package sarif
 import (
 	"bytes"
 	"encoding/json"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/memtest"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -100,27 +100,6 @@ func TestWriteStreamSameBytes(t *testing.T) {
 	}
 }
 
-// peakWriter discards what it is given and records, about every MiB, the
-// live heap (after a collection): what Write holds while it writes.
-type peakWriter struct {
-	written, next int
-	base, peak    uint64
-}
-
-func (w *peakWriter) Write(p []byte) (int, error) {
-	w.written += len(p)
-	if w.written >= w.next {
-		w.next = w.written + 1<<20
-		var m runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m)
-		if m.HeapAlloc > w.base && m.HeapAlloc-w.base > w.peak {
-			w.peak = m.HeapAlloc - w.base
-		}
-	}
-	return len(p), nil
-}
-
 // Write streams: while it writes a log of several MiB (every result, with
 // MaxSame 0), it holds a small part of it.
 func TestWriteStreams(t *testing.T) {
@@ -135,17 +114,14 @@ func TestWriteStreams(t *testing.T) {
 			Location: rules.Location{Path: "requirements.txt", Start: li.Position(off), End: li.Position(off + 11)}})
 	}
 	res := &engine.Result{Diagnostics: ds, Sources: map[string][]byte{"requirements.txt": []byte(src)}}
-	var m runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m)
-	w := &peakWriter{base: m.HeapAlloc}
+	w := memtest.New()
 	if _, err := Write(w, res, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if w.written < 2<<20 {
-		t.Fatalf("only %d bytes written: the test needs more", w.written)
+	if w.Written < 2<<20 {
+		t.Fatalf("only %d bytes written: the test needs more", w.Written)
 	}
-	if w.peak > uint64(w.written)/4 {
-		t.Errorf("Write holds %d bytes while writing %d", w.peak, w.written)
+	if w.Peak > uint64(w.Written)/4 {
+		t.Errorf("Write holds %d bytes while writing %d", w.Peak, w.Written)
 	}
 }
