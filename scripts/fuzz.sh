@@ -24,7 +24,7 @@ while IFS=: read -r file target; do
   [[ $target =~ $only ]] || continue
   pkg=$(dirname "$file")
   start=$(date +%s)
-  out=$(go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${execs}x" -parallel "$parallel" 2>&1)
+  out=$(go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${execs}x" -parallel "$parallel" -timeout 0 2>&1)
   rc=$?
   secs=$(($(date +%s) - start))
   printf '%s\n' "$out" >>"$log"
