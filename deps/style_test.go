@@ -127,8 +127,8 @@ func TestStyleRuffDiscoveryAndExtend(t *testing.T) {
 			dir: "svc", length: 99, first: []string{"child"}, caseSens: true},
 		{name: "extend a pyproject.toml, through two files", files: map[string]string{
 			"pyproject.toml":      "[tool.ruff]\nline-length = 98\n",
-			"shared/ruff.toml":    "extend = \"../pyproject.toml\"\n[lint.isort]\nknown-first-party = [\"corp\"]\n",
-			"svc/pyproject.toml":  "[project]\ndependencies = [\"mcp\"]\n[tool.ruff]\nextend = \"../shared/ruff.toml\"\n",
+			"common/ruff.toml":    "extend = \"../pyproject.toml\"\n[lint.isort]\nknown-first-party = [\"corp\"]\n",
+			"svc/pyproject.toml":  "[project]\ndependencies = [\"mcp\"]\n[tool.ruff]\nextend = \"../common/ruff.toml\"\n",
 			"svc/app/__init__.py": ""},
 			dir: "svc", length: 98, first: []string{"corp"}},
 		{name: "extend outside the scan root is refused with a note", files: map[string]string{

@@ -200,14 +200,14 @@ func TestCacheEditsBetweenRuns(t *testing.T) {
 // analysis: a change to it must be seen.
 func TestCacheIncludedFileChanges(t *testing.T) {
 	root := testfs.Write(t, map[string]string{
-		"svc/requirements.txt": "-r ../shared/base.txt\n",
+		"svc/requirements.txt": "-r ../common/base.txt\n",
 		"svc/server.py":        offloadServer,
 		"svc/helpers.py":       "def work(): return 1\n",
-		"shared/base.txt":      "mcp==1.26.0\n",
+		"common/base.txt":      "mcp==1.26.0\n",
 	})
 	keyFile := filepath.Join(t.TempDir(), "key")
 	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
-	if err := os.WriteFile(filepath.Join(root, "shared", "base.txt"), []byte("mcp==2.0.0\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "common", "base.txt"), []byte("mcp==2.0.0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
