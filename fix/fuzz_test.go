@@ -326,9 +326,31 @@ func FuzzFixLoop(f *testing.F) {
 				}
 			}
 		}
+		var moved []rules.Diagnostic
 		for _, d := range after.Diagnostics {
 			k := key{d.Path, d.Code, d.Anchor}
-			if count[k]--; count[k] < 0 {
+			if count[k] > 0 {
+				count[k]--
+			} else {
+				moved = append(moved, d)
+			}
+		}
+		// A fix that moves a body into a new inner function (MCP103's
+		// _f_sync) renames what the body defines: an unfixed finding in a
+		// def nested there (its own fix conflicted with the move) comes
+		// back as server.f._f_sync.g. It is the same finding when a
+		// finding of the same code under the old name is left over and the
+		// old name's scopes are the new name's minus the inserted ones.
+		for _, d := range moved {
+			found := false
+			for k, n := range count {
+				if n > 0 && k.path == d.Path && k.code == d.Code && renamedScope(k.anchor, d.Anchor) {
+					count[k]--
+					found = true
+					break
+				}
+			}
+			if !found {
 				t.Fatalf("%s at %s:%d (%s) is still reported after its fix, or is new", d.Code, d.Path, d.Start.Line, d.Anchor)
 			}
 		}
@@ -362,6 +384,23 @@ func FuzzFixLoop(f *testing.F) {
 			t.Fatalf("fixing %s again changes it:\n%s", fr.Path, UnifiedDiff(fr.Path, fr.Old, fr.New))
 		}
 	})
+}
+
+// renamedScope reports whether qualified name to is from with scopes
+// inserted between its first and its last part (server.f.g ->
+// server.f._f_sync.g).
+func renamedScope(from, to string) bool {
+	a, b := strings.Split(from, "."), strings.Split(to, ".")
+	if len(a) < 2 || len(b) <= len(a) || a[0] != b[0] || a[len(a)-1] != b[len(b)-1] {
+		return false
+	}
+	i := 0
+	for _, part := range b {
+		if i < len(a) && part == a[i] {
+			i++
+		}
+	}
+	return i == len(a)
 }
 
 // summary lists diagnostics one per line: code, place and message.

@@ -182,3 +182,37 @@ func TestRunRefusesAFixThatPushesItsFindingPastTheInsertion(t *testing.T) {
 		t.Fatalf("files %d, failures %+v: a fix that leaves its finding must be refused", len(out.Files), out.Failures)
 	}
 }
+
+// A file with syntax errors gets no fix: tree-sitter's error recovery read
+// the column-0 "@mcp.tool / def B" as part of A's body, and MCP103's fix
+// moved it into A's worker-thread helper (FuzzFixLoop crasher
+// fcc531c8d01e0bd2). The findings stay, their fixes shown as advice.
+func TestRunAppliesNoFixInAFileWithSyntaxErrors(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"requirements.txt": "mcp==1.20.0\nfastmcp==3.0.0\n",
+		"server.py":        "from fastmcp import FastMCP\nmcp = FastMCP()\n\n@mcp.tool\ndef a(x: int):\n    with:\n        slow(x)\n    return x\n@mcp.tool\ndef b():\n    return slow()\n",
+	})
+	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{rules.Lookup("MCP103")}}, Mode{Unsafe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Files) != 0 || len(out.Failures) != 0 {
+		t.Fatalf("files %d, failures %+v: nothing may be fixed in a file with syntax errors", len(out.Files), out.Failures)
+	}
+	n := 0
+	for _, d := range out.Result.Diagnostics {
+		if d.Code != "MCP103" {
+			continue
+		}
+		n++
+		if Choose(&d, true) != nil {
+			t.Errorf("%s at line %d still has a fix to apply", d.Code, d.Start.Line)
+		}
+		if len(d.Fixes) == 0 || !strings.Contains(d.Fixes[0].Message, "not applied: a file it edits has syntax errors") {
+			t.Errorf("%s at line %d: fixes %+v, want the advice with its reason", d.Code, d.Start.Line, d.Fixes)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no MCP103 finding: the test no longer exercises a fix")
+	}
+}

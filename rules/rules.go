@@ -229,6 +229,9 @@ type Pass struct {
 	// callsIn caches, per Python file that is not in Modules, the
 	// qualified names it calls, with the line of each call (directCalls).
 	callsIn map[string][]resolvedCall
+	// broken holds the paths of the modules with syntax errors
+	// (editsBrokenFile), computed on first use.
+	broken map[string]bool
 	// notServer memoises notAServer for the pass.
 	notServer *string
 	// analyzers are the checkpoint analyzers the rule made (TooComplex).
@@ -251,13 +254,47 @@ func NewPass(r *Rule, root string, proj *deps.Project, mods []*pyast.Module, hx 
 	return &Pass{Rule: r, Root: root, Project: proj, Modules: mods, Handlers: hx, report: report}
 }
 
-// Report sends d, filling in the rule's code and name.
+// Report sends d, filling in the rule's code and name. A fix that edits a
+// Python file with syntax errors becomes advice (DisplayOnly): its edits
+// were computed from tree-sitter's error recovery, whose idea of where a
+// block ends need not match the file's indentation (FuzzFixLoop found an
+// MCP103 fix that moved a top-level def into the handler it wrapped). Ruff
+// makes the same choice: no fixes in a file that does not parse.
 func (p *Pass) Report(d Diagnostic) {
 	d.Code, d.Name = p.Rule.Code, p.Rule.Name
+	copied := false
+	for i, f := range d.Fixes {
+		if f.Applicability == DisplayOnly || !p.editsBrokenFile(&f) {
+			continue
+		}
+		if !copied { // the rule may share its slice
+			d.Fixes, copied = append([]Fix(nil), d.Fixes...), true
+		}
+		d.Fixes[i] = Fix{Message: f.Message + " (not applied: a file it edits has syntax errors)", Applicability: DisplayOnly, Partial: f.Partial}
+	}
 	if p.Project != nil && d.Project == "" {
 		d.Project = p.Project.Dir
 	}
 	p.report(d)
+}
+
+// editsBrokenFile reports whether f edits a module of the pass that has
+// syntax errors.
+func (p *Pass) editsBrokenFile(f *Fix) bool {
+	if p.broken == nil {
+		p.broken = map[string]bool{}
+		for _, m := range p.Modules {
+			if m.HasErrors() {
+				p.broken[m.Path] = true
+			}
+		}
+	}
+	for _, e := range f.Edits {
+		if p.broken[e.Path] {
+			return true
+		}
+	}
+	return false
 }
 
 // NodeLocation returns the location of node n in module m.
