@@ -8,6 +8,7 @@
 #   scripts/fuzz.sh                      # every target, 10^6 executions each
 #   FUZZ_ONLY='Pipfile|TOML' scripts/fuzz.sh
 #   FUZZ_EXECS=20000 FUZZ_PARALLEL=1 scripts/fuzz.sh
+#   FUZZ_LOG=fuzz.log scripts/fuzz.sh     # go test's output, as it runs
 #
 # Not part of `go test ./...`: fuzzing is open-ended work, run by hand.
 set -uo pipefail
@@ -24,10 +25,11 @@ while IFS=: read -r file target; do
   [[ $target =~ $only ]] || continue
   pkg=$(dirname "$file")
   start=$(date +%s)
-  out=$(go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${execs}x" -parallel "$parallel" -timeout 0 2>&1)
+  # The log gets go test's progress lines as they come (a long run can be
+  # watched with tail -f), the table the last execs count.
+  out=$(go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "${execs}x" -parallel "$parallel" -timeout 0 2>&1 | tee -a "$log")
   rc=$?
   secs=$(($(date +%s) - start))
-  printf '%s\n' "$out" >>"$log"
   n=$(printf '%s\n' "$out" | sed -n 's/.*execs: \([0-9]*\).*/\1/p' | tail -1)
   result=ok
   if [ $rc -ne 0 ]; then
