@@ -107,90 +107,114 @@ func FuzzURI(f *testing.F) {
 // the path; and its fix, applied line by line as a reviewer accepts a
 // suggestion, gives what --fix writes (fix.Apply of the same edits).
 func FuzzLog(f *testing.F) {
-	f.Add("src/server.py", "something is wrong [here]", []byte(server), []byte{8, 3, 1, 200, 0, 2})
-	f.Add("evil\n::error file=x.py::pwned.py", "invalid \x1b[31mred\n::stop-commands::x", []byte("a = 1\r\nb = 2\r\n"), []byte{2, 3, 0, 5, 0, 1})
-	f.Add("term\x1b[2J\x07.py", "", []byte("x = 'é😀'\n"), []byte{4, 0, 2, 3, 2, 0})
-	f.Add("a b/%41?#.py", "\\[x](1)", []byte("no final newline"), []byte{0, 0, 1})
-	texts := []string{"", "x", "import anyio\n", "    await anyio.lowlevel.checkpoint_if_cancelled()\n", ", abandon_on_cancel=True", "\n"}
-	f.Fuzz(func(t *testing.T, path, msg string, src, ops []byte) {
-		if path == "" || !utf8.ValidString(path) || strings.HasPrefix(path, "/") || strings.HasPrefix(path, "./") || strings.Contains(path, "\\") {
-			return // as FuzzURI: absolute paths become file:// URIs
+	for _, s := range logSeeds {
+		f.Add(s.path, s.msg, s.src, s.ops)
+	}
+	f.Fuzz(func(t *testing.T, path, msg string, src, ops []byte) { checkLog(t, path, msg, src, ops) })
+}
+
+// logSeeds are FuzzLog's seeds, which BenchmarkFuzzLog runs too.
+var logSeeds = []struct {
+	path, msg string
+	src, ops  []byte
+}{
+	{"src/server.py", "something is wrong [here]", []byte(server), []byte{8, 3, 1, 200, 0, 2}},
+	{"evil\n::error file=x.py::pwned.py", "invalid \x1b[31mred\n::stop-commands::x", []byte("a = 1\r\nb = 2\r\n"), []byte{2, 3, 0, 5, 0, 1}},
+	{"term\x1b[2J\x07.py", "", []byte("x = 'é😀'\n"), []byte{4, 0, 2, 3, 2, 0}},
+	{"a b/%41?#.py", "\\[x](1)", []byte("no final newline"), []byte{0, 0, 1}},
+}
+
+// BenchmarkFuzzLog runs FuzzLog's body on its seeds: the cost of one
+// execution of the fuzz target (ns/op over the four seeds).
+func BenchmarkFuzzLog(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		s := logSeeds[i%len(logSeeds)]
+		checkLog(b, s.path, s.msg, s.src, s.ops)
+	}
+}
+
+var logTexts = []string{"", "x", "import anyio\n", "    await anyio.lowlevel.checkpoint_if_cancelled()\n", ", abandon_on_cancel=True", "\n"}
+
+// checkLog is FuzzLog's body.
+func checkLog(t testing.TB, path, msg string, src, ops []byte) {
+	texts := logTexts
+	if path == "" || !utf8.ValidString(path) || strings.HasPrefix(path, "/") || strings.HasPrefix(path, "./") || strings.Contains(path, "\\") {
+		return // as FuzzURI: absolute paths become file:// URIs
+	}
+	if len(src) > 1<<12 {
+		src = src[:1<<12]
+	}
+	// Sorted edits that do not overlap, at rune starts.
+	var edits []rules.Edit
+	pos := 0
+	for i := 0; i+3 <= len(ops) && len(edits) < 16; i += 3 {
+		start := pos + int(ops[i]%16)
+		for start < len(src) && !utf8.RuneStart(src[start]) {
+			start++
 		}
-		if len(src) > 1<<12 {
-			src = src[:1<<12]
+		if start > len(src) {
+			break
 		}
-		// Sorted edits that do not overlap, at rune starts.
-		var edits []rules.Edit
-		pos := 0
-		for i := 0; i+3 <= len(ops) && len(edits) < 16; i += 3 {
-			start := pos + int(ops[i]%16)
-			for start < len(src) && !utf8.RuneStart(src[start]) {
-				start++
-			}
-			if start > len(src) {
-				break
-			}
-			end := start + int(ops[i+1]%8)
-			for end < len(src) && !utf8.RuneStart(src[end]) {
-				end++
-			}
-			if end > len(src) {
-				end = len(src)
-			}
-			if end == start && len(edits) > 0 && edits[len(edits)-1].End == start && edits[len(edits)-1].Start == start {
-				continue // two insertions at one offset: not a valid plan
-			}
-			edits = append(edits, rules.Edit{Path: path, Start: start, End: end, New: texts[int(ops[i+2])%len(texts)]})
-			pos = end
+		end := start + int(ops[i+1]%8)
+		for end < len(src) && !utf8.RuneStart(src[end]) {
+			end++
 		}
-		li := pyast.NewLineIndex(src)
-		at := 0
-		if len(edits) > 0 {
-			at = edits[0].Start
+		if end > len(src) {
+			end = len(src)
 		}
-		d := rules.Diagnostic{Code: "MCP101", Name: "uncancellable-thread-await", Severity: rules.SeverityError, Message: msg,
-			Location: rules.Location{Path: path, Start: li.Position(at), End: li.Position(at)}, Anchor: "server.handler"}
-		if len(edits) > 0 {
-			d.Fixes = []rules.Fix{{Message: "fix it", Applicability: rules.Safe, Edits: edits}}
+		if end == start && len(edits) > 0 && edits[len(edits)-1].End == start && edits[len(edits)-1].Start == start {
+			continue // two insertions at one offset: not a valid plan
 		}
-		var buf bytes.Buffer
-		if _, err := Write(&buf, result(map[string]string{path: string(src)}, d), Options{ToolVersion: "test"}); err != nil {
-			t.Fatal(err)
+		edits = append(edits, rules.Edit{Path: path, Start: start, End: end, New: texts[int(ops[i+2])%len(texts)]})
+		pos = end
+	}
+	li := pyast.NewLineIndex(src)
+	at := 0
+	if len(edits) > 0 {
+		at = edits[0].Start
+	}
+	d := rules.Diagnostic{Code: "MCP101", Name: "uncancellable-thread-await", Severity: rules.SeverityError, Message: msg,
+		Location: rules.Location{Path: path, Start: li.Position(at), End: li.Position(at)}, Anchor: "server.handler"}
+	if len(edits) > 0 {
+		d.Fixes = []rules.Fix{{Message: "fix it", Applicability: rules.Safe, Edits: edits}}
+	}
+	var buf bytes.Buffer
+	if _, err := Write(&buf, result(map[string]string{path: string(src)}, d), Options{ToolVersion: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	raw := buf.Bytes()
+	for _, c := range raw {
+		if c < 0x20 && c != '\n' {
+			t.Fatalf("raw %#x in the SARIF log", c)
 		}
-		raw := buf.Bytes()
-		for _, c := range raw {
-			if c < 0x20 && c != '\n' {
-				t.Fatalf("raw %#x in the SARIF log", c)
-			}
+	}
+	if !json.Valid(raw) {
+		t.Fatalf("SARIF is not JSON:\n%s", raw)
+	}
+	var rd rdLog
+	if err := json.Unmarshal(raw, &rd); err != nil || len(rd.Runs) != 1 || len(rd.Runs[0].Results) != 1 {
+		t.Fatalf("%v: not one result:\n%s", err, raw)
+	}
+	r := rd.Runs[0].Results[0]
+	if u := r.Locations[0].PhysicalLocation.ArtifactLocation.URI; func() bool { p, err := url.PathUnescape(u); return err != nil || p != path }() {
+		t.Fatalf("URI %q does not decode to %q", u, path)
+	}
+	// Whole-line suggestions: a file whose lines all end (LF or CRLF)
+	// and are UTF-8.
+	if len(edits) == 0 || !utf8.Valid(src) || len(src) > 0 && src[len(src)-1] != '\n' || bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) {
+		return
+	}
+	if len(r.Fixes) != 1 || len(r.Fixes[0].ArtifactChanges) != 1 {
+		t.Fatalf("want one fix on one file:\n%s", raw)
+	}
+	var sugs []suggestion
+	for _, rep := range r.Fixes[0].ArtifactChanges[0].Replacements {
+		if rep.InsertedContent == nil || rep.InsertedContent.Text == nil {
+			t.Fatalf("a replacement without text: %+v", rep)
 		}
-		if !json.Valid(raw) {
-			t.Fatalf("SARIF is not JSON:\n%s", raw)
-		}
-		var rd rdLog
-		if err := json.Unmarshal(raw, &rd); err != nil || len(rd.Runs) != 1 || len(rd.Runs[0].Results) != 1 {
-			t.Fatalf("%v: not one result:\n%s", err, raw)
-		}
-		r := rd.Runs[0].Results[0]
-		if u := r.Locations[0].PhysicalLocation.ArtifactLocation.URI; func() bool { p, err := url.PathUnescape(u); return err != nil || p != path }() {
-			t.Fatalf("URI %q does not decode to %q", u, path)
-		}
-		// Whole-line suggestions: a file whose lines all end (LF or CRLF)
-		// and are UTF-8.
-		if len(edits) == 0 || !utf8.Valid(src) || len(src) > 0 && src[len(src)-1] != '\n' || bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) {
-			return
-		}
-		if len(r.Fixes) != 1 || len(r.Fixes[0].ArtifactChanges) != 1 {
-			t.Fatalf("want one fix on one file:\n%s", raw)
-		}
-		var sugs []suggestion
-		for _, rep := range r.Fixes[0].ArtifactChanges[0].Replacements {
-			if rep.InsertedContent == nil || rep.InsertedContent.Text == nil {
-				t.Fatalf("a replacement without text: %+v", rep)
-			}
-			sugs = append(sugs, suggestion{rep.DeletedRegion, *rep.InsertedContent.Text})
-		}
-		if got, want := applyLines(t, string(src), sugs), string(fix.Apply(src, edits)); got != want {
-			t.Fatalf("the SARIF replacements give\n%q\n--fix writes\n%q", got, want)
-		}
-	})
+		sugs = append(sugs, suggestion{rep.DeletedRegion, *rep.InsertedContent.Text})
+	}
+	if got, want := applyLines(t, string(src), sugs), string(fix.Apply(src, edits)); got != want {
+		t.Fatalf("the SARIF replacements give\n%q\n--fix writes\n%q", got, want)
+	}
 }

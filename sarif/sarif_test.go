@@ -259,7 +259,7 @@ type suggestion struct {
 
 // applyLines applies whole-line suggestions to src as a reviewer would
 // accept them: lines startLine..endLine-1 (endColumn 1) are replaced.
-func applyLines(t *testing.T, src string, sugs []suggestion) string {
+func applyLines(t testing.TB, src string, sugs []suggestion) string {
 	lines := strings.SplitAfter(src, "\n")
 	var out strings.Builder
 	next := 1
