@@ -64,6 +64,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
@@ -116,31 +118,76 @@ type Options struct {
 // exceeds; the log is written anyway. The results are written one by one as
 // they are converted, into the log encoded without them: the bytes are those
 // of encoding Build's document, which is never held in memory whole.
+//
+// The gzip-compressed size is measured only when it could exceed the limit:
+// a log of n bytes compresses to at most gzipBound(n) bytes, so a log under
+// the limit by that margin (every log but those of about 9 MB and more) is
+// not compressed at all. A bigger one is encoded again into a gzip writer
+// that only counts (the log is not kept to compress it afterwards).
 func Write(w io.Writer, res *engine.Result, opts Options) (warnings []string, err error) {
 	pl := plan(res, opts)
 	warnings = pl.warnings
 	bw := bufio.NewWriter(w)
-	var size countWriter
-	zw := gzip.NewWriter(&size)
-	out := io.MultiWriter(bw, zw)
+	out := &countWriter{w: bw}
 	if err := pl.stream(out); err != nil {
 		return nil, err
 	}
-	zw.Close()
 	limit := opts.MaxGzipBytes
 	if limit <= 0 {
 		limit = MaxGzipBytes
 	}
-	if size.n > limit {
-		warnings = append(warnings, fmt.Sprintf("the SARIF log is %d bytes gzip-compressed, over GitHub's %d-byte upload limit: narrow the scan (paths, --select) or split it into categories", size.n, limit))
+	if gzipBound(out.n) > limit {
+		gzipMeasured.Add(1)
+		size := &countWriter{}
+		zw := gzip.NewWriter(size)
+		if err := plan(res, opts).stream(zw); err != nil {
+			return nil, err
+		}
+		zw.Close()
+		if size.n > limit {
+			warnings = append(warnings, fmt.Sprintf("the SARIF log is %d bytes gzip-compressed, over GitHub's %d-byte upload limit: narrow the scan (paths, --select) or split it into categories", size.n, limit))
+		}
 	}
 	return warnings, bw.Flush()
 }
 
-// countWriter counts the bytes written to it.
-type countWriter struct{ n int }
+// gzipBound is an upper bound of the size of n bytes compressed by
+// compress/gzip at its default level (what Write measures). DEFLATE can
+// expand data; Go's compressor writes each block stored (n+5 bytes) when
+// that is smallest, and otherwise with the cheaper of the fixed and the
+// dynamic Huffman code, so a block costs at most its fixed-code size: a
+// literal 8 or 9 bits, a match of length 3 (taken only within 4096 bytes)
+// at most 7+5+10 = 22 bits for 24 bits of input, a longer one at most
+// 8+5+5+13 = 31 bits for 32 or more: at most 9 bits per input byte, plus
+// 3 bits of block header and 7 of end-of-block. A block ends after 2^14
+// tokens of at least one byte each, or at the end of the input; Close adds
+// an empty stored block (5 bytes) and the byte boundary; gzip adds a 10-byte
+// header and an 8-byte trailer. TestGzipBound checks it on incompressible
+// and on repetitive input around the block sizes.
+func gzipBound(n int) int {
+	blocks := n/(1<<14) + 1
+	return n + (n+7)/8 + 2*blocks + 5 + 1 + 18
+}
 
-func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+// gzipMeasured counts the logs whose compressed size Write measured (tests
+// check that a small log is not compressed).
+var gzipMeasured atomic.Int64
+
+// countWriter counts the bytes written through it to w (nil: discarded).
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	if c.w == nil {
+		c.n += len(p)
+		return len(p), nil
+	}
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
 
 // encode encodes v as the log is: indented by two spaces, lines after the
 // first starting with prefix, no HTML escaping, no final newline.
@@ -162,7 +209,7 @@ var resultsKey = []byte(`"results": []`)
 // stream writes the log: the document without results, split where they go.
 func (pl *logPlan) stream(w io.Writer) error {
 	if len(pl.ds) == 0 {
-		doc, err := encode(pl.rep, "")
+		doc, err := pl.encodeDoc()
 		if err != nil {
 			return err
 		}
@@ -170,7 +217,7 @@ func (pl *logPlan) stream(w io.Writer) error {
 		return err
 	}
 	pl.run.Results = []*gosarif.Result{}
-	doc, err := encode(pl.rep, "")
+	doc, err := pl.encodeDoc()
 	pl.run.Results = nil
 	if err != nil {
 		return err
@@ -201,7 +248,43 @@ func (pl *logPlan) stream(w io.Writer) error {
 	return err
 }
 
-// Build returns the SARIF log of res and warnings about limits.
+// rulesKey is the rules property of the driver as encoded (unique, as
+// resultsKey).
+var rulesKey = []byte(`"rules": []`)
+
+// encodeDoc encodes the log as it stands. The rules' descriptors (most of
+// a small log: their help) are encoded once per process and spliced in;
+// the bytes are those of encoding the whole document
+// (TestWriteStreamSameBytes, the SARIF goldens).
+func (pl *logPlan) encodeDoc() ([]byte, error) {
+	driver := pl.run.Tool.Driver
+	if !pl.sharedRules || len(driver.Rules) == 0 {
+		return encode(pl.rep, "")
+	}
+	descs := driver.Rules
+	driver.Rules = []*gosarif.ReportingDescriptor{}
+	doc, err := encode(pl.rep, "")
+	driver.Rules = descs
+	if err != nil {
+		return nil, err
+	}
+	at := bytes.Index(doc, rulesKey)
+	if at < 0 || bytes.Index(doc[at+1:], rulesKey) >= 0 {
+		return nil, fmt.Errorf("encode SARIF: the rules of the run cannot be placed")
+	}
+	prefix := string(doc[bytes.LastIndexByte(doc[:at], '\n')+1 : at])
+	enc, err := encodedRules(descs, prefix)
+	if err != nil {
+		return nil, err
+	}
+	keyEnd := at + len(rulesKey) - len("[]")
+	out := make([]byte, 0, len(doc)+len(enc))
+	out = append(append(append(out, doc[:keyEnd]...), enc...), doc[at+len(rulesKey):]...)
+	return out, nil
+}
+
+// Build returns the SARIF log of res and warnings about limits. Its rule
+// descriptors are shared with every other log: read-only.
 func Build(res *engine.Result, opts Options) (*gosarif.Report, []string) {
 	pl := plan(res, opts)
 	for i := range pl.ds {
@@ -219,6 +302,9 @@ type logPlan struct {
 	occurrences map[occurrence]int
 	b           *builder
 	warnings    []string
+	// sharedRules: the driver's rules are ruleTable's descriptors only
+	// (no code outside the registry), so their encoding is reused.
+	sharedRules bool
 }
 
 // result converts the i-th finding; results must be converted in order
@@ -244,10 +330,11 @@ func plan(res *engine.Result, opts Options) *logPlan {
 	driver := gosarif.NewDriver("mcplint").WithSemanticVersion(version).WithInformationURI(InformationURI)
 	driver.WithFullName("mcplint " + version)
 	index := map[string]int{}
-	for _, r := range rules.All() {
-		index[r.Code] = len(driver.Rules)
-		driver.Rules = append(driver.Rules, ruleDescriptor(r))
+	all, descs := ruleDescriptors()
+	for i, r := range all {
+		index[r.Code] = i
 	}
+	driver.Rules = descs[:len(descs):len(descs)] // an append copies
 	for _, d := range res.Diagnostics {
 		if _, ok := index[d.Code]; !ok { // a code no rule documents: still describe it
 			index[d.Code] = len(driver.Rules)
@@ -294,7 +381,63 @@ func plan(res *engine.Result, opts Options) *logPlan {
 	run.Invocations = []*gosarif.Invocation{inv}
 	b := &builder{res: res, opts: opts, lines: map[string]*pyast.LineIndex{}, seen: map[string]int{}}
 	rep.AddRun(run)
-	return &logPlan{rep: rep, run: run, ds: ds, index: index, occurrences: occurrences, b: b, warnings: warnings}
+	shared := len(driver.Rules) == len(descs)
+	return &logPlan{rep: rep, run: run, ds: ds, index: index, occurrences: occurrences, b: b, warnings: warnings, sharedRules: shared}
+}
+
+// ruleTable holds the rules' descriptors, built once for the registered
+// rules (their help is static per build) and shared, read-only, by every
+// log; and the descriptors encoded as a log writes them, per line prefix.
+var ruleTable struct {
+	mu      sync.Mutex
+	rules   []*rules.Rule
+	descs   []*gosarif.ReportingDescriptor
+	encoded map[string][]byte
+}
+
+// ruleDescriptors returns the registered rules, sorted by code, and their
+// descriptors.
+func ruleDescriptors() ([]*rules.Rule, []*gosarif.ReportingDescriptor) {
+	all := rules.All()
+	ruleTable.mu.Lock()
+	defer ruleTable.mu.Unlock()
+	if !sameRules(all, ruleTable.rules) { // first use, or a rule registered since (tests)
+		ruleTable.rules, ruleTable.descs, ruleTable.encoded = all, nil, map[string][]byte{}
+		for _, r := range all {
+			ruleTable.descs = append(ruleTable.descs, ruleDescriptor(r))
+		}
+	}
+	return ruleTable.rules, ruleTable.descs
+}
+
+func sameRules(a, b []*rules.Rule) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// encodedRules returns descs, the table's descriptors, encoded as the log
+// encodes the "rules" array on a line starting with prefix.
+func encodedRules(descs []*gosarif.ReportingDescriptor, prefix string) ([]byte, error) {
+	ruleTable.mu.Lock()
+	defer ruleTable.mu.Unlock()
+	if len(descs) != len(ruleTable.descs) || len(descs) > 0 && descs[0] != ruleTable.descs[0] {
+		return encode(descs, prefix) // the table changed meanwhile (tests)
+	}
+	if b, ok := ruleTable.encoded[prefix]; ok {
+		return b, nil
+	}
+	b, err := encode(descs, prefix)
+	if err == nil {
+		ruleTable.encoded[prefix] = b
+	}
+	return b, err
 }
 
 // occurrence identifies identical findings (report.Fold merges them).
