@@ -269,12 +269,24 @@ func symbolsOf(name string) []uint16 {
 	return out
 }
 
-// parseTree parses src (already free of a BOM) and copies its tree into Go
+// parseTree parses src (already free of a BOM): with the fast path
+// (fastparse.go) when it accepts the file, which writes the very tree
+// tree-sitter would, else with tree-sitter.
+func parseTree(src []byte, lim Limits) ([]Node, int64, error) {
+	if fastPath {
+		if nodes, steps, ok := fastParse(src, lim); ok {
+			return nodes, steps, nil
+		}
+	}
+	return parseTreeSitter(src, lim)
+}
+
+// parseTreeSitter parses src with tree-sitter and copies its tree into Go
 // memory, in two cgo calls; the C tree is deleted before it returns. It
 // returns the nodes (see Node) and the parser steps the parse took (in
 // hundreds: tree-sitter reports every 100). A parse past lim stops with a
 // *TooComplexError.
-func parseTree(src []byte, lim Limits) ([]Node, int64, error) {
+func parseTreeSitter(src []byte, lim Limits) ([]Node, int64, error) {
 	p := parserPool.Get().(*C.TSParser)
 	var count C.uint32_t
 	in := C.mcplint_input{len: C.uint32_t(len(src)), cpu_budget: C.uint64_t(max(lim.CPU.Nanoseconds(), 0))}

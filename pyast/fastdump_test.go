@@ -1,0 +1,46 @@
+package pyast
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+func dumpNodes(src []byte, t []Node) string {
+	var b strings.Builder
+	fieldName := map[uint8]string{}
+	for k, v := range fieldIDs {
+		fieldName[v] = k
+	}
+	depth := make([]int, len(t))
+	for i := range t {
+		if t[i].up != 0 && i-int(t[i].up) >= 0 {
+			depth[i] = depth[i-int(t[i].up)] + 1
+		}
+		n := &t[i]
+		f := ""
+		if n.field != 0 {
+			f = fieldName[n.field] + ": "
+		}
+		txt := ""
+		if n.size == 1 {
+			txt = fmt.Sprintf(" %q", src[n.start:n.end])
+		}
+		fmt.Fprintf(&b, "%s%s%s%s [%d,%d] sym=%d fl=%d%s\n", strings.Repeat("  ", depth[i]), f, map[bool]string{true: "", false: "'"}[n.flags&flagNamed != 0], kindName(n.symbol), n.start, n.end, n.symbol, n.flags, txt)
+	}
+	return b.String()
+}
+
+func TestDumpTS(t *testing.T) {
+	p := os.Getenv("FASTDUMP")
+	if p == "" {
+		t.Skip()
+	}
+	src, _ := os.ReadFile(p)
+	nodes, _, err := parseTreeSitter(src, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Print(dumpNodes(src, nodes))
+}

@@ -1,0 +1,223 @@
+package pyast
+
+import (
+	"bytes"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// preprocessed returns src as ParseLimits hands it to parseTree (BOM
+// blanked, lone CRs read as line ends).
+func preprocessed(src []byte) []byte {
+	body := append([]byte(nil), src...)
+	if bytes.HasPrefix(body, utf8BOM) {
+		copy(body, "   ")
+	}
+	if hasLoneCR(body) {
+		for j := range body {
+			if body[j] == '\r' && (j+1 == len(body) || body[j+1] != '\n') {
+				body[j] = '\n'
+			}
+		}
+	}
+	return body
+}
+
+// fastDiff parses src both ways. It reports whether the fast path accepted
+// it and, if so, how its tree differs from tree-sitter's ("" when it does
+// not), and tree-sitter's steps and node count.
+func fastDiff(src []byte) (accepted bool, diff string, steps int64, nodes int) {
+	body := preprocessed(src)
+	fast, _, ok := fastParse(body, Limits{})
+	ts, steps, err := parseTreeSitter(body, Limits{})
+	if !ok {
+		return false, "", steps, len(ts)
+	}
+	if err != nil {
+		return true, fmt.Sprintf("tree-sitter failed (%v) on a file the fast path accepted", err), 0, 0
+	}
+	return true, compareTrees(body, ts, fast), steps, len(ts)
+}
+
+func compareTrees(src []byte, want, got []Node) string {
+	for i := 0; i < len(want) && i < len(got); i++ {
+		w, g := &want[i], &got[i]
+		if w.start != g.start || w.end != g.end || w.up != g.up || w.symbol != g.symbol || w.field != g.field || w.flags != g.flags {
+			return fmt.Sprintf("node %d differs:\n  tree-sitter %s\n  fast path   %s\ncontext (tree-sitter):\n%s", i, describe(src, want, i), describe(src, got, i), dumpAround(src, want, i))
+		}
+	}
+	for i := 0; i < len(want) && i < len(got); i++ {
+		w, g := &want[i], &got[i]
+		if w.size != g.size {
+			return fmt.Sprintf("node %d differs:\n  tree-sitter %s\n  fast path   %s\ncontext (tree-sitter):\n%s", i, describe(src, want, i), describe(src, got, i), dumpAround(src, want, i))
+		}
+	}
+	if len(want) != len(got) {
+		return fmt.Sprintf("tree-sitter has %d nodes, the fast path %d", len(want), len(got))
+	}
+	return ""
+}
+
+func describe(src []byte, t []Node, i int) string {
+	n := &t[i]
+	text := ""
+	if n.end <= uint32(len(src)) && n.start <= n.end {
+		text = string(src[n.start:min(n.end, n.start+40)])
+	}
+	return fmt.Sprintf("%s [%d,%d] size %d up %d field %d flags %d %q", kindName(n.symbol), n.start, n.end, n.size, n.up, n.field, n.flags, text)
+}
+
+// dumpAround dumps the parent of node i (at most 60 lines).
+func dumpAround(src []byte, t []Node, i int) string {
+	p := i - int(t[i].up)
+	if t[i].up == 0 {
+		p = i
+	}
+	lines := strings.Split(dumpNodes(src, t[p:p+int(t[p].size)]), "\n")
+	if len(lines) > 60 {
+		lines = lines[:60]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// pyFiles returns the .py files under root.
+func pyFiles(root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d iofs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "site-packages" || d.Name() == "node_modules" || d.Name() == ".git") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".py") && d.Type().IsRegular() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+func stdlibDir() string {
+	out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+type diffStats struct {
+	files, accepted, bytes, acceptedBytes int
+	mismatches                            int
+	maxStepsPerNode                       float64
+}
+
+func runDiff(t *testing.T, name string, files []string) diffStats {
+	var st diffStats
+	if os.Getenv("MCPLINT_FASTDIFF_BAILS") != "" {
+		fastBailSites = map[string]int{}
+		defer func() {
+			type site struct {
+				at string
+				n  int
+			}
+			var sites []site
+			for k, v := range fastBailSites {
+				sites = append(sites, site{k, v})
+			}
+			sort.Slice(sites, func(i, j int) bool { return sites[i].n > sites[j].n })
+			for i := 0; i < len(sites) && i < 25; i++ {
+				t.Logf("%s: fell back on %d bytes at %s", name, sites[i].n, sites[i].at)
+			}
+			fastBailSites = nil
+		}()
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil || len(src) > 8<<20 {
+			continue
+		}
+		st.files++
+		st.bytes += len(src)
+		fastLastBail = ""
+		ok, diff, steps, nodes := fastDiff(src)
+		if !ok {
+			if fastBailSites != nil {
+				fastBailSites[fastLastBail] += len(src)
+				if os.Getenv("MCPLINT_FASTDIFF_BAILS") == "files" {
+					t.Logf("fell back: %s (%d bytes) at %s", f, len(src), fastLastBail)
+				}
+			}
+			continue
+		}
+		st.accepted++
+		st.acceptedBytes += len(src)
+		if nodes > 0 {
+			if r := float64(steps) / float64(nodes); r > st.maxStepsPerNode {
+				st.maxStepsPerNode = r
+			}
+		}
+		if diff != "" {
+			st.mismatches++
+			if st.mismatches <= 5 {
+				t.Errorf("%s: the fast path's tree differs from tree-sitter's: %s", f, diff)
+			}
+		}
+	}
+	pct := func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return 100 * float64(a) / float64(b)
+	}
+	t.Logf("%s: %d of %d files (%.1f%%), %d of %d bytes (%.1f%%) took the fast path; %d mismatches; tree-sitter took at most %.2f steps a node",
+		name, st.accepted, st.files, pct(st.accepted, st.files), st.acceptedBytes, st.bytes, pct(st.acceptedBytes, st.bytes), st.mismatches, st.maxStepsPerNode)
+	if st.maxStepsPerNode > fastStepsPerNode {
+		t.Errorf("%s: tree-sitter took %.2f steps a node on a file the fast path accepts, more than the bound fastStepsPerNode = %d", name, st.maxStepsPerNode, fastStepsPerNode)
+	}
+	return st
+}
+
+// The differential test: every .py of the repository's testdata and of the
+// Python standard library, parsed by the fast path and by tree-sitter; every
+// file the fast path accepts must give the identical node array.
+func TestFastParseDifferential(t *testing.T) {
+	st := runDiff(t, "testdata", pyFiles("../testdata"))
+	if st.files == 0 {
+		t.Fatal("no .py files under ../testdata")
+	}
+	if st.accepted == 0 {
+		t.Error("the fast path accepted no fixture")
+	}
+	if dir := stdlibDir(); dir != "" && !testing.Short() {
+		runDiff(t, "stdlib", pyFiles(dir))
+	}
+	// More trees (real repositories), behind an environment variable:
+	// MCPLINT_FASTDIFF_DIRS=dir1:dir2 go test ./pyast -run Differential
+	for _, dir := range filepath.SplitList(os.Getenv("MCPLINT_FASTDIFF_DIRS")) {
+		if dir != "" {
+			runDiff(t, dir, pyFiles(dir))
+		}
+	}
+}
+
+// FuzzFastParse checks the fast path's invariant on mutated input: a file
+// it accepts has tree-sitter's tree.
+func FuzzFastParse(f *testing.F) {
+	for _, p := range pyFiles("../testdata") {
+		if src, err := os.ReadFile(p); err == nil && len(src) < 64<<10 {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if ok, diff, _, _ := fastDiff(src); ok && diff != "" {
+			t.Fatalf("the fast path's tree differs from tree-sitter's: %s", diff)
+		}
+	})
+}
