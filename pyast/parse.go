@@ -76,6 +76,7 @@ func ParseLimits(path, name string, src []byte, lim Limits) (*Module, error) {
 		}
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
+	t = dropPunctuation(t)
 	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: t, steps: steps}
 	m.Root = &t[0]
 	m.index()

@@ -329,6 +329,8 @@ func parseTreeSitter(src []byte, lim Limits) ([]Node, int64, error) {
 
 // Node is a node of a Module's syntax tree. Its methods mirror tree-sitter's
 // node API; a nil *Node stands for "no node" (tree-sitter's null node).
+// A Module's tree does not keep the anonymous bracket, ":", "." and "="
+// tokens (droppedPunctuation): a quarter fewer nodes.
 //
 // A Module's nodes are one array in preorder (the C struct mcplint_node, 20
 // bytes each), and a *Node points into it: the children of a node follow it,
@@ -394,7 +396,8 @@ func (n *Node) IsMissing() bool { return n.flags&flagMissing != 0 }
 // HasError reports whether the node is or contains a syntax error.
 func (n *Node) HasError() bool { return n.flags&flagHasError != 0 }
 
-// ChildCount returns the number of children, anonymous ones included.
+// ChildCount returns the number of children, anonymous ones included
+// (droppedPunctuation is not kept).
 func (n *Node) ChildCount() uint {
 	k := uint(0)
 	for c := n.firstChild(); c != nil; c = n.nextChild(c) {

@@ -31,7 +31,8 @@ func NamedChildren(n *Node) []*Node {
 	return out
 }
 
-// Children returns all children of n, anonymous ones included.
+// Children returns all children of n, anonymous ones included (but not the
+// punctuation the tree does not keep: see droppedPunctuation).
 func Children(n *Node) []*Node {
 	if n == nil {
 		return nil
@@ -43,7 +44,8 @@ func Children(n *Node) []*Node {
 	return out
 }
 
-// HasChildKind reports whether n has a direct child (named or not) of kind.
+// HasChildKind reports whether n has a direct child (named or not) of kind;
+// never for the droppedPunctuation kinds, which the tree does not keep.
 func HasChildKind(n *Node, kind string) bool {
 	for _, c := range Children(n) {
 		if c.Kind() == kind {
