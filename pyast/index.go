@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -65,7 +66,13 @@ func (m *Module) FuncByNode(n *Node) *Function {
 	if n == nil {
 		return nil
 	}
-	return m.funcByStart[n.StartByte()]
+	// m.Funcs is in document order: sorted by the start of their defs.
+	start := n.StartByte()
+	i := sort.Search(len(m.Funcs), func(i int) bool { return m.Funcs[i].Node.StartByte() >= start })
+	if i < len(m.Funcs) && m.Funcs[i].Node.StartByte() == start {
+		return m.Funcs[i]
+	}
+	return nil
 }
 
 // ScopeAt returns the scope code at n runs in: the innermost function or
@@ -90,8 +97,6 @@ var bindingKinds = newKindSet("function_definition", "class_definition", "import
 // node lists of Nodes, in one pass over the tree in document order (so a def
 // or class is indexed before anything inside it).
 func (m *Module) index() {
-	m.funcByStart = map[uint]*Function{}
-	m.classByStart = map[uint]*Class{}
 	m.Scope = newScope(nil, m.Name)
 	m.nodes.byKind = map[string][]*Node{}
 	for i := range m.tree {
@@ -155,7 +160,6 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 	}
 	f.Scope = newScope(outer, f.Qual)
 	f.Scope.Func = f
-	m.funcByStart[n.StartByte()] = f
 	m.funcSpans.add(n.StartByte(), n.EndByte(), f, nil)
 	if f.Body != nil {
 		m.scopeSpans.add(f.Body.StartByte(), f.Body.EndByte(), f, nil)
@@ -169,9 +173,12 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 }
 
 func (m *Module) indexParams(f *Function) {
-	params := f.Node.ChildByFieldName("parameters")
+	params := NamedChildren(f.Node.ChildByFieldName("parameters"))
+	if len(params) > 0 {
+		f.Params = make([]Param, 0, len(params))
+	}
 	kwOnly := false
-	for _, p := range NamedChildren(params) {
+	for _, p := range params {
 		prm := Param{Node: p}
 		switch p.Kind() {
 		case "identifier":
@@ -287,7 +294,6 @@ func (m *Module) indexClass(n *Node, outer *Scope) {
 	c.Scope = newScope(outer, c.Qual)
 	c.Scope.Class = c
 	m.Classes = append(m.Classes, c)
-	m.classByStart[n.StartByte()] = c
 	if body := n.ChildByFieldName("body"); body != nil {
 		m.scopeSpans.add(body.StartByte(), body.EndByte(), nil, c)
 	}

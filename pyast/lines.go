@@ -2,6 +2,7 @@ package pyast
 
 import (
 	"sort"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -15,47 +16,62 @@ type Position struct {
 	Column16 int `json:"-"`
 }
 
-// LineIndex maps byte offsets of one file to lines and columns.
+// LineIndex maps byte offsets of one file to lines and columns. The line
+// starts are found on the first question: most parsed modules have no
+// finding and are never asked (the index was half a byte per byte of
+// source, held as long as the module).
 type LineIndex struct {
 	src    []byte
+	once   sync.Once
 	starts []int // byte offset of the start of each line
 }
 
 // NewLineIndex indexes src. Lines end at "\n", "\r\n" or a lone "\r", as
 // CPython reads them.
 func NewLineIndex(src []byte) *LineIndex {
-	starts := make([]int, 1, len(src)/32+1)
-	for i, b := range src {
-		if b == '\n' || b == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
-			starts = append(starts, i+1)
+	return &LineIndex{src: src}
+}
+
+// lineStarts returns the offsets where lines start, found once.
+func (li *LineIndex) lineStarts() []int {
+	li.once.Do(func() {
+		src := li.src
+		starts := make([]int, 1, len(src)/32+1)
+		for i, b := range src {
+			if b == '\n' || b == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+				starts = append(starts, i+1)
+			}
 		}
-	}
-	return &LineIndex{src: src, starts: starts}
+		li.starts = starts
+	})
+	return li.starts
 }
 
 // Lines returns the number of lines.
-func (li *LineIndex) Lines() int { return len(li.starts) }
+func (li *LineIndex) Lines() int { return len(li.lineStarts()) }
 
 // LineStart returns the byte offset where 1-based line starts.
 func (li *LineIndex) LineStart(line int) int {
 	if line < 1 {
 		return 0
 	}
-	if line > len(li.starts) {
+	starts := li.lineStarts()
+	if line > len(starts) {
 		return len(li.src)
 	}
-	return li.starts[line-1]
+	return starts[line-1]
 }
 
 // LineText returns the text of 1-based line without its line ending.
 func (li *LineIndex) LineText(line int) string {
-	if line < 1 || line > len(li.starts) {
+	starts := li.lineStarts()
+	if line < 1 || line > len(starts) {
 		return ""
 	}
-	start := li.starts[line-1]
+	start := starts[line-1]
 	end := len(li.src)
-	if line < len(li.starts) {
-		end = li.starts[line] - 1
+	if line < len(starts) {
+		end = starts[line] - 1
 	}
 	if end > start && li.src[end-1] == '\r' {
 		end--
@@ -71,8 +87,9 @@ func (li *LineIndex) Position(off int) Position {
 	if off > len(li.src) {
 		off = len(li.src)
 	}
-	line := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) // first start after off
-	start := li.starts[line-1]
+	starts := li.lineStarts()
+	line := sort.Search(len(starts), func(i int) bool { return starts[i] > off }) // first start after off
+	start := starts[line-1]
 	col, col16 := 1, 1
 	for i := start; i < off; {
 		r, size := utf8.DecodeRune(li.src[i:])

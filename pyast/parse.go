@@ -34,11 +34,9 @@ type Module struct {
 	Funcs   []*Function // every def and async def, in source order, nested ones too
 	Classes []*Class
 
-	funcByStart  map[uint]*Function
-	classByStart map[uint]*Class
-	funcSpans    spans // function_definition ranges
-	scopeSpans   spans // function and class body ranges
-	nodes        nodeIndex
+	funcSpans  spans // function_definition ranges
+	scopeSpans spans // function and class body ranges
+	nodes      nodeIndex
 }
 
 // Parse parses src as module name (dotted; "" when unknown), read from path. A syntax error is not an error here: the tree then holds

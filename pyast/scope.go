@@ -36,13 +36,9 @@ type Scope struct {
 	// scopes are functions with a few names, found by a linear scan; a
 	// scope with more gets a map (a map per function scope was the largest
 	// part of a module's index).
-	names  []nameBindings
+	// Each entry holds the bindings of one name (their Name).
+	names  [][]*Binding
 	byName map[string]int32
-}
-
-type nameBindings struct {
-	name string
-	bs   []*Binding
 }
 
 // scopeMapAt is the number of names past which a scope indexes them by a map.
@@ -61,7 +57,7 @@ func (s *Scope) find(name string) int {
 		return -1
 	}
 	for i := range s.names {
-		if s.names[i].name == name {
+		if s.names[i][0].Name == name {
 			return i
 		}
 	}
@@ -70,17 +66,17 @@ func (s *Scope) find(name string) int {
 
 func (s *Scope) bind(b *Binding) {
 	if i := s.find(b.Name); i >= 0 {
-		s.names[i].bs = append(s.names[i].bs, b)
+		s.names[i] = append(s.names[i], b)
 		return
 	}
-	s.names = append(s.names, nameBindings{name: b.Name, bs: []*Binding{b}})
+	s.names = append(s.names, []*Binding{b})
 	switch {
 	case s.byName != nil:
 		s.byName[b.Name] = int32(len(s.names) - 1)
 	case len(s.names) > scopeMapAt:
 		s.byName = make(map[string]int32, 2*len(s.names))
-		for i, nb := range s.names {
-			s.byName[nb.name] = int32(i)
+		for i, bs := range s.names {
+			s.byName[bs[0].Name] = int32(i)
 		}
 	}
 }
@@ -88,7 +84,7 @@ func (s *Scope) bind(b *Binding) {
 // Local returns the bindings of name in this scope only.
 func (s *Scope) Local(name string) []*Binding {
 	if i := s.find(name); i >= 0 {
-		return s.names[i].bs
+		return s.names[i]
 	}
 	return nil
 }
@@ -97,8 +93,8 @@ func (s *Scope) Local(name string) []*Binding {
 // first bound.
 func (s *Scope) Names() []string {
 	out := make([]string, 0, len(s.names))
-	for _, nb := range s.names {
-		out = append(out, nb.name)
+	for _, bs := range s.names {
+		out = append(out, bs[0].Name)
 	}
 	return out
 }
