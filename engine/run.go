@@ -761,9 +761,9 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 	for len(queue) > 0 {
 		batch := e.parseAll(queue, srcs, names)
 		queue = nil
-		for _, m := range batch {
-			mods = append(mods, m)
-			for _, ref := range referencedModules(m) {
+		for _, p := range batch {
+			mods = append(mods, p.m)
+			for _, ref := range p.refs {
 				for _, f := range names.files(ref) {
 					if !loaded[f] && srcs[f] != nil {
 						admit(f)
@@ -788,16 +788,27 @@ func containsAny(src []byte, tokens [][]byte) bool {
 	return false
 }
 
-// parseAll parses files on a pool of opts.Jobs goroutines.
-func (e *runner) parseAll(files []string, srcs map[string][]byte, names *moduleNames) []*pyast.Module {
-	out := make([]*pyast.Module, len(files))
+// parsedModule is a parsed file and the modules it references
+// (referencedModules).
+type parsedModule struct {
+	m    *pyast.Module
+	refs []string
+}
+
+// parseAll parses files on a pool of opts.Jobs goroutines, and finds in the
+// same workers the modules each one references (the project's analysis
+// after them runs on one goroutine).
+func (e *runner) parseAll(files []string, srcs map[string][]byte, names *moduleNames) []parsedModule {
+	out := make([]parsedModule, len(files))
 	parallel(len(files), e.opts.Jobs, func(i int) {
-		out[i] = e.parseOne(files[i], srcs[files[i]], names.name(files[i]))
+		if m := e.parseOne(files[i], srcs[files[i]], names.name(files[i])); m != nil {
+			out[i] = parsedModule{m, referencedModules(m)}
+		}
 	})
 	res := out[:0]
-	for _, m := range out {
-		if m != nil {
-			res = append(res, m)
+	for _, p := range out {
+		if p.m != nil {
+			res = append(res, p)
 		}
 	}
 	return res
