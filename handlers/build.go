@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"iter"
 	"sort"
 	"strings"
 
@@ -48,7 +49,7 @@ type builder struct {
 	classMod map[*pyast.Class]*pyast.Module
 	moduleOf map[*pyast.Function]*pyast.Module
 	sites    []site
-	siteOf   map[*pyast.Function][]site // call sites by callee
+	siteOf   map[*pyast.Function][]int32 // call sites by callee: indexes into sites
 	succ     map[*pyast.Function][]*pyast.Function
 	nested   map[*pyast.Function][]*pyast.Function // functions defined directly in a function
 	out      *Index
@@ -71,7 +72,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		byPath: map[string]*pyast.Module{}, byName: map[string]*pyast.Module{},
 		funcs: map[string]FuncRef{}, classes: map[string]*pyast.Class{},
 		classMod: map[*pyast.Class]*pyast.Module{}, moduleOf: map[*pyast.Function]*pyast.Module{},
-		siteOf: map[*pyast.Function][]site{}, seenReg: map[string]bool{},
+		siteOf: map[*pyast.Function][]int32{}, seenReg: map[string]bool{},
 		succ: map[*pyast.Function][]*pyast.Function{},
 		out: &Index{reached: map[*pyast.Function][]*Handler{}, callers: map[*pyast.Function][]CallSite{},
 			funcs: map[string]FuncRef{}, moduleOf: map[*pyast.Function]*pyast.Module{}},
@@ -324,14 +325,24 @@ func (b *builder) indexCalls() {
 		for _, n := range m.Nodes("call") {
 			for _, callee := range b.callees(m, pyast.Callee(n)) {
 				s := site{module: m, call: n, caller: m.FuncAt(n), callee: callee}
+				b.siteOf[callee.Func] = append(b.siteOf[callee.Func], int32(len(b.sites)))
 				b.sites = append(b.sites, s)
-				b.siteOf[callee.Func] = append(b.siteOf[callee.Func], s)
 			}
 		}
 	}
 }
 
-func (b *builder) callSitesOf(f *pyast.Function) []site { return b.siteOf[f] }
+// callSitesOf yields the call sites of f, in the order indexCalls found
+// them.
+func (b *builder) callSitesOf(f *pyast.Function) iter.Seq[site] {
+	return func(yield func(site) bool) {
+		for _, j := range b.siteOf[f] {
+			if !yield(b.sites[j]) {
+				return
+			}
+		}
+	}
+}
 
 // reach computes which functions the handlers can run, in one traversal
 // from every handler's entry points at once (linear in the call graph).

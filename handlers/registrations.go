@@ -475,7 +475,7 @@ func (b *builder) paramTargets(m *pyast.Module, id *pyast.Node, depth int) []tar
 		idx-- // self is not passed
 	}
 	var out []target
-	for _, s := range b.callSitesOf(fn) {
+	for s := range b.callSitesOf(fn) {
 		pos, kw := s.module.Args(s.call)
 		arg := kw[name]
 		if arg == nil && idx >= 0 && idx < len(pos) {

@@ -226,7 +226,7 @@ func (b *builder) paramServer(m *pyast.Module, id *pyast.Node, depth int) Framew
 	if fn.Class != nil {
 		idx-- // self is not passed
 	}
-	for _, site := range b.callSitesOf(fn) {
+	for site := range b.callSitesOf(fn) {
 		pos, kw := site.module.Args(site.call)
 		var arg *pyast.Node
 		if a := kw[name]; a != nil {
