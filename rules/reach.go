@@ -20,6 +20,8 @@ type requestEnds struct {
 	// to the end of its function.
 	checkpoints *checkpoint.Analyzer
 	state       map[*pyast.Function]int // 1 visiting, 2 yes, 3 no
+	// handlerFuncs are the functions of the handlers (isHandler).
+	handlerFuncs map[*pyast.Function]bool
 }
 
 func newRequestEnds(p *Pass) *requestEnds {
@@ -39,6 +41,11 @@ func newRequestEnds(p *Pass) *requestEnds {
 // calls it), or some awaited call site of f is not followed by a checkpoint
 // in a caller that itself ends a request. A function reported as unreached
 // counts as its own handler. Recursion counts as not ending a request.
+//
+// The walk up the callers keeps its own stack: a hostile chain of awaited
+// calls is as long as the file makes it (issue 14's 70k-function chain), and
+// Go's stack would grow with it. It visits the callers in order, depth
+// first, and memoises as a recursive walk would.
 func (e *requestEnds) endsRequest(f *pyast.Function) bool {
 	switch e.state[f] {
 	case 1, 3:
@@ -46,44 +53,104 @@ func (e *requestEnds) endsRequest(f *pyast.Function) bool {
 	case 2:
 		return true
 	}
-	e.state[f] = 1
-	v := e.walk(f)
-	e.state[f] = 3
-	if v {
-		e.state[f] = 2
+	type frame struct {
+		f       *pyast.Function
+		callers []handlers.CallSite
+		next    int
 	}
-	return v
+	var stack []frame
+	// enter starts g's walk; done when its answer needs no caller.
+	enter := func(g *pyast.Function) (done bool) {
+		e.state[g] = 1
+		callers, ends := e.start(g)
+		if ends {
+			e.state[g] = 2
+			return true
+		}
+		stack = append(stack, frame{f: g, callers: callers})
+		return false
+	}
+	if enter(f) {
+		return true
+	}
+	answer, returned := false, false // the answer of the frame popped last
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		yes := returned && answer
+		returned = false
+		pushed := false
+		for !yes && top.next < len(top.callers) {
+			cs := top.callers[top.next]
+			top.next++
+			if !awaitedCall(cs.Caller.Module, cs.Call) || e.checkpoints.Covered(cs.Caller.Module, cs.Caller.Func, cs.Call) {
+				continue
+			}
+			g := cs.Caller.Func
+			switch e.state[g] {
+			case 1, 3:
+				continue
+			case 2:
+				yes = true
+				continue
+			}
+			if enter(g) {
+				yes = true
+				continue
+			}
+			pushed = true // walk g's callers first (top is stale now)
+			break
+		}
+		if pushed {
+			continue
+		}
+		e.state[top.f] = 3
+		if yes {
+			e.state[top.f] = 2
+		}
+		answer, returned = yes, true
+		stack = stack[:len(stack)-1]
+	}
+	return answer
 }
 
-func (e *requestEnds) walk(f *pyast.Function) bool {
+// start answers for f what needs none of its callers' answers: whether f
+// ends a request by itself (a handler, a wrapper that runs as one, an
+// unreached function, or no handler index at all), else its call sites.
+func (e *requestEnds) start(f *pyast.Function) ([]handlers.CallSite, bool) {
 	hx := e.pass.Handlers
 	if hx == nil {
-		return true // no handler index (a check of one module): every function is its own handler
+		return nil, true // no handler index (a check of one module): every function is its own handler
 	}
 	if hx.Unreached(f.Qual) {
-		return true // reported as a note on request: treat it as its own handler
+		return nil, true // reported as a note on request: treat it as its own handler
 	}
 	callers := hx.Callers(f)
-	for _, h := range hx.ReachedFrom(f) {
-		if h.Func == f {
-			return true
-		}
-		if len(callers) == 0 && runsAsWrapper(f, h) {
-			return true
-		}
-	}
-	for _, cs := range callers {
-		if !awaitedCall(cs.Caller.Module, cs.Call) {
-			continue
-		}
-		if e.checkpoints.Covered(cs.Caller.Module, cs.Caller.Func, cs.Call) {
-			continue
-		}
-		if e.endsRequest(cs.Caller.Func) {
-			return true
+	// The handlers that reach f matter only when f is one of them or when
+	// nothing calls f (a wrapper running as the handler): ReachedFrom walks
+	// every function above f, once per f, which a long chain makes
+	// quadratic.
+	if len(callers) == 0 || e.isHandler(f) {
+		for _, h := range hx.ReachedFrom(f) {
+			if h.Func == f {
+				return nil, true
+			}
+			if len(callers) == 0 && runsAsWrapper(f, h) {
+				return nil, true
+			}
 		}
 	}
-	return false
+	return callers, false
+}
+
+// isHandler reports whether f is the function of some handler.
+func (e *requestEnds) isHandler(f *pyast.Function) bool {
+	if e.handlerFuncs == nil {
+		e.handlerFuncs = map[*pyast.Function]bool{}
+		for _, h := range e.pass.Handlers.Handlers {
+			e.handlerFuncs[h.Func] = true
+		}
+	}
+	return e.handlerFuncs[f]
 }
 
 // runsAsWrapper reports whether f is a wrapper applied to h, or is defined
