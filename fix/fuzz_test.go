@@ -336,15 +336,16 @@ func FuzzFixLoop(f *testing.F) {
 			}
 		}
 		// A fix that moves a body into a new inner function (MCP103's
-		// _f_sync) renames what the body defines: an unfixed finding in a
-		// def nested there (its own fix conflicted with the move) comes
-		// back as server.f._f_sync.g. It is the same finding when a
-		// finding of the same code under the old name is left over and the
-		// old name's scopes are the new name's minus the inserted ones.
+		// _f_sync) renames what the body holds: an unfixed finding in it
+		// comes back as server.f._f_sync, one in a def nested there (whose
+		// own fix conflicted with the move) as server.f._f_sync.g. It is
+		// the same finding when a finding of the same code under the old
+		// name is left over and the new name is the old one with scopes
+		// inserted that the file did not name before.
 		for _, d := range moved {
 			found := false
 			for k, n := range count {
-				if n > 0 && k.path == d.Path && k.code == d.Code && renamedScope(k.anchor, d.Anchor) {
+				if n > 0 && k.path == d.Path && k.code == d.Code && renamedScope(k.anchor, d.Anchor, src) {
 					count[k]--
 					found = true
 					break
@@ -387,17 +388,20 @@ func FuzzFixLoop(f *testing.F) {
 }
 
 // renamedScope reports whether qualified name to is from with scopes
-// inserted between its first and its last part (server.f.g ->
-// server.f._f_sync.g).
-func renamedScope(from, to string) bool {
+// inserted after its first part (server.f -> server.f._f_sync, server.f.g
+// -> server.f._f_sync.g), each a name src does not hold.
+func renamedScope(from, to string, src []byte) bool {
 	a, b := strings.Split(from, "."), strings.Split(to, ".")
-	if len(a) < 2 || len(b) <= len(a) || a[0] != b[0] || a[len(a)-1] != b[len(b)-1] {
+	if len(a) < 2 || len(b) <= len(a) || a[0] != b[0] {
 		return false
 	}
 	i := 0
 	for _, part := range b {
-		if i < len(a) && part == a[i] {
+		switch {
+		case i < len(a) && part == a[i]:
 			i++
+		case bytes.Contains(src, []byte(part)):
+			return false // not a scope the fix made
 		}
 	}
 	return i == len(a)
