@@ -45,11 +45,11 @@ func syntaxOf(p string) syntax {
 
 // comments returns the comments of src, in order, read by the real lexing
 // rules of the file's syntax: a '#' inside a Python or TOML string is not a
-// comment.
-func comments(p string, src []byte) []comment {
+// comment. A Python file is parsed within lim, the run's parse limits.
+func comments(p string, src []byte, lim pyast.Limits) []comment {
 	switch syntaxOf(p) {
 	case python:
-		return pythonComments(p, src)
+		return pythonComments(p, src, lim)
 	case toml:
 		return tomlComments(src)
 	case requirements:
@@ -61,9 +61,11 @@ func comments(p string, src []byte) []comment {
 }
 
 // pythonComments returns tree-sitter's comment nodes (which never lie in a
-// string), also in a file with syntax errors.
-func pythonComments(p string, src []byte) []comment {
-	m, err := pyast.Parse(p, "", src)
+// string), also in a file with syntax errors. A file over the parse limits
+// yields none: the engine reports it (MCP000), and its directives are not
+// read, as its findings are not.
+func pythonComments(p string, src []byte, lim pyast.Limits) []comment {
+	m, err := pyast.ParseLimits(p, "", src, lim)
 	if err != nil {
 		return nil
 	}

@@ -2,6 +2,8 @@ package suppress
 
 import (
 	"testing"
+
+	"github.com/mcplint/mcplint/pyast"
 )
 
 // FuzzDirectives checks that comment lexing and directive parsing never
@@ -12,7 +14,7 @@ func FuzzDirectives(f *testing.F) {
 	f.Add("a = [\n # mcplint: ignore[MCP001]\n \"x\", # noqa:MCP1\n]\n", "pyproject.toml")
 	f.Add("; mcplint: ignore\n# mcplint: ignore[]\n", "setup.cfg")
 	f.Fuzz(func(t *testing.T, src, name string) {
-		for _, c := range comments(name, []byte(src)) {
+		for _, c := range comments(name, []byte(src), pyast.DefaultLimits) {
 			if c.start < 0 || c.end > len(src) || c.start > c.end {
 				t.Fatalf("comment %v outside the file", c)
 			}

@@ -40,6 +40,10 @@ type Processor struct {
 	// Keep marks suppressed findings (Diagnostic.Suppression) instead of
 	// dropping them, for SARIF's suppressions.
 	Keep bool
+	// ParseLimits bound the parse of a Python file whose comments the
+	// engine did not keep (the run's limits: engine.Options.Limits.Parse);
+	// nil means pyast.DefaultLimits.
+	ParseLimits *pyast.Limits
 }
 
 // Name implements engine.Processor.
@@ -168,7 +172,11 @@ func (p *Processor) read(res *engine.Result, diags []rules.Diagnostic) map[strin
 				cs = append(cs, comment{sp[0], sp[1]})
 			}
 		} else {
-			cs = comments(path, src)
+			lim := pyast.DefaultLimits
+			if p.ParseLimits != nil {
+				lim = *p.ParseLimits
+			}
+			cs = comments(path, src, lim)
 			// Kept with the run's comments: the cache keeps them, so a
 			// later run on the same bytes need not lex the file again.
 			spans := make([][2]int, 0, len(cs))

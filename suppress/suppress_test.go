@@ -10,6 +10,7 @@ import (
 	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/internal/testfs"
+	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -260,5 +261,38 @@ func TestPerFileIgnores(t *testing.T) {
 	equal(t, got, []string{"server.py:16 MCP104", "server.py:18 MCP101"})
 	if res.Dropped["per-file-ignores"] != 3 {
 		t.Errorf("Dropped = %v", res.Dropped)
+	}
+}
+
+// The suppression stage parses a Python file whose comments the engine did
+// not keep within the run's parse limits, not pyast.DefaultLimits: a file
+// the run's limits make too complex (MCP000) is not parsed again with the
+// larger defaults, so its directives are not read (and MCP000 stays), as
+// its findings are not.
+func TestPythonCommentsWithinTheRunsParseLimits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# mcplint: ignore-file[MCP000] generated\nimport mcp\n")
+	for i := 0; i < 200; i++ {
+		b.WriteString("x = [1, 2, 3]\n")
+	}
+	dir := testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "big.py": b.String()})
+	lim := pyast.DefaultLimits
+	lim.Nodes = 100
+	res, err := engine.Run([]string{dir}, engine.Options{
+		Rules:      rules.All(),
+		Limits:     &engine.Limits{Parse: lim, FunctionSteps: engine.DefaultLimits.FunctionSteps},
+		Processors: []engine.Processor{&Processor{ParseLimits: &lim}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range res.Diagnostics {
+		if filepath.Base(d.Path) == "big.py" {
+			got = append(got, filepath.Base(d.Path)+" "+d.Code+" "+d.Message)
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "big.py MCP000 too complex") {
+		t.Fatalf("findings %q: want big.py's MCP000 (too complex), its directive unread", got)
 	}
 }

@@ -168,8 +168,9 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 	// stage drops still counts as used), then per-file ignores, then the
 	// adoption filters.
 	opts.Processors = append(opts.Processors, &suppress.Processor{
-		Enabled: func(code string) bool { return sel[code].On },
-		Keep:    f.showSuppressed,
+		Enabled:     func(code string) bool { return sel[code].On },
+		Keep:        f.showSuppressed,
+		ParseLimits: &lim.Parse,
 	})
 	if len(cfg.PerFileIgnores) > 0 {
 		opts.Processors = append(opts.Processors, suppress.NewPerFileIgnores(cfg.Dir, cfg.PerFileIgnores))
