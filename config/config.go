@@ -96,11 +96,38 @@ func (e *Error) Error() string {
 
 // Find returns the configuration file that applies to the scan root start
 // (a directory or a file), searching it and its parents; "" when there is
-// none.
+// none. A pyproject.toml counts when it configures mcplint (or does not
+// parse: Load then says why).
 func Find(start string) (string, error) {
+	p, _, err := find(start, nil)
+	return p, err
+}
+
+// FindAndLoad finds the configuration that applies to start, as Find, and
+// loads it from the bytes Find read: each file is read and parsed once.
+// display gives the path its messages and Config.Path show (nil: as
+// found). It returns nil, nil when there is none.
+func FindAndLoad(start string, display func(string) string) (*Config, error) {
+	if display == nil {
+		display = func(p string) string { return p }
+	}
+	p, c, err := find(start, display)
+	if err != nil || p == "" {
+		return nil, err
+	}
+	if c == nil { // not a regular file, or too large: Load says why
+		return Load(display(p))
+	}
+	return c, nil
+}
+
+// find walks up from start. It returns the configuration file's path and,
+// when it could read it, the configuration (or its parse error) under
+// display(path); display nil only looks.
+func find(start string, display func(string) string) (string, *Config, error) {
 	abs, err := filepath.Abs(start)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
 		abs = filepath.Dir(abs)
@@ -112,39 +139,33 @@ func Find(start string) (string, error) {
 			var nr *safeio.NotRegularError
 			var tl *safeio.TooLargeError
 			if errors.As(err, &nr) || errors.As(err, &tl) {
-				return p, nil // Load says why it cannot be read
+				return p, nil, nil // Load says why it cannot be read
 			}
 			if err != nil {
 				continue
 			}
-			if name != "pyproject.toml" || hasToolTable(src) {
-				return p, nil
+			shown, prefix := p, []string(nil)
+			if display != nil {
+				shown = display(p)
+			}
+			if name == "pyproject.toml" {
+				prefix = []string{"tool", "mcplint"}
+			}
+			c, table, err := parse(shown, src, prefix)
+			if err != nil {
+				if display == nil {
+					return p, nil, nil
+				}
+				return p, nil, err
+			}
+			if name != "pyproject.toml" || table {
+				return p, c, nil
 			}
 		}
 		if filepath.Dir(dir) == dir {
-			return "", nil
+			return "", nil, nil
 		}
 	}
-}
-
-// hasToolTable tells whether a pyproject.toml has a [tool.mcplint] table
-// (or tool.mcplint keys). A file that does not parse says yes, so that
-// Load reports its error rather than the search skipping it silently.
-func hasToolTable(src []byte) bool {
-	var p unstable.Parser
-	p.Reset(src)
-	for p.NextExpression() {
-		n := p.Expression()
-		var key []string
-		switch n.Kind {
-		case unstable.Table, unstable.ArrayTable, unstable.KeyValue:
-			key = keyOf(n)
-		}
-		if len(key) >= 2 && key[0] == "tool" && key[1] == "mcplint" {
-			return true
-		}
-	}
-	return p.Error() != nil
 }
 
 // Load reads the configuration file at path.
@@ -162,28 +183,35 @@ func Load(path string) (*Config, error) {
 
 // Parse reads configuration from src; prefix is the table that holds it
 // (tool.mcplint in pyproject.toml, nothing in mcplint.toml).
-func Parse(path string, src []byte, prefix []string) (c *Config, err error) {
+func Parse(path string, src []byte, prefix []string) (*Config, error) {
+	c, _, err := parse(path, src, prefix)
+	return c, err
+}
+
+// parse is Parse; table tells whether src has anything under prefix.
+func parse(path string, src []byte, prefix []string) (c *Config, table bool, err error) {
 	d := &decoder{path: path, src: src, cfg: &Config{Path: path, Dir: filepath.Dir(path)}, seen: map[string]string{}}
 	d.p.Reset(src)
 	defer func() {
 		// The unstable parser panics on a few malformed inputs; a bad file is
 		// an error, never a crash.
 		if v := recover(); v != nil {
-			c, err = nil, &Error{Path: path, Msg: fmt.Sprintf("cannot parse: %v", v)}
+			c, table, err = nil, false, &Error{Path: path, Msg: fmt.Sprintf("cannot parse: %v", v)}
 		}
 	}()
-	var table []string
+	var tbl []string
 	for d.p.NextExpression() {
 		n := d.p.Expression()
 		switch n.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			table = keyOf(n)
-			rest, ok := under(table, prefix)
+			tbl = keyOf(n)
+			rest, ok := under(tbl, prefix)
 			if !ok {
 				continue
 			}
+			table = true
 			if n.Kind == unstable.ArrayTable {
-				return nil, d.errorf(n.Child(), "[[%s]] must be a table, not an array of tables", strings.Join(table, "."))
+				return nil, table, d.errorf(n.Child(), "[[%s]] must be a table, not an array of tables", strings.Join(tbl, "."))
 			}
 			switch {
 			case len(rest) == 0:
@@ -191,26 +219,27 @@ func Parse(path string, src []byte, prefix []string) (c *Config, err error) {
 				d.mark("per-file-ignores", n.Child())
 			case len(rest) == 1 && rest[0] == "limits":
 				if err := d.mark("limits", n.Child()); err != nil {
-					return nil, err
+					return nil, table, err
 				}
 			default:
-				return nil, d.unknown(lastKey(n), strings.Join(rest, "."))
+				return nil, table, d.unknown(lastKey(n), strings.Join(rest, "."))
 			}
 		case unstable.KeyValue:
-			key := append(append([]string(nil), table...), keyOf(n)...)
+			key := append(append([]string(nil), tbl...), keyOf(n)...)
 			rest, ok := under(key, prefix)
 			if !ok {
 				continue
 			}
+			table = true
 			if err := d.setting(rest, n.Value(), lastKey(n)); err != nil {
-				return nil, err
+				return nil, table, err
 			}
 		}
 	}
 	if err := d.p.Error(); err != nil {
-		return nil, d.parseError(err)
+		return nil, table, d.parseError(err)
 	}
-	return d.cfg, nil
+	return d.cfg, table, nil
 }
 
 // under returns key with prefix removed, and whether key starts with it.

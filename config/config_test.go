@@ -218,3 +218,55 @@ func TestErrorsQuoteAnExcerpt(t *testing.T) {
 		}
 	}
 }
+
+// A pyproject.toml configures mcplint however TOML spells the table: the
+// check that once told Find whether to stop there read only [tool.mcplint]
+// headers and full dotted keys, and passed a file that sets
+// mcplint.select under [tool] by (its configuration silently unused).
+func TestFindDottedKeysUnderTool(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "pyproject.toml", "[project]\nname = \"x\"\n\n[tool]\nmcplint.select = [\"MCP101\"]\n")
+	got, err := Find(dir)
+	if err != nil || got != filepath.Join(dir, "pyproject.toml") {
+		t.Fatalf("Find = %q, %v; want the pyproject.toml", got, err)
+	}
+	c, err := FindAndLoad(dir, nil)
+	if err != nil || c == nil || len(c.Select) != 1 || c.Select[0].Value != "MCP101" {
+		t.Fatalf("FindAndLoad = %+v, %v", c, err)
+	}
+}
+
+// FindAndLoad finds as Find does and returns what Load would, from one read
+// and one parse of each file it looks at.
+func TestFindAndLoad(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "pyproject.toml", "[project]\nname = \"x\"\n")
+	write(t, dir, "a/pyproject.toml", "[tool.mcplint]\nselect = [\"MCP1\"]\n")
+	write(t, dir, "a/b/x.py", "")
+	write(t, dir, "bad/mcplint.toml", "select = 1\n")
+	write(t, dir, "broken/pyproject.toml", "[tool.mcplint\n")
+	shown := func(p string) string { return "shown:" + filepath.Base(filepath.Dir(p)) }
+	for start, want := range map[string]string{"a/b/x.py": "a/pyproject.toml", "a": "a/pyproject.toml"} {
+		c, err := FindAndLoad(filepath.Join(dir, start), shown)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := Load(filepath.Join(dir, want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == nil || c.Path != "shown:a" || len(c.Select) != 1 || c.Select[0].Value != l.Select[0].Value {
+			t.Errorf("FindAndLoad(%s) = %+v, want %+v as shown:a", start, c, l)
+		}
+	}
+	for _, start := range []string{"bad", "broken"} {
+		c, err := FindAndLoad(filepath.Join(dir, start), shown)
+		_, lerr := Load(filepath.Join(dir, start, map[string]string{"bad": "mcplint.toml", "broken": "pyproject.toml"}[start]))
+		if c != nil || err == nil || lerr == nil || !strings.HasPrefix(err.Error(), "shown:"+start) {
+			t.Errorf("FindAndLoad(%s) = %+v, %v; Load says %v", start, c, err, lerr)
+		}
+	}
+	if c, err := FindAndLoad(dir, shown); err != nil || c != nil && strings.HasPrefix(c.Path, "shown:"+filepath.Base(dir)) {
+		t.Errorf("no configuration in %s: got %+v, %v", dir, c, err)
+	}
+}

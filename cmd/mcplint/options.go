@@ -30,29 +30,25 @@ import (
 // file, it returns an empty configuration (globs relative to the working
 // directory).
 func loadConfig(cmd *cobra.Command, paths []string, f *checkFlags) (*config.Config, error) {
-	p := ""
+	var cfg *config.Config
+	var err error
 	if cmd.Flags().Changed("config") || f.config != "" {
-		p = f.config
-		if _, err := os.Stat(p); err != nil {
+		if _, err := os.Stat(f.config); err != nil {
 			return nil, fmt.Errorf("--config: %w", err)
 		}
+		cfg, err = config.Load(displayPath(f.config))
 	} else {
 		start := "."
 		if len(paths) > 0 {
 			start = paths[0]
 		}
-		found, err := config.Find(start)
-		if err != nil {
-			return nil, err
-		}
-		p = found
+		cfg, err = config.FindAndLoad(start, displayPath) // one read and parse of each file
 	}
-	if p == "" {
-		return &config.Config{Dir: "."}, nil
-	}
-	cfg, err := config.Load(displayPath(p))
 	if err != nil {
 		return nil, err
+	}
+	if cfg == nil {
+		return &config.Config{Dir: "."}, nil
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
