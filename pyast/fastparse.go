@@ -35,6 +35,7 @@ package pyast
 // mutated input.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -321,11 +322,11 @@ func (p *fastParser) try(f func()) (ok bool) {
 // ParseLimits) and returns its tree, or ok == false when the file must go
 // to tree-sitter (see the file comment).
 func fastParse(src []byte, lim Limits) (nodes []Node, steps int64, ok bool) {
-	if len(src) >= 1<<31 || !utf8.Valid(src) {
+	if len(src) >= 1<<31 || !utf8.Valid(src) || bytes.IndexByte(src, 0) >= 0 {
 		return nil, 0, false
 	}
 	p := &fastParser{src: src, atLine: true, line1: true, indents: []int{0}}
-	p.nodes = make([]Node, 0, len(src)/3+16)
+	p.nodes = make([]Node, 0, len(src)*2/5+64) // code has up to 0.4 nodes a byte
 	defer func() {
 		if r := recover(); r != nil {
 			if r != errFastBail {
@@ -348,6 +349,10 @@ func fastParse(src []byte, lim Limits) (nodes []Node, steps int64, ok bool) {
 	}
 	if lim.Depth > 0 && treeDepth(p.nodes) > lim.Depth {
 		return nil, 0, false
+	}
+	if cap(p.nodes)-n > n/8 {
+		// the Module keeps the array: no more than 1/8 unused
+		p.nodes = append(make([]Node, 0, n), p.nodes...)
 	}
 	return p.nodes, bound, true
 }
@@ -646,15 +651,17 @@ func (p *fastParser) next() {
 // external scanner (which skips it before a string start) in some parser
 // states and a line_continuation node in others: not reproduced.
 //
-// After an operator or a keyword (an operand must follow) the scanner is
-// asked for a string start and skips the continuation: it is no node.
+// After an operator or a keyword (an operand must follow) or a string (the
+// next may be concatenated) the scanner is asked for a string start and
+// skips the continuation: it is no node.
 func (p *fastParser) stringAfterContinuation(cont bool, prev fpTok) {
 	if !cont {
 		return
 	}
 	switch {
 	case prev.kind == tOp && prev.id != oRParen && prev.id != oRBracket && prev.id != oRBrace,
-		prev.kind == tName && prev.id >= kAnd && prev.id < kPrint:
+		prev.kind == tName && prev.id >= kAnd && prev.id < kPrint,
+		prev.kind == tString: // a string: the next may continue it
 		k := len(p.pending)
 		for k > 0 && p.pending[k-1].sym == fs.lineCont {
 			k--

@@ -333,15 +333,44 @@ func (p *fastParser) argumentList(field uint8, call bool) {
 // as a print statement with a tuple).
 func (p *fastParser) starred(field uint8) { p.starredIn(field, false) }
 
+// identAfterStar reports whether a plain identifier (not a keyword) follows
+// the current "*" token.
+func (p *fastParser) identAfterStar() bool {
+	i := p.tok.end
+	j := i
+	for j < len(p.src) && isIdentByte(p.src[j]) {
+		j++
+	}
+	if j == i || isDigit(p.src[i]) {
+		return false
+	}
+	kw, ok := fpKeywords[string(p.src[i:j])]
+	return !ok || kw >= kPrint
+}
+
 func (p *fastParser) starredIn(field uint8, args bool) {
 	s := p.open(fs.listSplat, field)
 	p.tokLeaf(0)
-	if p.isIdent() && (!args || p.inPrint) {
-		if c, _ := p.peekByte(); c == '.' || c == '(' || c == '[' || c == 0 {
+	if p.isIdent() {
+		if args && !p.inPrint {
+			p.postfix(0)
+		} else {
+			if c, _ := p.peekByte(); c == '.' || c == '(' || c == '[' || c == 0 {
+				bail()
+			}
+			p.ident(0)
+		}
+		// "*name" followed by an operator is that operator's operand
+		switch {
+		case p.tok.kind == tNewline || p.tok.kind == tEOF || p.isKw(kIn):
+		case p.tok.kind == tOp && (p.tok.id == oComma || p.tok.id == oRParen || p.tok.id == oRBracket ||
+			p.tok.id == oRBrace || p.tok.id == oAssign || p.tok.id == oSemi):
+		default:
 			bail()
 		}
+	} else {
+		p.binary(precBor, 0)
 	}
-	p.binary(precBor, 0)
 	p.close(s)
 }
 

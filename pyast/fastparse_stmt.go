@@ -324,18 +324,34 @@ func (p *fastParser) expressions(field uint8) {
 // exprElems parses comma-separated expressions (starred ones too) as
 // children of the open node, returning how many and whether a comma ends
 // them.
+//
+// A starred expression alone (not in a list) is an error to tree-sitter.
 func (p *fastParser) exprElems() (count int, trailing bool) {
+	star := false
 	for {
 		if p.isOp(oStar) {
+			// an expression list holds "*name" only (list_splat_pattern)
+			if c, _ := p.peekByte(); c < 'A' || !p.identAfterStar() {
+				bail()
+			}
 			p.starred(0)
+			star = true
 		} else {
 			p.expr(0)
 		}
 		count++
 		if !p.isOp(oComma) {
+			if star && count == 1 {
+				bail()
+			}
 			return count, false
 		}
 		p.tokLeaf(0)
+		if p.tok.kind == tNewline {
+			// tree-sitter may read on past the line end after a
+			// trailing comma ("a,\nb = c" is one assignment to it)
+			bail()
+		}
 		if p.atStmtEnd() || p.isOp(oAssign) || p.isOp(oColon) || p.isOp(oRParen) || p.isOp(oRBracket) || p.isOp(oRBrace) || p.tok.kind == tOp && augOp(p.tok.id) {
 			return count, true
 		}
@@ -709,8 +725,15 @@ func (p *fastParser) funcDef(field uint8, async int) {
 	if p.isOp(oArrow) {
 		p.tokLeaf(0)
 		p.typ(fs.fReturnType)
+		p.expectOp(oColon, 0)
+		if p.tok.kind != tNewline {
+			// "-> T: body" on one line may be a constrained_type to
+			// tree-sitter
+			bail()
+		}
+	} else {
+		p.expectOp(oColon, 0)
 	}
-	p.expectOp(oColon, 0)
 	p.suite(fs.fBody)
 	p.close(n)
 }
