@@ -750,8 +750,8 @@ func (p *fastParser) str(field uint8) {
 	}
 	// The scanner reads the content in pieces (a piece ends at an escape
 	// sequence, an interpolation or the closing quotes) and a piece that
-	// read no ordinary character (only raw-string backslash pairs, or
-	// \N \u \U of a bytes literal) is not content: it joins the string_end.
+	// read no ordinary character (only raw-string backslash pairs) is not
+	// content: it joins the string_end.
 	i := t.end
 	piece, has := i, false
 	for {
@@ -807,8 +807,9 @@ func (p *fastParser) str(field uint8) {
 				continue
 			}
 			if fl&sfBytes != 0 && i+1 < len(src) && (src[i+1] == 'N' || src[i+1] == 'u' || src[i+1] == 'U') {
-				i += 2
-				continue
+				// the scanner steps over the character after these too,
+				// even a closing quote: not reproduced
+				bail()
 			}
 			if !has && piece < i {
 				bail()

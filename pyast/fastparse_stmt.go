@@ -312,7 +312,7 @@ func (p *fastParser) fromImport() {
 // expression_list of several (or one with a trailing comma).
 func (p *fastParser) expressions(field uint8) {
 	first := p.mark()
-	count, trailing := p.exprElems()
+	count, trailing := p.exprElems(false)
 	if count > 1 || trailing {
 		p.wrapRange(first, fs.exprList, field)
 		p.close(first)
@@ -326,7 +326,7 @@ func (p *fastParser) expressions(field uint8) {
 // them.
 //
 // A starred expression alone (not in a list) is an error to tree-sitter.
-func (p *fastParser) exprElems() (count int, trailing bool) {
+func (p *fastParser) exprElems(lhs bool) (count int, trailing bool) {
 	star := false
 	for {
 		if p.isOp(oStar) {
@@ -347,9 +347,10 @@ func (p *fastParser) exprElems() (count int, trailing bool) {
 			return count, false
 		}
 		p.tokLeaf(0)
-		if p.tok.kind == tNewline {
+		if lhs && p.tok.kind == tNewline {
 			// tree-sitter may read on past the line end after a
-			// trailing comma ("a,\nb = c" is one assignment to it)
+			// trailing comma of what could be assignment targets
+			// ("a,\nb = c" is one assignment to it)
 			bail()
 		}
 		if p.atStmtEnd() || p.isOp(oAssign) || p.isOp(oColon) || p.isOp(oRParen) || p.isOp(oRBracket) || p.isOp(oRBrace) || p.tok.kind == tOp && augOp(p.tok.id) {
@@ -368,7 +369,7 @@ func (p *fastParser) expressionStatement() {
 		p.close(st)
 		return
 	}
-	count, trailing := p.exprElems()
+	count, trailing := p.exprElems(true)
 	switch {
 	case p.isOp(oAssign):
 		p.lhs(first, count, trailing)
@@ -427,7 +428,7 @@ func (p *fastParser) rhs() {
 		return
 	}
 	first := p.mark()
-	count, trailing := p.exprElems()
+	count, trailing := p.exprElems(true)
 	switch {
 	case p.isOp(oAssign):
 		p.lhs(first, count, trailing)
@@ -687,8 +688,9 @@ func (p *fastParser) withStatement(async int) {
 func (p *fastParser) withClauseInParens() {
 	c := p.open(fs.withClause, 0)
 	p.tokLeaf(0)
-	commas := 0
+	items := 0
 	for !p.isOp(oRParen) {
+		items++
 		it := p.open(fs.withItem, 0)
 		first := p.mark()
 		p.expr(fs.fValue)
@@ -700,10 +702,11 @@ func (p *fastParser) withClauseInParens() {
 			break
 		}
 		p.tokLeaf(0)
-		commas++
 	}
 	p.expectOp(oRParen, 0)
-	if commas == 0 || !p.isOp(oColon) {
+	// one item, even with a trailing comma, is a parenthesized expression
+	// or a tuple to tree-sitter
+	if items < 2 || !p.isOp(oColon) {
 		bail()
 	}
 	p.close(c)
@@ -726,9 +729,9 @@ func (p *fastParser) funcDef(field uint8, async int) {
 		p.tokLeaf(0)
 		p.typ(fs.fReturnType)
 		p.expectOp(oColon, 0)
-		if p.tok.kind != tNewline {
-			// "-> T: body" on one line may be a constrained_type to
-			// tree-sitter
+		if c, _ := p.peekByte(); p.isIdent() && c == '[' {
+			// "-> T: name[...]" on one line is a constrained_type
+			// (and an error) to tree-sitter
 			bail()
 		}
 	} else {

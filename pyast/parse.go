@@ -95,7 +95,7 @@ func hasLoneCR(b []byte) bool {
 // (counted by hundreds), and NodeCount its syntax tree's nodes: what the
 // parse Limits bound. For a file the fast path parsed (fastparse.go) it is
 // the bound on tree-sitter's steps the fast path checked against the budget
-// (fastStepsPerNode a node), at least what tree-sitter would have taken.
+// (see fastStepsPerNode), at least what tree-sitter would have taken.
 func (m *Module) ParseSteps() int64 { return m.steps }
 
 // NodeCount returns the number of nodes of the syntax tree.
