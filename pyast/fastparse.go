@@ -332,7 +332,7 @@ func fastParse(src []byte, lim Limits) (nodes []Node, steps int64, ok bool) {
 		return nil, 0, false
 	}
 	p := &fastParser{src: src, atLine: true, line1: true, indents: []int{0}}
-	p.nodes = make([]Node, 0, len(src)*2/5+64) // code has up to 0.4 nodes a byte
+	p.nodes = make([]Node, 0, len(src)/3+64) // code has about 0.3 nodes a byte
 	defer func() {
 		if r := recover(); r != nil {
 			if r != errFastBail {
@@ -363,17 +363,21 @@ func fastParse(src []byte, lim Limits) (nodes []Node, steps int64, ok bool) {
 	return p.nodes, bound, true
 }
 
-// treeDepth returns the depth of a preorder node array (the root alone: 0).
+// treeDepth returns the depth of a preorder node array (the root alone: 0),
+// with a stack of the open nodes' ends (no array the size of the tree).
 func treeDepth(t []Node) int {
-	d := make([]int32, len(t))
-	deepest := int32(0)
-	for i := 1; i < len(t); i++ {
-		d[i] = d[i-int(t[i].up)] + 1
-		if d[i] > deepest {
-			deepest = d[i]
+	var ends []int
+	deepest := 0
+	for j := range t {
+		for len(ends) > 0 && ends[len(ends)-1] <= j {
+			ends = ends[:len(ends)-1]
 		}
+		if len(ends) > deepest {
+			deepest = len(ends)
+		}
+		ends = append(ends, j+int(t[j].size))
 	}
-	return int(deepest)
+	return deepest
 }
 
 func bail() {

@@ -246,3 +246,21 @@ func BenchmarkParseTree(b *testing.B) {
 		}
 	}
 }
+
+func TestTreeDepth(t *testing.T) {
+	for _, src := range []string{"", "x\n", "f(a.b[c])\n", "def f():\n    if x:\n        return [[1]]\n"} {
+		nodes, _, err := parseTreeSitter([]byte(src), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		d := make([]int, len(nodes))
+		for i := 1; i < len(nodes); i++ {
+			d[i] = d[i-int(nodes[i].up)] + 1
+			want = max(want, d[i])
+		}
+		if got := treeDepth(nodes); got != want {
+			t.Errorf("%q: depth %d, want %d", src, got, want)
+		}
+	}
+}
