@@ -215,6 +215,14 @@ func conflicts(edits []rules.Edit, e rules.Edit) bool {
 // "\n" (or "\r\n") gets the file's newline style ("\r\n" when the file uses CRLF, "\r"
 // when its lines end with a lone CR).
 func Apply(src []byte, edits []rules.Edit) []byte {
+	return ApplyNewline(src, edits, Newline(src))
+}
+
+// ApplyNewline is Apply with the inserted lines ending in nl: for a part of
+// a file (SARIF's whole-line replacements), whose own first line end need
+// not be the file's (FuzzLog crasher fbd555c072118a1c: an LF line in a file
+// whose first line ends in CRLF).
+func ApplyNewline(src []byte, edits []rules.Edit, nl string) []byte {
 	sorted := append([]rules.Edit(nil), edits...)
 	// An insertion at the start of a replaced range goes before the
 	// replacement (Plan allows the pair; the reverse order would run the
@@ -226,7 +234,6 @@ func Apply(src []byte, edits []rules.Edit) []byte {
 		}
 		return a.Start == a.End && b.Start != b.End
 	})
-	nl := Newline(src)
 	var buf bytes.Buffer
 	last := 0
 	for _, e := range sorted {

@@ -810,6 +810,7 @@ func lineReplacements(src []byte, li *pyast.LineIndex, edits []rules.Edit) []*go
 		spans = append(spans, &span{start: s, end: end, edits: []rules.Edit{e}})
 	}
 	var out []*gosarif.Replacement
+	nl := fix.Newline(src) // the file's, as --fix writes, not the span's
 	for _, sp := range spans {
 		shifted := make([]rules.Edit, len(sp.edits))
 		for i, e := range sp.edits {
@@ -817,7 +818,7 @@ func lineReplacements(src []byte, li *pyast.LineIndex, edits []rules.Edit) []*go
 			e.End -= sp.start
 			shifted[i] = e
 		}
-		text := string(fix.Apply(src[sp.start:sp.end], shifted))
+		text := string(fix.ApplyNewline(src[sp.start:sp.end], shifted, nl))
 		reg := gosarif.NewRegion().WithStartLine(li.Position(sp.start).Line).WithStartColumn(1)
 		end := li.Position(sp.end)
 		if atLineStart(src, sp.end) {

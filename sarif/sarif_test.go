@@ -341,6 +341,15 @@ func TestLineReplacementsMergeAndEOF(t *testing.T) {
 	if len(reps) != 1 || reps[0].InsertedContent == nil || reps[0].InsertedContent.Text == nil || *reps[0].InsertedContent.Text != "" {
 		t.Errorf("deletion replacement = %+v", reps)
 	}
+	// An inserted line ends as --fix writes it, in the file's newline (its
+	// first line's), even on a line that ends otherwise (FuzzLog crasher
+	// fbd555c072118a1c).
+	mixed := []byte("a = 1\r\nb = 2\n")
+	edits = []rules.Edit{{Start: 7, End: 7, New: "import anyio\n"}}
+	reps = lineReplacements(mixed, pyast.NewLineIndex(mixed), edits)
+	if len(reps) != 1 || *reps[0].InsertedContent.Text != "import anyio\r\nb = 2\n" {
+		t.Errorf("insertion in a mixed file = %q, want the line as --fix writes it (%q)", *reps[0].InsertedContent.Text, fix.Apply(mixed, edits)[7:])
+	}
 }
 
 func TestLimits(t *testing.T) {
