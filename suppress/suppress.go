@@ -104,13 +104,19 @@ func (p *Processor) Process(res *engine.Result, diags []rules.Diagnostic) ([]rul
 	// matched, so whether a directive is unused never depends on the order
 	// of the files.
 	var meta []rules.Diagnostic
+	partial := map[string]bool{}
+	for _, d := range diags {
+		if d.Code == rules.FileErrorCode {
+			partial[d.Path] = true
+		}
+	}
 	paths := make([]string, 0, len(files))
 	for path := range files {
 		paths = append(paths, path)
 	}
 	sort.Strings(paths)
 	for _, path := range paths {
-		meta = p.check(files[path], meta)
+		meta = p.check(files[path], partial[path], meta)
 	}
 	out = slices.Grow(out, len(meta))
 	for _, d := range meta {
@@ -240,8 +246,13 @@ func (p *Processor) apply(res *engine.Result, f *file, d *rules.Diagnostic) bool
 
 // check reports f's directives that gave no reason (MCP900) or covered
 // nothing (MCP901), appended to out. Codes of rules that did not run are not
-// reported unused.
-func (p *Processor) check(f *file, out []rules.Diagnostic) []rules.Diagnostic {
+// reported unused. In a file not fully analysed (partial: it has an MCP000
+// finding, a syntax error or a function too complex to analyse) a code that
+// matched nothing may have matched what the analysis could not see: it is
+// not reported, and the fixes of what is reported there are advice only,
+// as every fix in a file with syntax errors (ruff does the same for its
+// RUF100).
+func (p *Processor) check(f *file, partial bool, out []rules.Diagnostic) []rules.Diagnostic {
 	for _, dir := range f.dirs {
 		if p.enabled(rules.SuppressionWithoutReasonCode) && dir.Reason == "" && len(dir.Codes) > 0 {
 			out = append(out, p.diag(f, dir, rules.SuppressionWithoutReason, dir.Start, dir.End,
@@ -254,7 +265,7 @@ func (p *Processor) check(f *file, out []rules.Diagnostic) []rules.Diagnostic {
 			if !dir.Noqa { // a noqa with only other tools' codes is theirs
 				d := p.diag(f, dir, rules.UnusedSuppression, dir.Start, dir.End,
 					"suppression names no rule: write the codes in brackets, as in # mcplint: ignore[MCP101] reason")
-				d.Fixes = []rules.Fix{p.fix(f, dir, nil)}
+				d.Fixes = []rules.Fix{advice(p.fix(f, dir, nil), partial)}
 				out = append(out, d)
 			}
 			continue
@@ -265,7 +276,7 @@ func (p *Processor) check(f *file, out []rules.Diagnostic) []rules.Diagnostic {
 			switch {
 			case c.Rule == "":
 				unused = append(unused, c)
-			case !c.used && p.enabled(c.Rule) && c.Rule != rules.UnusedSuppressionCode:
+			case !c.used && p.enabled(c.Rule) && c.Rule != rules.UnusedSuppressionCode && !partial:
 				unused = append(unused, c)
 			default:
 				keep = append(keep, c)
@@ -287,10 +298,18 @@ func (p *Processor) check(f *file, out []rules.Diagnostic) []rules.Diagnostic {
 			start, end = unused[0].Start, unused[len(unused)-1].End
 		}
 		d := p.diag(f, dir, rules.UnusedSuppression, start, end, "unused suppression: "+strings.Join(msgs, "; "))
-		d.Fixes = []rules.Fix{p.fix(f, dir, keep)}
+		d.Fixes = []rules.Fix{advice(p.fix(f, dir, keep), partial)}
 		out = append(out, d)
 	}
 	return out
+}
+
+// advice makes fx display-only in a file not fully analysed (check).
+func advice(fx rules.Fix, partial bool) rules.Fix {
+	if !partial {
+		return fx
+	}
+	return rules.Fix{Message: fx.Message + " (not applied: the file was not fully analysed)", Applicability: rules.DisplayOnly}
 }
 
 // diag makes a finding about a directive, anchored to the directive's line.

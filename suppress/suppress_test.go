@@ -296,3 +296,30 @@ func TestPythonCommentsWithinTheRunsParseLimits(t *testing.T) {
 		t.Fatalf("findings %q: want big.py's MCP000 (too complex), its directive unread", got)
 	}
 }
+
+// In a file not fully analysed (here a syntax error at its end), a
+// suppression that matched nothing may cover what the analysis missed: it
+// is not reported unused, and what is reported about the comments gets no
+// fix to apply (ruff's RUF100 makes the same call; ruff issue 5437 is
+// --fix deleting valid noqa comments from a file being edited).
+func TestUnusedSuppressionInAFileNotFullyAnalysed(t *testing.T) {
+	src := sprintf(server, "  # mcplint: ignore[MCP101] reason", "  # mcplint: ignore[MCP101, MCP999] reason") + "\ndef unfinished(:\n"
+	dir := testfs.Write(t, map[string]string{"requirements.txt": "mcp==1.20.0\n", "server.py": src})
+	res, got := run(t, dir, &Processor{})
+	var meta []rules.Diagnostic
+	for _, d := range res.Diagnostics {
+		if d.Code == rules.UnusedSuppressionCode {
+			meta = append(meta, d)
+		}
+	}
+	// MCP999 is no rule whatever the analysis saw; the MCP101 on line 16
+	// (where no MCP101 was found) is not reported.
+	if len(meta) != 1 || !strings.Contains(meta[0].Message, "MCP999 is not an mcplint rule") || strings.Contains(meta[0].Message, "MCP101") {
+		t.Fatalf("findings %q, MCP901 %+v", got, meta)
+	}
+	for _, fx := range meta[0].Fixes {
+		if fx.Applicability != rules.DisplayOnly {
+			t.Errorf("fix %q applies in a file with a syntax error", fx.Message)
+		}
+	}
+}
