@@ -167,6 +167,8 @@ const (
 	kType
 	kMatch
 	kFuture
+	kCase       // only as an anonymous symbol (case clauses)
+	kUnderscore // only as an anonymous symbol (the wildcard pattern)
 	numWords
 )
 
@@ -185,12 +187,13 @@ var fpWords = [numWords]string{
 	kLambda: "lambda", kNonlocal: "nonlocal", kNot: "not", kOr: "or", kPass: "pass", kRaise: "raise",
 	kReturn: "return", kTry: "try", kWhile: "while", kWith: "with", kYield: "yield",
 	kPrint: "print", kExec: "exec", kType: "type", kMatch: "match", kFuture: "__future__",
+	kCase: "case", kUnderscore: "_",
 }
 
 // fpKeywords maps a keyword's text to its id.
 var fpKeywords = func() map[string]uint8 {
 	m := map[string]uint8{}
-	for i := kFalse; i < numWords; i++ {
+	for i := kFalse; i < kCase; i++ {
 		m[fpWords[i]] = uint8(i)
 	}
 	return m
@@ -214,11 +217,12 @@ var fs = struct {
 	withStmt, withClause, withItem, funcDef, params, typedParam, defaultParam, typedDefaultParam     uint16
 	dictSplatPattern, kwSep, posSep, classDef, decorated, decorator, block                           uint16
 	typ, genericType, typeParam, unionType                                                           uint16
+	matchStmt, caseClause, casePattern, unionPattern, classPattern, keywordPattern, splatPattern     uint16
 
 	fName, fParameters, fBody, fReturnType, fType, fValue, fLeft, fRight, fOperator, fArgument uint8
 	fFunction, fArguments, fObject, fAttribute, fSubscript, fKey, fCondition, fConsequence     uint8
 	fAlternative, fAlias, fModuleName, fCause, fDefinition, fSuperclasses, fExpression         uint8
-	fTypeConversion, fFormatSpecifier, fOperators                                              uint8
+	fTypeConversion, fFormatSpecifier, fOperators, fSubject, fGuard                            uint8
 }{}
 
 func init() {
@@ -256,6 +260,8 @@ func init() {
 	fs.dictSplatPattern, fs.kwSep, fs.posSep = n("dictionary_splat_pattern"), n("keyword_separator"), n("positional_separator")
 	fs.classDef, fs.decorated, fs.decorator, fs.block = n("class_definition"), n("decorated_definition"), n("decorator"), n("block")
 	fs.typ, fs.genericType, fs.typeParam, fs.unionType = n("type"), n("generic_type"), n("type_parameter"), n("union_type")
+	fs.matchStmt, fs.caseClause, fs.casePattern, fs.unionPattern = n("match_statement"), n("case_clause"), n("case_pattern"), n("union_pattern")
+	fs.classPattern, fs.keywordPattern, fs.splatPattern = n("class_pattern"), n("keyword_pattern"), n("splat_pattern")
 
 	f := fieldFor
 	fs.fName, fs.fParameters, fs.fBody, fs.fReturnType, fs.fType = f("name"), f("parameters"), f("body"), f("return_type"), f("type")
@@ -264,6 +270,7 @@ func init() {
 	fs.fKey, fs.fCondition, fs.fConsequence, fs.fAlternative, fs.fAlias = f("key"), f("condition"), f("consequence"), f("alternative"), f("alias")
 	fs.fModuleName, fs.fCause, fs.fDefinition, fs.fSuperclasses, fs.fExpression = f("module_name"), f("cause"), f("definition"), f("superclasses"), f("expression")
 	fs.fTypeConversion, fs.fFormatSpecifier, fs.fOperators = f("type_conversion"), f("format_specifier"), f("operators")
+	fs.fSubject, fs.fGuard = f("subject"), f("guard")
 }
 
 type fpTok struct {

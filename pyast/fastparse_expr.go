@@ -661,20 +661,27 @@ func (p *fastParser) typ(field uint8) {
 		bail()
 	}
 	if c, _ := p.peekByte(); p.isIdent() && c == '[' {
+		// "G | H | ..." with generics G, H is a left-nested union_type;
+		// once an operand is no generic, the rest is one expression.
 		g := p.genericType()
-		if p.isOp(oPipe) {
+		for p.isOp(oPipe) {
 			p.wrap(g, fs.typ, 0)
 			p.close(g)
 			u := p.wrap(g, fs.unionType, 0)
 			p.tokLeaf(0)
 			r := p.open(fs.typ, 0)
+			generic := false
 			if c, _ := p.peekByte(); p.isIdent() && c == '[' {
 				p.genericType()
+				generic = true
 			} else {
-				p.binary(precBand, 0)
+				p.binary(precBor, 0)
 			}
 			p.close(r)
 			p.close(u)
+			if !generic {
+				break
+			}
 		}
 		if p.tok.kind == tOp && (binPrec(p.tok.id) != 0 || p.tok.id == oDot || p.tok.id == oLBracket || p.tok.id == oLParen) || p.cmpOp() || p.isKw(kIf) || p.isKw(kAnd) || p.isKw(kOr) {
 			bail()

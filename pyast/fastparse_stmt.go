@@ -90,6 +90,12 @@ func (p *fastParser) statement() {
 		p.decorated()
 		return
 	}
+	if p.isKw(kMatch) {
+		if c, i := p.peekByte(); !(c == '=' && i+1 < len(p.src) && p.src[i+1] != '=' || c == ',' || c == ':' || c == '.') {
+			p.matchStatement()
+			return
+		}
+	}
 	p.simpleStatements()
 }
 
@@ -428,7 +434,7 @@ func (p *fastParser) rhs() {
 		return
 	}
 	first := p.mark()
-	count, trailing := p.exprElems(true)
+	count, trailing := p.exprElems(false)
 	switch {
 	case p.isOp(oAssign):
 		p.lhs(first, count, trailing)
@@ -844,4 +850,212 @@ func (p *fastParser) decorated() {
 		bail()
 	}
 	p.close(n)
+}
+
+// ---- match statements ----
+
+func (p *fastParser) isWord(w string) bool {
+	return p.tok.kind == tName && p.tok.id == 0 && string(p.src[p.tok.start:p.tok.end]) == w
+}
+
+func (p *fastParser) matchStatement() {
+	n := p.open(fs.matchStmt, 0)
+	p.leafAt(fs.anon[kMatch], false, 0, p.tok.start, p.tok.end)
+	p.next()
+	for {
+		if p.isOp(oStar) || p.isKw(kYield) {
+			bail()
+		}
+		p.expr(fs.fSubject)
+		if !p.isOp(oComma) {
+			break
+		}
+		p.tokLeaf(0)
+		if p.isOp(oColon) {
+			break
+		}
+	}
+	p.expectOp(oColon, 0)
+	if p.tok.kind != tNewline {
+		bail()
+	}
+	// The block of a match statement starts with its INDENT (at the end
+	// of the header line): comments on the header line are the
+	// statement's, those below the block's.
+	p.flush()
+	at := int(p.nodes[len(p.nodes)-1].end)
+	p.next()
+	if p.tok.kind == tEOF || p.tok.indent <= p.curIndent() {
+		bail()
+	}
+	ind := p.tok.indent
+	p.indents = append(p.indents, ind)
+	b := len(p.nodes)
+	p.push(fs.block, fs.fBody, at, at, p.top())
+	p.stack = append(p.stack, int32(b))
+	for p.tok.kind != tEOF && p.tok.indent >= ind {
+		if p.tok.indent != ind || !p.tok.lineStart || !p.isWord("case") {
+			bail()
+		}
+		p.caseClause()
+	}
+	p.indents = p.indents[:len(p.indents)-1]
+	if p.tok.kind != tEOF && p.tok.indent > p.curIndent() {
+		bail()
+	}
+	p.flushDedent(ind)
+	p.close(b)
+	p.close(n)
+}
+
+func (p *fastParser) caseClause() {
+	c := p.open(fs.caseClause, fs.fAlternative)
+	p.leafAt(fs.anon[kCase], false, 0, p.tok.start, p.tok.end)
+	p.next()
+	for {
+		p.casePattern()
+		if !p.isOp(oComma) {
+			break
+		}
+		p.tokLeaf(0)
+		if p.isOp(oColon) || p.isKw(kIf) {
+			break
+		}
+	}
+	if p.isKw(kIf) {
+		g := p.open(fs.ifClause, fs.fGuard)
+		p.tokLeaf(0)
+		p.orExpr(0)
+		p.close(g)
+	}
+	p.expectOp(oColon, 0)
+	p.suite(fs.fConsequence)
+	p.close(c)
+}
+
+// casePattern parses a case_pattern: a pattern, an alternation of them, or
+// either with "as name".
+func (p *fastParser) casePattern() {
+	p.enter()
+	defer p.leave()
+	cp := p.open(fs.casePattern, 0)
+	first := p.mark()
+	p.unionPattern()
+	if p.isKw(kAs) {
+		p.wrap(first, fs.casePattern, 0)
+		p.close(first)
+		a := p.wrap(first, fs.asPattern, 0)
+		p.tokLeaf(0)
+		p.ident(0)
+		p.close(a)
+	}
+	p.close(cp)
+}
+
+func (p *fastParser) unionPattern() {
+	first := p.mark()
+	p.simplePattern()
+	if !p.isOp(oPipe) {
+		return
+	}
+	u := p.wrap(first, fs.unionPattern, 0)
+	for p.isOp(oPipe) {
+		p.tokLeaf(0)
+		p.simplePattern()
+	}
+	p.close(u)
+}
+
+func (p *fastParser) simplePattern() {
+	t := p.tok
+	switch {
+	case p.isWord("_"):
+		if c, _ := p.peekByte(); c == '(' || c == '.' {
+			bail()
+		}
+		p.leafAt(fs.anon[kUnderscore], false, 0, t.start, t.end)
+		p.next()
+	case p.isIdent():
+		first := p.mark()
+		p.dottedName(0)
+		if !p.isOp(oLParen) {
+			return
+		}
+		cl := p.wrap(first, fs.classPattern, 0)
+		p.tokLeaf(0)
+		for !p.isOp(oRParen) {
+			if c, i := p.peekByte(); p.isIdent() && c == '=' && i+1 < len(p.src) && p.src[i+1] != '=' {
+				cp := p.open(fs.casePattern, 0)
+				k := p.open(fs.keywordPattern, 0)
+				p.ident(0)
+				p.tokLeaf(0)
+				p.simplePattern()
+				p.close(k)
+				p.close(cp)
+			} else {
+				p.casePattern()
+			}
+			if !p.isOp(oComma) {
+				break
+			}
+			p.tokLeaf(0)
+		}
+		p.expectOp(oRParen, 0)
+		p.close(cl)
+	case t.kind == tString:
+		p.strings(0)
+	case p.isKw(kTrue):
+		p.leafAt(fs.true_, true, 0, t.start, t.end)
+		p.next()
+	case p.isKw(kFalse):
+		p.leafAt(fs.false_, true, 0, t.start, t.end)
+		p.next()
+	case p.isKw(kNone):
+		p.leafAt(fs.none, true, 0, t.start, t.end)
+		p.next()
+	case p.isOp(oMinus) || t.kind == tInt || t.kind == tFloat:
+		if p.isOp(oMinus) {
+			p.tokLeaf(0)
+		}
+		switch p.tok.kind {
+		case tInt:
+			p.leafAt(fs.integer, true, 0, p.tok.start, p.tok.end)
+		case tFloat:
+			p.leafAt(fs.float, true, 0, p.tok.start, p.tok.end)
+		default:
+			bail()
+		}
+		p.next()
+		if p.isOp(oPlus) || p.isOp(oMinus) {
+			bail() // complex_pattern
+		}
+	case p.isOp(oLBracket) || p.isOp(oLParen):
+		sym, closer := fs.listPattern, oRBracket
+		if p.isOp(oLParen) {
+			sym, closer = fs.tuplePattern, oRParen
+		}
+		l := p.open(sym, 0)
+		p.tokLeaf(0)
+		for !p.isOp(closer) {
+			p.casePattern()
+			if !p.isOp(oComma) {
+				break
+			}
+			p.tokLeaf(0)
+		}
+		p.expectOp(closer, 0)
+		p.close(l)
+	case p.isOp(oStar):
+		sp := p.open(fs.splatPattern, 0)
+		p.tokLeaf(0)
+		if p.isWord("_") {
+			p.leafAt(fs.anon[kUnderscore], false, 0, p.tok.start, p.tok.end)
+			p.next()
+		} else {
+			p.ident(0)
+		}
+		p.close(sp)
+	default:
+		bail()
+	}
 }
