@@ -428,7 +428,7 @@ func (p *fastParser) targets(field uint8) {
 	if count > 1 || trailing {
 		p.wrapRange(first, fs.patternList, field)
 		for c := first + 1; c < len(p.nodes); c += int(p.nodes[c].size) {
-			if p.nodes[c].flags&flagNamed != 0 {
+			if p.nodes[c].flags&flagNamed != 0 && !p.isExtra(c) {
 				p.toPattern(c)
 			}
 		}

@@ -415,7 +415,7 @@ func (p *fastParser) lhs(first, count int, trailing bool) {
 	if count > 1 || trailing {
 		p.wrapRange(first, fs.patternList, fs.fLeft)
 		for c := first + 1; c < len(p.nodes); c += int(p.nodes[c].size) {
-			if p.nodes[c].flags&flagNamed != 0 {
+			if p.nodes[c].flags&flagNamed != 0 && !p.isExtra(c) {
 				p.toPattern(c)
 			}
 		}
@@ -467,7 +467,7 @@ func (p *fastParser) toPattern(i int) {
 		}
 		end := i + int(n.size)
 		for c := i + 1; c < end; c += int(p.nodes[c].size) {
-			if p.nodes[c].flags&flagNamed != 0 {
+			if p.nodes[c].flags&flagNamed != 0 && !p.isExtra(c) {
 				p.toPattern(c)
 			}
 		}
@@ -1058,4 +1058,9 @@ func (p *fastParser) simplePattern() {
 	default:
 		bail()
 	}
+}
+
+// isExtra reports whether node i is a comment or line continuation.
+func (p *fastParser) isExtra(i int) bool {
+	return p.nodes[i].symbol == fs.comment || p.nodes[i].symbol == fs.lineCont
 }
