@@ -602,7 +602,10 @@ func (p *fastParser) next() {
 	if cont && pos >= len(src) {
 		bail()
 	}
-	if nl && p.depth > 0 && pos < len(src) && indent < p.indents[len(p.indents)-1] {
+	if nl && p.depth > 0 && pos < len(src) && indent < p.indents[len(p.indents)-1] && !closesOrQuotes(src[pos:]) {
+		// Inside brackets, tree-sitter's scanner reads a line indented
+		// less than the block as a dedent (an error) unless a closing
+		// bracket or a string may come next: one of them does here.
 		bail()
 	}
 	if p.line1 {
@@ -980,7 +983,7 @@ func (p *fastParser) ident(field uint8) {
 // tabs, or 0 at a line end, a comment or the end of the file.
 func (p *fastParser) peekByte() (byte, int) {
 	i := p.tok.end
-	for i < len(p.src) && (p.src[i] == ' ' || p.src[i] == '\t') {
+	for i < len(p.src) && (p.src[i] == ' ' || p.src[i] == '\t' || p.src[i] == '\f') {
 		i++
 	}
 	if i >= len(p.src) {
@@ -1018,4 +1021,18 @@ var fastPath = os.Getenv("MCPLINT_FASTPARSE") != "0"
 func (p *fastParser) mark() int {
 	p.flush()
 	return len(p.nodes)
+}
+
+// closesOrQuotes reports whether b starts with a closing bracket or a
+// string literal (quote, or prefix letters and a quote).
+func closesOrQuotes(b []byte) bool {
+	switch b[0] {
+	case ')', ']', '}', '"', '\'':
+		return true
+	}
+	i := 0
+	for i < len(b) && i < 3 && isStringPrefix(b[i:i+1]) {
+		i++
+	}
+	return i > 0 && i < len(b) && (b[i] == '"' || b[i] == '\'')
 }

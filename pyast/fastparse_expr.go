@@ -134,7 +134,7 @@ func (p *fastParser) cmpOp() bool {
 		case kNot:
 			// "not in"
 			i := p.tok.end
-			for i < len(p.src) && (p.src[i] == ' ' || p.src[i] == '\t') {
+			for i < len(p.src) && (p.src[i] == ' ' || p.src[i] == '\t' || p.src[i] == '\f') {
 				i++
 			}
 			return i+2 <= len(p.src) && p.src[i] == 'i' && p.src[i+1] == 'n' && (i+2 == len(p.src) || !isIdentByte(p.src[i+2]) && p.src[i+2] < 0x80)
