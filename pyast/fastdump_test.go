@@ -7,6 +7,9 @@ import (
 	"testing"
 )
 
+// dumpNodes prints a node array as an indented tree (kind, field, range,
+// symbol id, flags, token text): the differential test's report of a
+// mismatch, and TestDumpTS's output.
 func dumpNodes(src []byte, t []Node) string {
 	var b strings.Builder
 	fieldName := map[uint8]string{}
@@ -32,6 +35,10 @@ func dumpNodes(src []byte, t []Node) string {
 	return b.String()
 }
 
+// TestDumpTS prints tree-sitter's tree of the file FASTDUMP names (to learn
+// a construct's shape before teaching it to the fast path):
+//
+//	FASTDUMP=x.py go test ./pyast -run TestDumpTS -v
 func TestDumpTS(t *testing.T) {
 	p := os.Getenv("FASTDUMP")
 	if p == "" {

@@ -2,6 +2,7 @@ package pyast
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	iofs "io/fs"
 	"os"
@@ -261,6 +262,80 @@ func TestTreeDepth(t *testing.T) {
 		}
 		if got := treeDepth(nodes); got != want {
 			t.Errorf("%q: depth %d, want %d", src, got, want)
+		}
+	}
+}
+
+// Constructs the fast path must accept (so that acceptance does not
+// silently shrink), each with tree-sitter's very tree.
+func TestFastParseAccepts(t *testing.T) {
+	for _, src := range []string{
+		"import os\r\n# comment\r\ndef f(a, b=1, *args, c: int = 2, **kw) -> None:  # trailing\r\n    return a\r\n",
+		"if x:\n\tif y:\n\t\tpass\n\t# c\nelse:\n\tpass\n",
+		"@app.tool()  # c\n# between\n@other\nasync def handler(ctx: Context, name: str | None = None) -> dict[str, Any]:\n    async with lock:\n        await asyncio.sleep(1)\n    return {\"a\": [x for x in range(3) if x], **kw}\n",
+		"x = f\"{a!r:>{width}} {b=} {{c}} \\n\" rb'\\d' '''a\n''b'''\n",
+		"match cmd.split():\n    case [name, *rest] if name:\n        pass\n    case Point(x=0) | None:\n        pass\n    case _:\n        pass\n",
+		"try:\n    pass\nexcept (A, B) as e:\n    raise X from e\nelse:\n    pass\nfinally:\n    pass\n",
+		"with (open(a) as f, open(b) as g):\n    x = lambda y, *z: y if z else not y\n",
+		"y = a + \\\n    b\nz = 'a' \\\n    'b'\nq = (\n    1,\n)\n",
+		"class A(B, metaclass=M):\n    x: ClassVar[int] = 0\n    def f(self, /, a, *, b): ...\n",
+	} {
+		ok, diff, _, _ := fastDiff([]byte(src))
+		if !ok {
+			t.Errorf("the fast path fell back on\n%s", src)
+		} else if diff != "" {
+			t.Errorf("%s\n%s", src, diff)
+		}
+	}
+}
+
+// Input the fast path must leave to tree-sitter: syntax errors (tree-sitter's
+// ERROR nodes stay its own) and constructs it does not reproduce.
+func TestFastParseFallsBack(t *testing.T) {
+	for _, src := range []string{
+		"def f(:\n    pass\n",        // syntax error
+		"x = (1,\n",                  // unclosed bracket
+		"if x:\ny = 1\n",             // missing indented block
+		"print 'hello'\n",            // print statement
+		"type X = int\n",             // type alias
+		"def f[T](x: T) -> T: ...\n", // type parameters
+		"x = [*a.b]\n",               // ambiguous starred name
+		"s = 'caf\xc3\n",             // invalid UTF-8
+		"a = 1\x00\n",                // NUL byte
+		"def f() -> X: y[0]\n",       // a constrained_type to tree-sitter
+		"A,\nA = 0\n",                // one assignment to tree-sitter
+	} {
+		if _, _, ok := fastParse(preprocessed([]byte(src)), DefaultLimits); ok {
+			t.Errorf("the fast path accepted %q", src)
+		}
+	}
+	m, err := Parse("bad.py", "", []byte("def f(:\n    pass\n"))
+	if err != nil || !m.HasErrors() {
+		t.Errorf("a syntax error after the fallback: err %v, errors %v", err, err == nil && m.HasErrors())
+	}
+}
+
+// A file the fast path parses but that passes a limit goes to tree-sitter,
+// which reports it as before.
+func TestFastParseLeavesLimitsToTreeSitter(t *testing.T) {
+	src := []byte(strings.Repeat("def f(a):\n    return [a.b(c) for c in a]\n", 20))
+	if _, _, ok := fastParse(src, DefaultLimits); !ok {
+		t.Fatal("the fast path fell back on plain code")
+	}
+	for _, c := range []struct {
+		lim  Limits
+		what string
+	}{
+		{Limits{Nodes: 10}, "syntax tree"},
+		{Limits{Depth: 3}, "depth"},
+		{Limits{Steps: 200}, "parsing"},
+	} {
+		if _, _, ok := fastParse(src, c.lim); ok {
+			t.Errorf("%+v: the fast path accepted", c.lim)
+		}
+		var tc *TooComplexError
+		if _, err := ParseLimits("f.py", "", src, c.lim); !errors.As(err, &tc) || tc.What != c.what {
+			t.Errorf("%+v: got %v, want a %q TooComplexError", c.lim, err, c.what)
 		}
 	}
 }
