@@ -279,6 +279,8 @@ func TestFastParseAccepts(t *testing.T) {
 		"with (open(a) as f, open(b) as g):\n    x = lambda y, *z: y if z else not y\n",
 		"y = a + \\\n    b\nz = 'a' \\\n    'b'\nq = (\n    1,\n)\n",
 		"class A(B, metaclass=M):\n    x: ClassVar[int] = 0\n    def f(self, /, a, *, b): ...\n",
+		"\ufeffimport os\nif os:\n    pass\n", // a BOM (blanked before parsing)
+		"a = 1\rif a:\r    b = 2\r",           // lone CRs (read as line ends)
 	} {
 		ok, diff, _, _ := fastDiff([]byte(src))
 		if !ok {
