@@ -598,7 +598,7 @@ func ShieldedScope(m *pyast.Module, e *pyast.Node) bool {
 		return false
 	}
 	if e.Kind() == "identifier" {
-		for _, b := range m.ScopeAt(e).Lookup(m.Text(e)) {
+		for _, b := range m.ScopeAt(e).Lookup(m.TextView(e)) {
 			if b.Kind == pyast.BindValue && b.Value != nil && b.Value.Kind() == "call" && ShieldedScope(m, b.Value) {
 				return true
 			}

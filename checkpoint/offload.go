@@ -107,7 +107,7 @@ func Offload(m *pyast.Module, call *pyast.Node) (OffloadInfo, bool) {
 		if callee.Kind() != "identifier" {
 			return OffloadInfo{}, false
 		}
-		for _, b := range m.ScopeAt(call).Lookup(m.Text(callee)) {
+		for _, b := range m.ScopeAt(call).Lookup(m.TextView(callee)) {
 			if b.Kind != pyast.BindValue || b.Value == nil || b.Value.Kind() != "call" {
 				continue
 			}

@@ -30,7 +30,7 @@ func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 				return true
 			}
 			if e.Kind() == "identifier" {
-				for _, b := range m.ScopeAt(e).Lookup(m.Text(e)) {
+				for _, b := range m.ScopeAt(e).Lookup(m.TextView(e)) {
 					if b.Kind == pyast.BindValue && b.Value != nil && b.Value.Kind() == "call" {
 						if info, ok := Offload(m, b.Value); ok && !info.Iterates && !info.Enters {
 							out = append(out, Wait{Offload: info, At: n})

@@ -795,7 +795,7 @@ func (b *builder) runsServer(m *pyast.Module, st *pyast.Node, depth int) bool {
 		switch n.Kind() {
 		case "call":
 			callee := pyast.Unparen(pyast.Callee(n))
-			if callee != nil && callee.Kind() == "attribute" && runMethods[m.Text(callee.ChildByFieldName("attribute"))] {
+			if callee != nil && callee.Kind() == "attribute" && runMethods[m.TextView(callee.ChildByFieldName("attribute"))] {
 				if fw, _ := b.serverOf(m, callee.ChildByFieldName("object")); fw != FrameworkUnknown {
 					found = true
 					return false

@@ -260,7 +260,7 @@ func (p *servePath) expr(m *pyast.Module, n *pyast.Node, in flow, depth int) flo
 		switch c.Kind() {
 		case "call":
 			callee := pyast.Unparen(pyast.Callee(c))
-			if callee != nil && callee.Kind() == "attribute" && runMethods[m.Text(callee.ChildByFieldName("attribute"))] {
+			if callee != nil && callee.Kind() == "attribute" && runMethods[m.TextView(callee.ChildByFieldName("attribute"))] {
 				if fw, _ := p.b.serverOf(m, callee.ChildByFieldName("object")); fw != FrameworkUnknown {
 					p.serves = append(p.serves, serving{m, c, f.clone()})
 					return

@@ -98,12 +98,12 @@ func (b *builder) liveSets() *liveSets {
 			case "import_statement", "import_from_statement", "future_import_statement":
 				return false
 			case "identifier":
-				if !names[m.Text(n)] || definitionName(n) {
+				if !names[m.TextView(n)] || definitionName(n) {
 					return false
 				}
 			case "attribute":
 				attr := n.ChildByFieldName("attribute")
-				if attr == nil || !names[m.Text(attr)] {
+				if attr == nil || !names[m.TextView(attr)] {
 					return true
 				}
 			default:
@@ -153,9 +153,9 @@ func unknownReceiver(m *pyast.Module, obj *pyast.Node) bool {
 	case "call", "subscript":
 		return true
 	case "identifier":
-		bs := m.ScopeAt(obj).Lookup(m.Text(obj))
+		bs := m.ScopeAt(obj).Lookup(m.TextView(obj))
 		if len(bs) == 0 {
-			return !builtinNames[m.Text(obj)]
+			return !builtinNames[m.TextView(obj)]
 		}
 		for _, bd := range bs {
 			if bd.Kind != pyast.BindParam || len(bd.Types) > 0 {

@@ -383,7 +383,7 @@ func isParamOf(m *pyast.Module, d, w *pyast.Function, name string, expr *pyast.N
 	if expr == nil || expr.Kind() != "identifier" || depth > 4 {
 		return false
 	}
-	for _, bd := range m.ScopeAt(expr).Lookup(m.Text(expr)) {
+	for _, bd := range m.ScopeAt(expr).Lookup(m.TextView(expr)) {
 		if bd.Node == nil || bd.Node.StartByte() < d.Node.StartByte() || bd.Node.EndByte() > d.Node.EndByte() ||
 			bd.Node.StartByte() >= w.Node.StartByte() && bd.Node.EndByte() <= w.Node.EndByte() {
 			continue // not bound in d's own scope
@@ -427,7 +427,7 @@ func (b *builder) nameFuncs(m *pyast.Module, expr *pyast.Node, depth int) []*pya
 		}
 	}
 	if expr.Kind() == "identifier" {
-		for _, bd := range m.ScopeAt(expr).Lookup(m.Text(expr)) {
+		for _, bd := range m.ScopeAt(expr).Lookup(m.TextView(expr)) {
 			if bd.Kind == pyast.BindValue && bd.Value != nil && pyast.Unparen(bd.Value).Kind() == "call" {
 				out = append(out, b.nameFuncs(m, bd.Value, depth+1)...)
 			}

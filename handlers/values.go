@@ -46,7 +46,7 @@ func (b *builder) collectionKey(m *pyast.Module, expr *pyast.Node) (string, []va
 	if expr.Kind() == "identifier" { // a local variable
 		var vals []valueAt
 		key := ""
-		for _, bd := range m.ScopeAt(expr).Lookup(m.Text(expr)) {
+		for _, bd := range m.ScopeAt(expr).Lookup(m.TextView(expr)) {
 			if bd.Kind != pyast.BindValue || len(bd.Targets) == 0 {
 				continue
 			}
@@ -281,7 +281,7 @@ func (b *builder) callees(m *pyast.Module, callee *pyast.Node) []FuncRef {
 	if obj, attr := lastAttr(m, callee); obj != nil && pyast.Unparen(obj).Kind() == "identifier" {
 		// for mod in [search, reports]: mod.register(mcp)
 		obj = pyast.Unparen(obj)
-		if len(m.ScopeAt(obj).Lookup(m.Text(obj))) > 0 {
+		if len(m.ScopeAt(obj).Lookup(m.TextView(obj))) > 0 {
 			return nil
 		}
 		var out []FuncRef

@@ -21,16 +21,23 @@ func Callee(call *Node) *Node {
 }
 
 // Args returns the positional argument expressions and keyword arguments of a
-// call. Splats (*a, **k) are in neither.
+// call. Splats (*a, **k) are in neither. keywords is nil (a map to read, not
+// to write) when the call has none: most calls, and a map each was most of
+// what the handler graph allocated.
 func (m *Module) Args(call *Node) (positional []*Node, keywords map[string]*Node) {
-	keywords = map[string]*Node{}
 	args := call.ChildByFieldName("arguments")
 	if args == nil || args.Kind() != "argument_list" {
-		return nil, keywords
+		return nil, nil
 	}
-	for _, a := range NamedChildren(args) {
+	for a := args.firstChild(); a != nil; a = args.nextChild(a) {
+		if a.flags&flagNamed == 0 {
+			continue
+		}
 		switch a.Kind() {
 		case "keyword_argument":
+			if keywords == nil {
+				keywords = map[string]*Node{}
+			}
 			keywords[m.Text(a.ChildByFieldName("name"))] = a.ChildByFieldName("value")
 		case "list_splat", "dictionary_splat", "comment":
 		default:

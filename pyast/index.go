@@ -457,7 +457,7 @@ func (m *Module) typesIn(s *Scope, n *Node) []string {
 		return nil
 	}
 	var out []string
-	for _, b := range s.Lookup(m.Text(n)) {
+	for _, b := range s.Lookup(m.TextView(n)) {
 		out = appendUnique(out, b.Types...)
 	}
 	return out

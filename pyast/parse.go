@@ -12,6 +12,7 @@ package pyast
 import (
 	"bytes"
 	"fmt"
+	"unsafe"
 )
 
 var (
@@ -131,6 +132,17 @@ func (m *Module) Text(n *Node) string {
 		return ""
 	}
 	return string(m.Src[n.StartByte():n.EndByte()])
+}
+
+// TextView returns the source text of n without copying it: a string that
+// shares the module's Src (which nothing writes to once parsed). For
+// comparisons and map lookups; a string kept beyond them would keep the
+// whole file's bytes alive, which Text's copy does not.
+func (m *Module) TextView(n *Node) string {
+	if n == nil || n.end == n.start {
+		return ""
+	}
+	return unsafe.String(&m.Src[n.start], int(n.end-n.start))
 }
 
 // Pos returns the position of byte offset off.

@@ -158,10 +158,12 @@ func (m *Module) resolve(s *Scope, n *Node, depth int) []string {
 	}
 	switch n.Kind() {
 	case "identifier":
-		name := m.Text(n)
-		bs := s.Lookup(name)
+		bs := s.Lookup(m.TextView(n))
 		if len(bs) == 0 {
-			return []string{name}
+			return []string{m.Text(n)}
+		}
+		if len(bs) == 1 { // a binding's targets are distinct
+			return append([]string(nil), bs[0].Targets...)
 		}
 		var out []string
 		for _, b := range bs {
@@ -169,9 +171,13 @@ func (m *Module) resolve(s *Scope, n *Node, depth int) []string {
 		}
 		return out
 	case "attribute":
-		attr := m.Text(n.ChildByFieldName("attribute"))
-		var out []string
-		for _, base := range m.resolve(s, n.ChildByFieldName("object"), depth+1) {
+		attr := m.TextView(n.ChildByFieldName("attribute"))
+		bases := m.resolve(s, n.ChildByFieldName("object"), depth+1)
+		if len(bases) == 0 {
+			return nil
+		}
+		out := make([]string, 0, len(bases))
+		for _, base := range bases {
 			out = appendUnique(out, base+"."+attr)
 		}
 		return out
@@ -192,7 +198,7 @@ func (m *Module) TypesOf(n *Node) []string {
 	switch n.Kind() {
 	case "identifier":
 		var out []string
-		for _, b := range s.Lookup(m.Text(n)) {
+		for _, b := range s.Lookup(m.TextView(n)) {
 			out = appendUnique(out, b.Types...)
 		}
 		return out
