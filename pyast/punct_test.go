@@ -98,3 +98,24 @@ func countKept(n *Node, skip bool) int {
 	}
 	return k
 }
+
+// TestFieldID checks the switch of field names against the grammar's own
+// table, both ways.
+func TestFieldID(t *testing.T) {
+	for name, want := range fieldIDs {
+		if got, ok := fieldID(name); !ok || got != want {
+			t.Errorf("fieldID(%q) = %d, %v; want %d", name, got, ok, want)
+		}
+		if fieldIndex(name) < 0 {
+			t.Errorf("field %q is missing from fieldNames", name)
+		}
+	}
+	for _, name := range fieldNames {
+		if _, ok := fieldIDs[name]; !ok {
+			t.Errorf("fieldNames has %q, which the grammar does not", name)
+		}
+	}
+	if _, ok := fieldID("no_such_field"); ok {
+		t.Error("fieldID found a field the grammar does not have")
+	}
+}

@@ -468,7 +468,7 @@ func (n *Node) NamedChild(i uint) *Node {
 
 // ChildByFieldName returns the first child under the given field, or nil.
 func (n *Node) ChildByFieldName(name string) *Node {
-	id, ok := fieldIDs[name]
+	id, ok := fieldID(name)
 	if !ok {
 		return nil
 	}
