@@ -369,7 +369,17 @@ func (p *fastParser) starredIn(field uint8, args bool) {
 			bail()
 		}
 	} else {
+		k := p.mark()
 		p.binary(precBor, 0)
+		if !args || p.inPrint {
+			// "*x.a", "*x[i]" (and so "*x.a()") are list_splat_pattern
+			// primaries too, which the suffix or operator after them
+			// may apply to: not reproduced
+			switch p.nodes[k].symbol {
+			case fs.attribute, fs.subscript, fs.call, fs.binOp:
+				bail()
+			}
+		}
 	}
 	p.close(s)
 }
