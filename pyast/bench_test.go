@@ -38,8 +38,9 @@ func benchFiles(b *testing.B, n int) [][]byte {
 	return srcs
 }
 
-// BenchmarkParse parses and indexes real files (scopes, bindings, functions).
-func BenchmarkParse(b *testing.B) {
+// benchSources returns the files of benchFiles(b, 300), with b's bytes
+// per op set to their total size and its timer reset.
+func benchSources(b *testing.B) [][]byte {
 	srcs := benchFiles(b, 300)
 	var total int64
 	for _, s := range srcs {
@@ -47,6 +48,12 @@ func BenchmarkParse(b *testing.B) {
 	}
 	b.SetBytes(total)
 	b.ResetTimer()
+	return srcs
+}
+
+// BenchmarkParse parses and indexes real files (scopes, bindings, functions).
+func BenchmarkParse(b *testing.B) {
+	srcs := benchSources(b)
 	for i := 0; i < b.N; i++ {
 		for _, s := range srcs {
 			m, err := Parse("bench.py", "bench", s)

@@ -523,22 +523,7 @@ func (p *fastParser) parens(field uint8) {
 		p.close(n)
 		return
 	}
-	first := p.mark()
-	star := p.isOp(oStar)
-	if star {
-		p.starred(0)
-	} else {
-		p.expr(0)
-	}
-	switch {
-	case !star && (p.isKw(kFor) || p.isKw(kAsync)):
-		p.nodes[n].symbol = fs.genExpr
-		p.nodes[first].field = fs.fBody
-		p.comprehension()
-	case p.isOp(oComma):
-		p.tokLeaf(0)
-		p.collection(oRParen)
-	default:
+	if star, alone := p.elements(n, fs.genExpr, oRParen); alone {
 		if star {
 			bail()
 		}
@@ -546,6 +531,32 @@ func (p *fastParser) parens(field uint8) {
 	}
 	p.expectOp(oRParen, 0)
 	p.close(n)
+}
+
+// elements parses the elements of the bracketed node n from its first: a
+// comprehension (n becomes comp) or the comma-separated elements up to
+// closer. It reports whether the first element is starred, and whether it
+// stands alone (no comma, no comprehension).
+func (p *fastParser) elements(n int, comp uint16, closer int) (star, alone bool) {
+	first := p.mark()
+	star = p.isOp(oStar)
+	if star {
+		p.starred(0)
+	} else {
+		p.expr(0)
+	}
+	switch {
+	case !star && (p.isKw(kFor) || p.isKw(kAsync)):
+		p.nodes[n].symbol = comp
+		p.nodes[first].field = fs.fBody
+		p.comprehension()
+	case p.isOp(oComma):
+		p.tokLeaf(0)
+		p.collection(closer)
+	default:
+		alone = true
+	}
+	return star, alone
 }
 
 // collection parses the remaining comma-separated elements (expressions
@@ -568,22 +579,7 @@ func (p *fastParser) brackets(field uint8) {
 	n := p.open(fs.list, field)
 	p.tokLeaf(0)
 	if !p.isOp(oRBracket) {
-		first := p.mark()
-		star := p.isOp(oStar)
-		if star {
-			p.starred(0)
-		} else {
-			p.expr(0)
-		}
-		switch {
-		case !star && (p.isKw(kFor) || p.isKw(kAsync)):
-			p.nodes[n].symbol = fs.listComp
-			p.nodes[first].field = fs.fBody
-			p.comprehension()
-		case p.isOp(oComma):
-			p.tokLeaf(0)
-			p.collection(oRBracket)
-		}
+		p.elements(n, fs.listComp, oRBracket)
 	}
 	p.expectOp(oRBracket, 0)
 	p.close(n)

@@ -673,13 +673,7 @@ func (p *fastParser) withStatement(async int) {
 	}
 	c := p.open(fs.withClause, 0)
 	for {
-		it := p.open(fs.withItem, 0)
-		first := p.mark()
-		p.expr(fs.fValue)
-		if p.isKw(kAs) {
-			p.asPattern(first)
-		}
-		p.close(it)
+		p.withItem()
 		if !p.isOp(oComma) {
 			break
 		}
@@ -691,19 +685,25 @@ func (p *fastParser) withStatement(async int) {
 	p.close(n)
 }
 
+// withItem parses one item of a with clause: an expression, and "as" and
+// its target.
+func (p *fastParser) withItem() {
+	it := p.open(fs.withItem, 0)
+	first := p.mark()
+	p.expr(fs.fValue)
+	if p.isKw(kAs) {
+		p.asPattern(first)
+	}
+	p.close(it)
+}
+
 func (p *fastParser) withClauseInParens() {
 	c := p.open(fs.withClause, 0)
 	p.tokLeaf(0)
 	items := 0
 	for !p.isOp(oRParen) {
 		items++
-		it := p.open(fs.withItem, 0)
-		first := p.mark()
-		p.expr(fs.fValue)
-		if p.isKw(kAs) {
-			p.asPattern(first)
-		}
-		p.close(it)
+		p.withItem()
 		if !p.isOp(oComma) {
 			break
 		}

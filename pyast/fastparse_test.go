@@ -232,13 +232,7 @@ func FuzzFastParse(f *testing.F) {
 // BenchmarkParseTree measures the parse alone (no index): the fast path,
 // and tree-sitter with its copy (MCPLINT_FASTPARSE=0 for the latter).
 func BenchmarkParseTree(b *testing.B) {
-	srcs := benchFiles(b, 300)
-	var total int64
-	for _, s := range srcs {
-		total += int64(len(s))
-	}
-	b.SetBytes(total)
-	b.ResetTimer()
+	srcs := benchSources(b)
 	for i := 0; i < b.N; i++ {
 		for _, s := range srcs {
 			if _, _, err := parseTree(s, DefaultLimits); err != nil {
