@@ -27,9 +27,13 @@ var breaker = &rules.Rule{
 	},
 }
 
+// asyncTool is a server with one async tool and no finding of its own: the
+// test rules make the findings and the fixes.
+const asyncTool = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n"
+
 func TestRunRefusesAFixThatBreaksTheSyntax(t *testing.T) {
 	root := testfs.Write(t, map[string]string{
-		"server.py": "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n",
+		"server.py": asyncTool,
 	})
 	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{breaker}}, Mode{})
 	if err != nil {
@@ -97,7 +101,7 @@ var noopFix = &rules.Rule{
 func TestRunRefusesAFixThatLeavesItsFindingInACRLFFile(t *testing.T) {
 	for name, nl := range map[string]string{"LF": "\n", "CRLF": "\r\n", "CR": "\r"} {
 		t.Run(name, func(t *testing.T) {
-			src := strings.ReplaceAll("from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n", "\n", nl)
+			src := strings.ReplaceAll(asyncTool, "\n", nl)
 			root := testfs.Write(t, map[string]string{"server.py": src})
 			out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{noopFix}}, Mode{})
 			if err != nil {
@@ -132,7 +136,7 @@ var twoFileBreaker = &rules.Rule{
 
 func TestRunRevertsEveryFileOfAFixThatFailsItsCheck(t *testing.T) {
 	root := testfs.Write(t, map[string]string{
-		"server.py": "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n",
+		"server.py": asyncTool,
 	})
 	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{twoFileBreaker}}, Mode{})
 	if err != nil {
@@ -172,7 +176,7 @@ var noopAtStart = &rules.Rule{
 // recovery still read as sync).
 func TestRunRefusesAFixThatPushesItsFindingPastTheInsertion(t *testing.T) {
 	root := testfs.Write(t, map[string]string{
-		"server.py": "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t():\n    return 1\n",
+		"server.py": asyncTool,
 	})
 	out, err := Run([]string{root}, engine.Options{Rules: []*rules.Rule{noopAtStart}}, Mode{})
 	if err != nil {

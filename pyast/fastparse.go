@@ -457,12 +457,6 @@ func (p *fastParser) close(i int) {
 	n.end = p.nodes[len(p.nodes)-1].end
 }
 
-// closeAt ends node i at end (a node whose last bytes are hidden tokens).
-func (p *fastParser) closeAt(i, end int) {
-	p.close(i)
-	p.nodes[i].end = uint32(end)
-}
-
 // wrap makes the closed subtree at i (the last child of the innermost open
 // node) the first child of a new open node of sym, which takes its field;
 // the subtree gets childField.
