@@ -5,7 +5,8 @@
 //
 // A project tree is one project (one pyproject.toml) of packages of 100
 // modules of about -size bytes each. Every module registers FastMCP tools on
-// a server it imports from server.py, and its tools and helpers call helpers
+// a server it imports from server.py, app/main.py (the project's script)
+// imports every package and each package its modules, so all tools are live, and its tools and helpers call helpers
 // in other modules and packages, so that handlers share most of the code they
 // reach. Some tools offload to worker threads. The output is deterministic.
 package main
@@ -59,13 +60,25 @@ const perPackage = 100
 
 // project writes one project of n modules under dir, as package app.
 func project(dir, name string, n, size int) {
-	write(filepath.Join(dir, "pyproject.toml"), fmt.Sprintf("[project]\nname = %q\nversion = \"0.1.0\"\ndependencies = [\"mcp==1.20.0\", \"anyio>=4\"]\n", name))
+	write(filepath.Join(dir, "pyproject.toml"), fmt.Sprintf("[project]\nname = %q\nversion = \"0.1.0\"\ndependencies = [\"mcp==1.20.0\", \"anyio>=4\"]\n\n[project.scripts]\n%s = \"app.main:main\"\n", name, name))
 	write(filepath.Join(dir, "app", "__init__.py"), "")
-	write(filepath.Join(dir, "app", "server.py"), "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\""+name+"\")\n\n\ndef main():\n    mcp.run()\n")
+	write(filepath.Join(dir, "app", "server.py"), "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\""+name+"\")\n")
+	// As in a real server, the entry point imports every tool module (through
+	// its package) before it serves: a tool registered in a module that never
+	// runs is not a handler, and mcplint does not analyse it as one.
 	pkgs := (n + perPackage - 1) / perPackage
+	var main strings.Builder
+	main.WriteString("\"\"\"Entry point: imports the tool packages, which registers their tools, then serves.\"\"\"\n\n")
 	for p := 0; p < pkgs; p++ {
-		write(filepath.Join(dir, "app", pkgName(p), "__init__.py"), "")
+		fmt.Fprintf(&main, "import app.%s  # noqa: F401\n", pkgName(p))
+		var init strings.Builder
+		for m := p * perPackage; m < n && m < (p+1)*perPackage; m++ {
+			fmt.Fprintf(&init, "from . import %s  # noqa: F401\n", modName(m%perPackage))
+		}
+		write(filepath.Join(dir, "app", pkgName(p), "__init__.py"), init.String())
 	}
+	main.WriteString("from app.server import mcp\n\n\ndef main():\n    mcp.run()\n\n\nif __name__ == \"__main__\":\n    main()\n")
+	write(filepath.Join(dir, "app", "main.py"), main.String())
 	for i := 0; i < n; i++ {
 		write(filepath.Join(dir, "app", pkgName(i/perPackage), modName(i%perPackage)+".py"), module(i, n, size))
 	}
