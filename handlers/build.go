@@ -424,11 +424,17 @@ func (ix *Index) reachedFrom(f *pyast.Function) []*Handler {
 			}
 		}
 	}
+	// In registration order: sorting what was found, not scanning every
+	// handler of the project, which made a project's calls quadratic.
+	order := make([]int, 0, len(found))
+	for i := range found {
+		order = append(order, i)
+	}
+	sort.Ints(order)
 	var out []*Handler
-	for i, h := range ix.Handlers {
-		if found[i] {
-			out = appendHandler(out, h, f == h.Func)
-		}
+	for _, i := range order {
+		h := ix.Handlers[i]
+		out = appendHandler(out, h, f == h.Func)
 	}
 	ix.reached[f] = out
 	return out
