@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"math"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -23,7 +24,7 @@ type Position struct {
 type LineIndex struct {
 	src    []byte
 	once   sync.Once
-	starts []int // byte offset of the start of each line
+	starts []uint32 // byte offset of the start of each line (files are read up to 64 MB)
 }
 
 // NewLineIndex indexes src. Lines end at "\n", "\r\n" or a lone "\r", as
@@ -33,13 +34,16 @@ func NewLineIndex(src []byte) *LineIndex {
 }
 
 // lineStarts returns the offsets where lines start, found once.
-func (li *LineIndex) lineStarts() []int {
+func (li *LineIndex) lineStarts() []uint32 {
 	li.once.Do(func() {
 		src := li.src
-		starts := make([]int, 1, len(src)/32+1)
+		if len(src) > math.MaxUint32-1 {
+			src = src[:math.MaxUint32-1] // mcplint reads no file this large; offsets past it read as its last line
+		}
+		starts := make([]uint32, 1, len(src)/32+1)
 		for i, b := range src {
 			if b == '\n' || b == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
-				starts = append(starts, i+1)
+				starts = append(starts, uint32(i+1))
 			}
 		}
 		li.starts = starts
@@ -59,7 +63,7 @@ func (li *LineIndex) LineStart(line int) int {
 	if line > len(starts) {
 		return len(li.src)
 	}
-	return starts[line-1]
+	return int(starts[line-1])
 }
 
 // LineText returns the text of 1-based line without its line ending.
@@ -68,10 +72,10 @@ func (li *LineIndex) LineText(line int) string {
 	if line < 1 || line > len(starts) {
 		return ""
 	}
-	start := starts[line-1]
+	start := int(starts[line-1])
 	end := len(li.src)
 	if line < len(starts) {
-		end = starts[line] - 1
+		end = int(starts[line]) - 1
 	}
 	if end > start && li.src[end-1] == '\r' {
 		end--
@@ -88,8 +92,8 @@ func (li *LineIndex) Position(off int) Position {
 		off = len(li.src)
 	}
 	starts := li.lineStarts()
-	line := sort.Search(len(starts), func(i int) bool { return starts[i] > off }) // first start after off
-	start := starts[line-1]
+	line := sort.Search(len(starts), func(i int) bool { return int(starts[i]) > off }) // first start after off
+	start := int(starts[line-1])
 	col, col16 := 1, 1
 	for i := start; i < off; {
 		r, size := utf8.DecodeRune(li.src[i:])
