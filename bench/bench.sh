@@ -47,6 +47,13 @@ measure() {
     "$(awk '{print $2+$3}' <<<"$out" | median)" \
     "$(awk '{print $4}' <<<"$out" | median)"
 }
+# what FILE.json: the live handlers and the findings of a JSON report.
+what() {
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+h = sum(len(p.get("handlers") or []) for p in d["projects"])
+print("live handlers: %d; findings: %d (%s)" % (h, d["summary"]["findings"], ", ".join("%s %d" % kv for kv in sorted(d["summary"]["by_code"].items()))))' "$1"
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 echo "runs: $runs (medians); load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
@@ -66,6 +73,9 @@ for t in "${trees[@]}"; do
   printf '%-22s %7d %8s | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB | %6.2fs %6.2fs %7d KiB (%.2f) | %6.2fs %6.2fs %7d KiB | %sx, %sx; %sx, %sx\n' \
     "$(basename "$t")" "$files" "$mib" "$rw" "$rc" "$rm" "$aw" "$ac" "$am" "$mw" "$mc" "$mm" "$(ratio "$mc" "$mw")" \
     "$ww" "$wc" "$wm" "$(ratio "$mw" "$aw")" "$(ratio "$ww" "$rw")" "$(ratio "$mc" "$ac")" "$(ratio "$wc" "$rc")"
+  # What was analysed: a tree whose tools are not live handlers measures parsing only.
+  "$work/mcplint" check --cache-dir "$cache" --exit-zero --format json -o "$work/out.json" "$t" >/dev/null 2>&1 || true
+  printf '%-22s %s\n' "" "$(what "$work/out.json")"
   if [ "$(basename "$t")" = monorepo ]; then
     read -r dw dc dm <<<"$(reps=1 measure "$work/mcplint" check --no-cache --diff --exit-zero "$t")"
     printf '%-22s --diff (every fix round, no cache): %6.2fs wall %6.2fs cpu %7d KiB: %sx check (cpu)\n' "" "$dw" "$dc" "$dm" "$(ratio "$dc" "$mc")"
@@ -76,6 +86,6 @@ for n in ${SCALE:-}; do
   t="$work/project-$n"
   [ -d "$t" ] || "$work/gen" -kind project -files "$n" -out "$t"
   mib=$(du -sb "$t" | awk '{printf "%.0f", $1/1048576}')
-  read -r mw mc mm <<<"$(reps=1 measure "$work/mcplint" check --no-cache --exit-zero --format json -o - "$t")"
-  printf 'one project, %6d modules (%4s MiB): mcplint %7.2fs wall %7.2fs cpu %8d KiB peak\n' "$n" "$mib" "$mw" "$mc" "$mm"
+  read -r mw mc mm <<<"$(reps=1 measure "$work/mcplint" check --no-cache --exit-zero --format json -o "$work/out.json" "$t")"
+  printf 'one project, %6d modules (%4s MiB): mcplint %7.2fs wall %7.2fs cpu %8d KiB peak; %s\n' "$n" "$mib" "$mw" "$mc" "$mm" "$(what "$work/out.json")"
 done

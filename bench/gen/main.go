@@ -5,10 +5,12 @@
 //
 // A project tree is one project (one pyproject.toml) of packages of 100
 // modules of about -size bytes each. Every module registers FastMCP tools on
-// a server it imports from server.py, app/main.py (the project's script)
-// imports every package and each package its modules, so all tools are live, and its tools and helpers call helpers
-// in other modules and packages, so that handlers share most of the code they
-// reach. Some tools offload to worker threads. The output is deterministic.
+// a server it imports from server.py; app/main.py (the project's script)
+// imports every package and each package its modules, so every tool is a
+// live handler. Tools and helpers call helpers in other modules and
+// packages, so that handlers share most of the code they reach. One tool in
+// three offloads to a worker thread (see unsafeEvery). The output is
+// deterministic.
 package main
 
 import (
@@ -27,6 +29,7 @@ func main() {
 	size := flag.Int("size", 10<<10, "approximate bytes per module")
 	servers := flag.Int("servers", 60, "monorepo: number of server projects")
 	perServer := flag.Int("per-server", 50, "monorepo: modules per server")
+	flag.IntVar(&unsafeEvery, "unsafe-every", 20, "one module in N awaits its offloads with no checkpoint after them (MCP101); 1: every module")
 	flag.Parse()
 	if *out == "" {
 		log.Fatal("gen: -out is required")
@@ -57,6 +60,14 @@ func write(path, text string) {
 }
 
 const perPackage = 100
+
+// unsafeEvery: in one module of every unsafeEvery, the offloading tools
+// return right after the offload (an MCP101 finding each); the others follow
+// it with a checkpoint, as a careful server does. Either way the analysis
+// decides each offload. The default gives about the density of findings of
+// real MCP servers (282 in 5,822 parsed files of 36 public repositories);
+// -unsafe-every 1 is the stress case of 4 findings in every module.
+var unsafeEvery = 20
 
 // project writes one project of n modules under dir, as package app.
 func project(dir, name string, n, size int) {
@@ -94,7 +105,7 @@ func module(i, n, size int) string {
 	var b strings.Builder
 	next := (i + 1) % n
 	far := (i + perPackage + 7) % n
-	fmt.Fprintf(&b, "\"\"\"Module %d of a generated project.\"\"\"\n\nimport anyio\nimport json\n\n", i)
+	fmt.Fprintf(&b, "\"\"\"Module %d of a generated project.\"\"\"\n\nimport anyio\nimport anyio.lowlevel\nimport json\n\n", i)
 	b.WriteString("from app.server import mcp\n")
 	fmt.Fprintf(&b, "from app.%s import %s as near\n", pkgName(next/perPackage), modName(next%perPackage))
 	fmt.Fprintf(&b, "from app.%s.%s import helper_0 as far_helper\n\n\n", pkgName(far/perPackage), modName(far%perPackage))
@@ -117,6 +128,9 @@ func module(i, n, size int) string {
 		b.WriteString("    \"\"\"A generated tool.\"\"\"\n")
 		if t%3 == 0 {
 			b.WriteString("    result = await anyio.to_thread.run_sync(helper_1, {\"q\": query}, limit)\n")
+			if i%unsafeEvery != 0 {
+				b.WriteString("    await anyio.lowlevel.checkpoint_if_cancelled()\n")
+			}
 		} else {
 			b.WriteString("    result = helper_0({\"q\": query}, limit)\n    await anyio.sleep(0)\n")
 		}
