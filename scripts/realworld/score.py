@@ -61,7 +61,8 @@ def main():
     ap.add_argument("--mcplint", required=True, help="the mcplint binary to score")
     ap.add_argument("--repos", required=True, help="folder holding owner+name copies")
     ap.add_argument("--only", action="append", default=[], help="score only this owner/name")
-    ap.add_argument("--set", choices=("tuned", "heldout"), help="score only the repositories of this set (repos.tsv)")
+    ap.add_argument("--set", choices=sorted({r[2] for r in read_tsv("repos.tsv")}),
+                    help="score only the repositories of this set (repos.tsv)")
     ap.add_argument("--list", action="store_true", help="list every miss, false alarm and unlabelled finding")
     ap.add_argument("mcplint_args", nargs="*", help="extra arguments for mcplint check (after --)")
     a = ap.parse_args()
