@@ -59,10 +59,14 @@ func (ix *Index) ServerConstruction() (ServerUse, bool) {
 }
 
 // serverClassOf returns the framework of the server class that n names: an
-// MCP server class, or a project subclass of one; FrameworkUnknown otherwise.
+// MCP server class, or a project subclass of one, or a fastmcp factory that
+// builds a server (FastMCP.from_openapi); FrameworkUnknown otherwise.
 func (b *builder) serverClassOf(m *pyast.Module, n *pyast.Node) Framework {
 	for _, q := range m.Resolve(n) {
 		if f, ok := ServerClass(q); ok {
+			return f
+		}
+		if f := b.factoryFramework(q, 0); f != FrameworkUnknown {
 			return f
 		}
 		if b.lookup(q).class != nil {

@@ -39,6 +39,37 @@ func ServerClass(qual string) (Framework, bool) {
 	return f, ok
 }
 
+// serverFactories are the class methods of PrefectHQ fastmcp's FastMCP that
+// build a server of their class: mcp = FastMCP.from_openapi(spec, client),
+// FastMCP.from_fastapi(app), FastMCP.as_proxy(backend) (fastmcp 2.x).
+var serverFactories = map[string]bool{"from_openapi": true, "from_fastapi": true, "as_proxy": true}
+
+// serverFunctions are fastmcp functions that return a server (fastmcp 3's
+// replacement of FastMCP.as_proxy).
+var serverFunctions = map[string]Framework{"fastmcp.server.create_proxy": PrefectFastMCP}
+
+// factoryFramework returns PrefectFastMCP when q names a call that builds a
+// fastmcp server: a server function, or a factory class method of
+// fastmcp.FastMCP or of a project subclass of it; FrameworkUnknown otherwise.
+func (b *builder) factoryFramework(q string, depth int) Framework {
+	if f, ok := serverFunctions[q]; ok {
+		return f
+	}
+	i := strings.LastIndexByte(q, '.')
+	if i < 0 || !serverFactories[q[i+1:]] {
+		return FrameworkUnknown
+	}
+	cls := q[:i]
+	f, ok := serverClasses[cls]
+	if !ok && b.lookup(cls).class != nil {
+		f = b.frameworkOfQual(cls, depth+1)
+	}
+	if f != PrefectFastMCP {
+		return FrameworkUnknown
+	}
+	return f
+}
+
 // standalone decorators of PrefectHQ fastmcp (from fastmcp.tools import tool).
 var standaloneDecorators = map[string]string{
 	"fastmcp.tools.tool":               "tool",
@@ -151,6 +182,9 @@ func (b *builder) frameworkOfQual(q string, depth int) Framework {
 		return FrameworkUnknown
 	}
 	if f, ok := serverClasses[q]; ok {
+		return f
+	}
+	if f := b.factoryFramework(q, depth); f != FrameworkUnknown {
 		return f
 	}
 	sym := b.lookup(q)
