@@ -30,7 +30,7 @@ func (m *Module) Args(call *Node) (positional []*Node, keywords map[string]*Node
 		return nil, nil
 	}
 	for a := args.firstChild(); a != nil; a = args.nextChild(a) {
-		if a.flags&flagNamed == 0 {
+		if a.meta&flagNamed == 0 {
 			continue
 		}
 		switch a.Kind() {

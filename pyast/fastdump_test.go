@@ -10,7 +10,7 @@ import (
 // dumpNodes prints a node array as an indented tree (kind, field, range,
 // symbol id, flags, token text): the differential test's report of a
 // mismatch, and TestDumpTS's output.
-func dumpNodes(src []byte, t []Node) string {
+func dumpNodes(src []byte, t []rawNode) string {
 	var b strings.Builder
 	fieldName := map[uint8]string{}
 	for k, v := range fieldIDs {

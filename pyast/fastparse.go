@@ -296,7 +296,7 @@ type fastParser struct {
 	interp  int  // f-string interpolation nesting
 	atLine  bool // no token read yet on the current line
 	line1   bool // still on the first line of the file
-	nodes   []Node
+	nodes   []rawNode
 	stack   []int32
 	pending []fpExtra
 	indents []int
@@ -334,45 +334,35 @@ func (p *fastParser) try(f func()) (ok bool) {
 // fastParse parses src (after the BOM and lone CR preprocessing of
 // ParseLimits) and returns its tree, or ok == false when the file must go
 // to tree-sitter (see the file comment).
-func fastParse(src []byte, lim Limits) (nodes []Node, steps int64, ok bool) {
+func fastParse(src []byte, lim Limits) (nodes []rawNode, steps int64, ok bool) {
 	if len(src) >= 1<<31 || !utf8.Valid(src) || bytes.IndexByte(src, 0) >= 0 {
 		return nil, 0, false
 	}
 	p := &fastParser{src: src, atLine: true, line1: true, indents: []int{0}}
-	p.nodes = make([]Node, 0, len(src)/3+64) // code has about 0.3 nodes a byte
+	// A pooled array, which the caller hands back once packed: code has
+	// about 0.3 nodes a byte (punctuation included), so it rarely grows.
+	p.nodes = getRaw(len(src)/3 + 64)
 	defer func() {
 		if r := recover(); r != nil {
-			if r != errFastBail {
-				// An index out of range or the like is a bug of the fast
-				// path, never of the input: tree-sitter still parses it.
-				nodes, steps, ok = nil, 0, false
-				return
-			}
+			// errFastBail, or an index out of range or the like: a bug of
+			// the fast path, never of the input; tree-sitter still parses it.
+			putRaw(p.nodes)
 			nodes, steps, ok = nil, 0, false
 		}
 	}()
 	p.module()
 	n := len(p.nodes)
-	if lim.Nodes > 0 && n > lim.Nodes {
-		return nil, 0, false
-	}
 	bound := int64(n)*fastStepsPerNode + int64(float64(len(src))*fastStepsPerByte)
-	if lim.Steps > 0 && bound > lim.Budget(len(src)) {
+	if lim.Nodes > 0 && n > lim.Nodes || lim.Steps > 0 && bound > lim.Budget(len(src)) || lim.Depth > 0 && treeDepth(p.nodes) > lim.Depth {
+		putRaw(p.nodes)
 		return nil, 0, false
-	}
-	if lim.Depth > 0 && treeDepth(p.nodes) > lim.Depth {
-		return nil, 0, false
-	}
-	if cap(p.nodes)-n > n/8 {
-		// the Module keeps the array: no more than 1/8 unused
-		p.nodes = append(make([]Node, 0, n), p.nodes...)
 	}
 	return p.nodes, bound, true
 }
 
 // treeDepth returns the depth of a preorder node array (the root alone: 0),
 // with a stack of the open nodes' ends (no array the size of the tree).
-func treeDepth(t []Node) int {
+func treeDepth(t []rawNode) int {
 	var ends []int
 	deepest := 0
 	for j := range t {
@@ -420,7 +410,7 @@ func (p *fastParser) flush() {
 
 func (p *fastParser) push(sym uint16, field uint8, start, end, parent int) {
 	i := len(p.nodes)
-	p.nodes = append(p.nodes, Node{})
+	p.nodes = append(p.nodes, rawNode{})
 	n := &p.nodes[i]
 	n.start, n.end, n.size, n.up = uint32(start), uint32(end), 1, uint32(i-parent)
 	n.symbol, n.field, n.flags = sym, field, flagNamed
@@ -461,7 +451,7 @@ func (p *fastParser) close(i int) {
 // node) the first child of a new open node of sym, which takes its field;
 // the subtree gets childField.
 func (p *fastParser) wrap(i int, sym uint16, childField uint8) int {
-	p.nodes = append(p.nodes, Node{})
+	p.nodes = append(p.nodes, rawNode{})
 	moved := len(p.nodes) - 1 - i
 	p.shifted += moved
 	if p.shifted > 4*len(p.src)+4096 {
@@ -481,7 +471,7 @@ func (p *fastParser) wrap(i int, sym uint16, childField uint8) int {
 // the children of a new open node of sym (field field) at i.
 func (p *fastParser) wrapRange(i int, sym uint16, field uint8) int {
 	parent := p.top()
-	p.nodes = append(p.nodes, Node{})
+	p.nodes = append(p.nodes, rawNode{})
 	p.shifted += len(p.nodes) - 1 - i
 	if p.shifted > 4*len(p.src)+4096 {
 		bail()

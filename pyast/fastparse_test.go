@@ -46,7 +46,7 @@ func fastDiff(src []byte) (accepted bool, diff string, steps int64, nodes int) {
 	return true, compareTrees(body, ts, fast), steps, len(ts)
 }
 
-func compareTrees(src []byte, want, got []Node) string {
+func compareTrees(src []byte, want, got []rawNode) string {
 	for i := 0; i < len(want) && i < len(got); i++ {
 		w, g := &want[i], &got[i]
 		if w.start != g.start || w.end != g.end || w.up != g.up || w.symbol != g.symbol || w.field != g.field || w.flags != g.flags {
@@ -65,7 +65,7 @@ func compareTrees(src []byte, want, got []Node) string {
 	return ""
 }
 
-func describe(src []byte, t []Node, i int) string {
+func describe(src []byte, t []rawNode, i int) string {
 	n := &t[i]
 	text := ""
 	if n.end <= uint32(len(src)) && n.start <= n.end {
@@ -75,7 +75,7 @@ func describe(src []byte, t []Node, i int) string {
 }
 
 // dumpAround dumps the parent of node i (at most 60 lines).
-func dumpAround(src []byte, t []Node, i int) string {
+func dumpAround(src []byte, t []rawNode, i int) string {
 	p := i - int(t[i].up)
 	if t[i].up == 0 {
 		p = i

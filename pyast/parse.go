@@ -75,9 +75,10 @@ func ParseLimits(path, name string, src []byte, lim Limits) (*Module, error) {
 		}
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	t = dropPunctuation(t)
-	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: t, steps: steps}
-	m.Root = &t[0]
+	tree := packTree(dropPunctuation(t))
+	putRaw(t)
+	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: tree, steps: steps}
+	m.Root = &tree[0]
 	m.index()
 	return m, nil
 }
@@ -139,10 +140,14 @@ func (m *Module) Text(n *Node) string {
 // comparisons and map lookups; a string kept beyond them would keep the
 // whole file's bytes alive, which Text's copy does not.
 func (m *Module) TextView(n *Node) string {
-	if n == nil || n.end == n.start {
+	if n == nil {
 		return ""
 	}
-	return unsafe.String(&m.Src[n.start], int(n.end-n.start))
+	end := n.endOf()
+	if end == n.start {
+		return ""
+	}
+	return unsafe.String(&m.Src[n.start], int(end-n.start))
 }
 
 // Pos returns the position of byte offset off.

@@ -10,10 +10,9 @@ var droppedPunctuation = newKindSet("(", ")", "[", "]", "{", "}", ":", ".", "=")
 
 // dropPunctuation removes the droppedPunctuation leaves (those without a
 // field, not missing, not errors) from a tree in preorder, in place, and
-// returns the remaining nodes in an array of their own size. Every other
-// node keeps its kind, range and flags; sizes and parent offsets are
-// recomputed.
-func dropPunctuation(t []Node) []Node {
+// returns the remaining nodes (t's first ones). Every other node keeps its
+// kind, range and flags; sizes and parent offsets are recomputed.
+func dropPunctuation(t []rawNode) []rawNode {
 	// The open ancestors of the node being visited: where each one's
 	// subtree ends in t (old indexes) and its new index.
 	type anc struct{ end, new uint32 }
@@ -53,10 +52,5 @@ func dropPunctuation(t []Node) []Node {
 		t[top.new].size = w - top.new
 		stack = stack[:len(stack)-1]
 	}
-	if int(w) == len(t) {
-		return t
-	}
-	out := make([]Node, w)
-	copy(out, t[:w])
-	return out
+	return t[:w]
 }

@@ -236,7 +236,7 @@ func grammarSymbols() []string {
 func grammarFields() map[string]uint8 {
 	out := map[string]uint8{}
 	n := int(C.ts_language_field_count(lang))
-	if n > 255 {
+	if n > mFieldMask {
 		panic("pyast: the grammar has more fields than a node can store")
 	}
 	for i := 1; i <= n; i++ {
@@ -271,8 +271,9 @@ func symbolsOf(name string) []uint16 {
 
 // parseTree parses src (already free of a BOM): with the fast path
 // (fastparse.go) when it accepts the file, which writes the very tree
-// tree-sitter would, else with tree-sitter.
-func parseTree(src []byte, lim Limits) ([]Node, int64, error) {
+// tree-sitter would, else with tree-sitter. The array is a pooled buffer
+// (see getRaw): the caller hands it back with putRaw once it has packed it.
+func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
 	if fastPath {
 		if nodes, steps, ok := fastParse(src, lim); ok {
 			return nodes, steps, nil
@@ -283,10 +284,10 @@ func parseTree(src []byte, lim Limits) ([]Node, int64, error) {
 
 // parseTreeSitter parses src with tree-sitter and copies its tree into Go
 // memory, in two cgo calls; the C tree is deleted before it returns. It
-// returns the nodes (see Node) and the parser steps the parse took (in
+// returns the nodes (see rawNode) and the parser steps the parse took (in
 // hundreds: tree-sitter reports every 100). A parse past lim stops with a
 // *TooComplexError.
-func parseTreeSitter(src []byte, lim Limits) ([]Node, int64, error) {
+func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
 	p := parserPool.Get().(*C.TSParser)
 	var count C.uint32_t
 	in := C.mcplint_input{len: C.uint32_t(len(src)), cpu_budget: C.uint64_t(max(lim.CPU.Nanoseconds(), 0))}
@@ -319,27 +320,21 @@ func parseTreeSitter(src []byte, lim Limits) ([]Node, int64, error) {
 		C.ts_tree_delete(ct)
 		return nil, 0, &TooComplexError{What: "syntax tree", Limits: lim, Nodes: int(count)}
 	}
-	nodes := make([]Node, int(count))
+	nodes := getRaw(int(count))[:count]
 	depth := int(C.mcplint_copy(ct, (*C.mcplint_node)(unsafe.Pointer(unsafe.SliceData(nodes))), count))
 	if lim.Depth > 0 && depth > lim.Depth {
+		putRaw(nodes)
 		return nil, 0, &TooComplexError{What: "depth", Limits: lim, Depth: depth}
 	}
 	return nodes, int64(in.steps), nil
 }
 
-// Node is a node of a Module's syntax tree. Its methods mirror tree-sitter's
-// node API; a nil *Node stands for "no node" (tree-sitter's null node).
-// A Module's tree does not keep the anonymous bracket, ":", "." and "="
-// tokens (droppedPunctuation): a quarter fewer nodes.
-//
-// A Module's nodes are one array in preorder (the C struct mcplint_node, 20
-// bytes each), and a *Node points into it: the children of a node follow it,
-// its parent is up entries back, so every accessor is pointer arithmetic
-// within the array and needs no pointer to the tree. The identity of a node
-// is its address; a copy of a Node value is not a node of any tree, which
-// the noCopy field makes go vet report.
-type Node struct {
-	_          noCopy
+// rawNode is a node as a parser writes it: the C struct mcplint_node, which
+// tree-sitter's copy (mcplint_copy) and the fast parser both write, 20 bytes
+// with every value in full. Nodes are in preorder, as in Node. A parse's
+// rawNode array lives only until packTree has written the Module's Node
+// array from it; the arrays are reused from parse to parse (getRaw).
+type rawNode struct {
 	start, end uint32
 	size       uint32 // 1 + the number of descendants
 	up         uint32 // offset back to the parent, 0 for the root
@@ -348,23 +343,208 @@ type Node struct {
 	flags      uint8
 }
 
+// Compile-time checks that rawNode and mcplint_node have the same layout.
+var (
+	_ [unsafe.Sizeof(rawNode{}) - unsafe.Sizeof(C.mcplint_node{})]struct{}
+	_ [unsafe.Sizeof(C.mcplint_node{}) - unsafe.Sizeof(rawNode{})]struct{}
+	_ [unsafe.Offsetof(rawNode{}.up) - unsafe.Offsetof(C.mcplint_node{}.up)]struct{}
+	_ [unsafe.Offsetof(C.mcplint_node{}.up) - unsafe.Offsetof(rawNode{}.up)]struct{}
+	_ [unsafe.Offsetof(rawNode{}.flags) - unsafe.Offsetof(C.mcplint_node{}.flags)]struct{}
+	_ [unsafe.Offsetof(C.mcplint_node{}.flags) - unsafe.Offsetof(rawNode{}.flags)]struct{}
+)
+
+// rawPool holds rawNode arrays for reuse: each parse fills one, which
+// packTree reads once, so a worker parses file after file into the same
+// memory instead of allocating (and growing) an array per file.
+var rawPool sync.Pool
+
+// rawPoolMax is the largest array kept for reuse (5 MB, a file of about
+// 700 KB): a rare huge file's array is left to the garbage collector.
+const rawPoolMax = 1 << 18
+
+// getRaw returns an empty rawNode array with room for n nodes.
+func getRaw(n int) []rawNode {
+	if b, _ := rawPool.Get().(*[]rawNode); b != nil {
+		if cap(*b) >= n {
+			return (*b)[:0]
+		}
+		rawPool.Put(b)
+	}
+	return make([]rawNode, 0, n)
+}
+
+// putRaw hands an array getRaw returned back for reuse; the caller no
+// longer reads it.
+func putRaw(t []rawNode) {
+	if cap(t) == 0 || cap(t) > rawPoolMax {
+		return
+	}
+	t = t[:0]
+	rawPool.Put(&t)
+}
+
+// Node is a node of a Module's syntax tree. Its methods mirror tree-sitter's
+// node API; a nil *Node stands for "no node" (tree-sitter's null node).
+// A Module's tree does not keep the anonymous bracket, ":", "." and "="
+// tokens (droppedPunctuation): a quarter fewer nodes.
+//
+// A Module's nodes are one array in preorder, and a *Node points into it:
+// the children of a node follow it, its parent is up entries back, so every
+// accessor is pointer arithmetic within the array and needs no pointer to
+// the tree. The identity of a node is its address; a copy of a Node value
+// is not a node of any tree, which the noCopy field makes go vet report.
+//
+// A Node is 12 bytes (a rawNode 20): the start offset and the symbol in
+// full, and the rest packed into 48 bits (see the meta constants): flags,
+// field, and the length, size and parent offset in 13, 11 and 13 bits.
+// A node whose values do not fit (about 1 in 800: the module, long
+// functions and classes, the statements far into a long body) is wide: it
+// stores its own index instead, and its end, size and parent offset are in
+// a table sorted by index, in the same allocation just before the root,
+// which the index leads to (see wideEntry): a binary search over the
+// tree's few wide nodes.
+type Node struct {
+	_      noCopy
+	start  uint32
+	symbol uint16
+	meta   uint16 // flags, field, wide, the low bits of the length
+	packed uint32 // the rest of the length, size, up; a wide node's index
+}
+
+// The bits of Node.meta and Node.packed.
+const (
+	mFlags     = 0xF // meta 0-3: flagNamed...
+	mFieldBit  = 4   // meta 4-9: the field id
+	mFieldMask = 0x3F
+	mWide      = 1 << 10 // the node's values are in the wide table
+	mLenShift  = 11      // meta 11-15: the length's low 5 bits
+
+	lenBits  = 13 // length: meta's 5 bits and packed 0-7
+	sizeBits = 11 // packed 8-18
+	upBits   = 13 // packed 19-31
+	pLenMask = 1<<(lenBits-5) - 1
+	pSizeBit = lenBits - 5
+	pUpBit   = pSizeBit + sizeBits
+)
+
 // noCopy makes go vet's copylocks check report copies of a Node; it takes no
 // space.
 type noCopy [0]sync.Mutex
 
 const nodeSize = unsafe.Sizeof(Node{})
 
-// Compile-time checks that Node and mcplint_node have the same layout.
+// The packing fills meta and packed exactly, and a node is 12 bytes; the
+// grammar's fields fit in 6 bits (grammarFields checks).
 var (
-	_ [nodeSize - unsafe.Sizeof(C.mcplint_node{})]struct{}
-	_ [unsafe.Sizeof(C.mcplint_node{}) - nodeSize]struct{}
-	_ [unsafe.Offsetof(Node{}.flags) - unsafe.Offsetof(C.mcplint_node{}.flags)]struct{}
-	_ [unsafe.Offsetof(C.mcplint_node{}.flags) - unsafe.Offsetof(Node{}.flags)]struct{}
+	_ [pUpBit + upBits - 32]struct{}
+	_ [32 - pUpBit - upBits]struct{}
+	_ [mLenShift + 5 - 16]struct{}
+	_ [16 - mLenShift - 5]struct{}
+	_ [nodeSize - 12]struct{}
+	_ [12 - nodeSize]struct{}
 )
 
 // at returns the node k entries after n in its tree's array.
 func (n *Node) at(k uint32) *Node {
 	return (*Node)(unsafe.Add(unsafe.Pointer(n), int(k)*int(nodeSize)))
+}
+
+// flagBits returns the node's flags (flagNamed...).
+func (n *Node) flagBits() uint8 { return uint8(n.meta & mFlags) }
+
+// fieldOf returns the node's field id under its parent, 0 for none.
+func (n *Node) fieldOf() uint8 { return uint8(n.meta >> mFieldBit & mFieldMask) }
+
+// sizeOf returns 1 + the number of the node's descendants.
+func (n *Node) sizeOf() uint32 {
+	if n.meta&mWide == 0 {
+		return n.packed >> pSizeBit & (1<<sizeBits - 1)
+	}
+	return n.wideEntry()[2]
+}
+
+// upOf returns the offset back to the node's parent, 0 for the root.
+func (n *Node) upOf() uint32 {
+	if n.meta&mWide == 0 {
+		return n.packed >> pUpBit
+	}
+	return n.wideEntry()[3]
+}
+
+// endOf returns the offset just past the node's last byte.
+func (n *Node) endOf() uint32 {
+	if n.meta&mWide == 0 {
+		return n.start + (uint32(n.meta>>mLenShift) | (n.packed&pLenMask)<<5)
+	}
+	return n.wideEntry()[1]
+}
+
+// wideEntry returns the table entry of a wide node: its index, end, size
+// and parent offset. The index leads to the root; the table's entry count
+// is the 4 bytes before the root, and the entries, sorted by index, the
+// bytes before that.
+func (n *Node) wideEntry() *[4]uint32 {
+	i := n.packed
+	root := unsafe.Add(unsafe.Pointer(n), -int(i)*int(nodeSize))
+	w := int(*(*uint32)(unsafe.Add(root, -4)))
+	tab := unsafe.Slice((*[4]uint32)(unsafe.Add(root, -4-16*w)), w)
+	lo, hi := 0, w
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if tab[m][0] < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return &tab[lo]
+}
+
+// isWide reports whether a node with these values needs the wide table.
+func (r *rawNode) isWide() bool {
+	return r.end-r.start >= 1<<lenBits || r.size >= 1<<sizeBits || r.up >= 1<<upBits
+}
+
+// packTree writes the Module's Node array from a parser's rawNode array
+// (which it only reads). It returns the array from the root on; the wide
+// table is in the same allocation before it.
+func packTree(t []rawNode) []Node {
+	w := 0
+	for i := range t {
+		if t[i].isWide() {
+			w++
+		}
+	}
+	// The table: 4 words an entry and the count, in whole nodes.
+	k := 0
+	if w > 0 {
+		k = (16*w + 4 + int(nodeSize) - 1) / int(nodeSize)
+	}
+	buf := make([]Node, k+len(t))
+	out := buf[k:]
+	var tab []uint32
+	if w > 0 {
+		root := unsafe.Pointer(&out[0])
+		tab = unsafe.Slice((*uint32)(unsafe.Add(root, -4-16*w)), 4*w+1)
+		tab[4*w] = uint32(w)
+		tab = tab[:0]
+	}
+	for i := range t {
+		r := &t[i]
+		n := &out[i]
+		n.start, n.symbol = r.start, r.symbol
+		meta := uint16(r.flags)&mFlags | uint16(r.field)<<mFieldBit
+		if r.isWide() {
+			n.meta = meta | mWide
+			n.packed = uint32(i)
+			tab = append(tab, uint32(i), r.end, r.size, r.up)
+			continue
+		}
+		l := r.end - r.start
+		n.meta = meta | uint16(l)<<mLenShift
+		n.packed = l>>5 | r.size<<pSizeBit | r.up<<pUpBit
+	}
+	return out
 }
 
 // Kind returns the node's type, as the grammar names it.
@@ -374,27 +554,28 @@ func (n *Node) Kind() string { return kindName(n.symbol) }
 func (n *Node) StartByte() uint { return uint(n.start) }
 
 // EndByte returns the offset just past the node's last byte.
-func (n *Node) EndByte() uint { return uint(n.end) }
+func (n *Node) EndByte() uint { return uint(n.endOf()) }
 
 // Parent returns the node's parent, or nil for the root.
 func (n *Node) Parent() *Node {
-	if n.up == 0 {
+	up := n.upOf()
+	if up == 0 {
 		return nil
 	}
-	return (*Node)(unsafe.Add(unsafe.Pointer(n), -int(n.up)*int(nodeSize)))
+	return (*Node)(unsafe.Add(unsafe.Pointer(n), -int(up)*int(nodeSize)))
 }
 
 // IsNamed reports whether the node is named in the grammar (not a keyword or punctuation).
-func (n *Node) IsNamed() bool { return n.flags&flagNamed != 0 }
+func (n *Node) IsNamed() bool { return n.meta&flagNamed != 0 }
 
 // IsError reports whether the node is an ERROR node.
-func (n *Node) IsError() bool { return n.flags&flagError != 0 }
+func (n *Node) IsError() bool { return n.meta&flagError != 0 }
 
 // IsMissing reports whether the parser inserted the node to recover from an error.
-func (n *Node) IsMissing() bool { return n.flags&flagMissing != 0 }
+func (n *Node) IsMissing() bool { return n.meta&flagMissing != 0 }
 
 // HasError reports whether the node is or contains a syntax error.
-func (n *Node) HasError() bool { return n.flags&flagHasError != 0 }
+func (n *Node) HasError() bool { return n.meta&flagHasError != 0 }
 
 // ChildCount returns the number of children, anonymous ones included
 // (droppedPunctuation is not kept).
@@ -410,7 +591,7 @@ func (n *Node) ChildCount() uint {
 func (n *Node) NamedChildCount() uint {
 	k := uint(0)
 	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
-		if c.flags&flagNamed != 0 {
+		if c.meta&flagNamed != 0 {
 			k++
 		}
 	}
@@ -425,7 +606,7 @@ func (n *Node) Equals(o *Node) bool { return n == o }
 
 // firstChild returns the first child, or nil.
 func (n *Node) firstChild() *Node {
-	if n.size <= 1 {
+	if n.sizeOf() <= 1 {
 		return nil
 	}
 	return n.at(1)
@@ -434,8 +615,8 @@ func (n *Node) firstChild() *Node {
 // nextChild returns the child of n after its child c, or nil.
 func (n *Node) nextChild(c *Node) *Node {
 	// c's next sibling starts just past c's subtree, unless that is past n's.
-	off := uint32((uintptr(unsafe.Pointer(c))-uintptr(unsafe.Pointer(n)))/nodeSize) + c.size
-	if off >= n.size {
+	off := uint32((uintptr(unsafe.Pointer(c))-uintptr(unsafe.Pointer(n)))/nodeSize) + c.sizeOf()
+	if off >= n.sizeOf() {
 		return nil
 	}
 	return n.at(off)
@@ -455,7 +636,7 @@ func (n *Node) Child(i uint) *Node {
 // NamedChild returns the i-th named child, or nil.
 func (n *Node) NamedChild(i uint) *Node {
 	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
-		if c.flags&flagNamed == 0 {
+		if c.meta&flagNamed == 0 {
 			continue
 		}
 		if i == 0 {
@@ -473,7 +654,7 @@ func (n *Node) ChildByFieldName(name string) *Node {
 		return nil
 	}
 	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
-		if c.field == id {
+		if c.fieldOf() == id {
 			return c
 		}
 	}
@@ -488,7 +669,7 @@ func (n *Node) DescendantForByteRange(start, end uint) *Node {
 outer:
 	for {
 		for c := cur.firstChild(); c != nil; c = cur.nextChild(c) {
-			cs, ce := uint(c.start), uint(c.end)
+			cs, ce := uint(c.start), uint(c.endOf())
 			if ce < end {
 				continue
 			}

@@ -7,12 +7,12 @@ func Walk(n *Node, visit func(n *Node) bool) {
 	if n == nil {
 		return
 	}
-	for i, end := uint32(0), n.size; i < end; {
+	for i, end := uint32(0), n.sizeOf(); i < end; {
 		c := n.at(i)
 		if visit(c) {
 			i++
 		} else {
-			i += c.size
+			i += c.sizeOf()
 		}
 	}
 }
@@ -24,7 +24,7 @@ func NamedChildren(n *Node) []*Node {
 	}
 	out := make([]*Node, 0, n.NamedChildCount())
 	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
-		if c.flags&flagNamed != 0 {
+		if c.meta&flagNamed != 0 {
 			out = append(out, c)
 		}
 	}
