@@ -292,11 +292,13 @@ type fastParser struct {
 	src     []byte
 	pos     int // the offset just past tok
 	tok     fpTok
-	depth   int  // bracket nesting
-	interp  int  // f-string interpolation nesting
-	atLine  bool // no token read yet on the current line
-	line1   bool // still on the first line of the file
-	nodes   []rawNode
+	depth   int       // bracket nesting
+	interp  int       // f-string interpolation nesting
+	atLine  bool      // no token read yet on the current line
+	line1   bool      // still on the first line of the file
+	nodes   []rawNode // the tree without droppedPunctuation
+	dropped int       // the droppedPunctuation leaves read (not in nodes)
+	lastEnd int       // the end of the last node of the whole tree (dropped leaves too)
 	stack   []int32
 	pending []fpExtra
 	indents []int
@@ -307,16 +309,16 @@ type fastParser struct {
 
 // fpState is what try restores.
 type fpState struct {
-	pos, depth, interp, nodes, stack, shifted, nest, indents int
-	tok                                                      fpTok
-	atLine, line1, inPrint                                   bool
-	pending                                                  []fpExtra
+	pos, depth, interp, nodes, stack, shifted, nest, indents, dropped, lastEnd int
+	tok                                                                        fpTok
+	atLine, line1, inPrint                                                     bool
+	pending                                                                    []fpExtra
 }
 
 // try runs f and reports whether it parsed; if it fell back, the parser is
 // as before the call. f may only change nodes it appended.
 func (p *fastParser) try(f func()) (ok bool) {
-	s := fpState{p.pos, p.depth, p.interp, len(p.nodes), len(p.stack), p.shifted, p.nest, len(p.indents), p.tok, p.atLine, p.line1, p.inPrint, append([]fpExtra(nil), p.pending...)}
+	s := fpState{p.pos, p.depth, p.interp, len(p.nodes), len(p.stack), p.shifted, p.nest, len(p.indents), p.dropped, p.lastEnd, p.tok, p.atLine, p.line1, p.inPrint, append([]fpExtra(nil), p.pending...)}
 	defer func() {
 		if r := recover(); r != nil {
 			if r != errFastBail {
@@ -324,6 +326,7 @@ func (p *fastParser) try(f func()) (ok bool) {
 			}
 			p.pos, p.depth, p.interp, p.nodes, p.stack, p.shifted, p.nest, p.indents = s.pos, s.depth, s.interp, p.nodes[:s.nodes], p.stack[:s.stack], s.shifted, s.nest, p.indents[:s.indents]
 			p.tok, p.atLine, p.line1, p.inPrint, p.pending = s.tok, s.atLine, s.line1, s.inPrint, s.pending
+			p.dropped, p.lastEnd = s.dropped, s.lastEnd
 			ok = false
 		}
 	}()
@@ -351,9 +354,11 @@ func fastParse(src []byte, lim Limits) (nodes []rawNode, steps int64, ok bool) {
 		}
 	}()
 	p.module()
-	n := len(p.nodes)
+	// The limits are tree-sitter's, on the whole tree: the dropped leaves
+	// count, and they are one level below a kept node at most.
+	n := len(p.nodes) + p.dropped
 	bound := int64(n)*fastStepsPerNode + int64(float64(len(src))*fastStepsPerByte)
-	if lim.Nodes > 0 && n > lim.Nodes || lim.Steps > 0 && bound > lim.Budget(len(src)) || lim.Depth > 0 && treeDepth(p.nodes) > lim.Depth {
+	if lim.Nodes > 0 && n > lim.Nodes || lim.Steps > 0 && bound > lim.Budget(len(src)) || lim.Depth > 0 && treeDepth(p.nodes)+1 > lim.Depth {
 		putRaw(p.nodes)
 		return nil, 0, false
 	}
@@ -362,6 +367,7 @@ func fastParse(src []byte, lim Limits) (nodes []rawNode, steps int64, ok bool) {
 
 // treeDepth returns the depth of a preorder node array (the root alone: 0),
 // with a stack of the open nodes' ends (no array the size of the tree).
+// A leaf is one level below the open nodes and is never pushed.
 func treeDepth(t []rawNode) int {
 	var ends []int
 	deepest := 0
@@ -369,10 +375,11 @@ func treeDepth(t []rawNode) int {
 		for len(ends) > 0 && ends[len(ends)-1] <= j {
 			ends = ends[:len(ends)-1]
 		}
-		if len(ends) > deepest {
+		if t[j].size > 1 {
+			ends = append(ends, j+int(t[j].size))
+		} else if len(ends) > deepest {
 			deepest = len(ends)
 		}
-		ends = append(ends, j+int(t[j].size))
 	}
 	return deepest
 }
@@ -414,11 +421,19 @@ func (p *fastParser) push(sym uint16, field uint8, start, end, parent int) {
 	n := &p.nodes[i]
 	n.start, n.end, n.size, n.up = uint32(start), uint32(end), 1, uint32(i-parent)
 	n.symbol, n.field, n.flags = sym, field, flagNamed
+	p.lastEnd = end
 }
 
-// leafAt appends a token node at [start, end).
+// leafAt appends a token node at [start, end); a droppedPunctuation token
+// is only counted (the Module's tree does not keep it, see
+// dropPunctuation).
 func (p *fastParser) leafAt(sym uint16, named bool, field uint8, start, end int) {
 	p.flush()
+	if !named && field == 0 && droppedPunctuation.has(sym) {
+		p.dropped++
+		p.lastEnd = end
+		return
+	}
 	p.push(sym, field, start, end, p.top())
 	if !named {
 		p.nodes[len(p.nodes)-1].flags = 0
@@ -437,14 +452,17 @@ func (p *fastParser) openAt(sym uint16, field uint8, start int) int {
 
 func (p *fastParser) open(sym uint16, field uint8) int { return p.openAt(sym, field, p.tok.start) }
 
+// A node ends where its last child does, dropped or not: at lastEnd.
+// close bails on a node that has no child at all (none kept and lastEnd
+// still its start).
 func (p *fastParser) close(i int) {
-	if p.top() != i || len(p.nodes) == i+1 {
+	if p.top() != i || len(p.nodes) == i+1 && p.lastEnd == int(p.nodes[i].start) {
 		bail()
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	n := &p.nodes[i]
 	n.size = uint32(len(p.nodes) - i)
-	n.end = p.nodes[len(p.nodes)-1].end
+	n.end = uint32(p.lastEnd)
 }
 
 // wrap makes the closed subtree at i (the last child of the innermost open

@@ -879,6 +879,10 @@ func (p *fastParser) closeAtAny(i, end int) {
 	n := &p.nodes[i]
 	n.size = uint32(len(p.nodes) - i)
 	n.end = uint32(end)
+	if len(p.nodes) == i+1 && p.lastEnd == int(n.start) {
+		// no child: the node is the whole tree's last
+		p.lastEnd = end
+	}
 }
 
 // escapeLen returns the length of the escape_sequence at src[i] ("\\"), or

@@ -883,7 +883,7 @@ func (p *fastParser) matchStatement() {
 	// of the header line): comments on the header line are the
 	// statement's, those below the block's.
 	p.flush()
-	at := int(p.nodes[len(p.nodes)-1].end)
+	at := p.lastEnd
 	p.next()
 	if p.tok.kind == tEOF || p.tok.indent <= p.curIndent() {
 		bail()

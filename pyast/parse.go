@@ -75,7 +75,7 @@ func ParseLimits(path, name string, src []byte, lim Limits) (*Module, error) {
 		}
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	tree := packTree(dropPunctuation(t))
+	tree := packTree(t)
 	putRaw(t)
 	m := &Module{Path: path, Name: name, Src: src, Lines: NewLineIndex(src), tree: tree, steps: steps}
 	m.Root = &tree[0]

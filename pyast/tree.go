@@ -269,17 +269,23 @@ func symbolsOf(name string) []uint16 {
 	return out
 }
 
-// parseTree parses src (already free of a BOM): with the fast path
-// (fastparse.go) when it accepts the file, which writes the very tree
-// tree-sitter would, else with tree-sitter. The array is a pooled buffer
-// (see getRaw): the caller hands it back with putRaw once it has packed it.
+// parseTree parses src (already free of a BOM) and returns its tree
+// without the droppedPunctuation leaves: with the fast path (fastparse.go)
+// when it accepts the file, which writes the very tree tree-sitter would
+// (and drops the punctuation as it goes), else with tree-sitter. The array
+// is a pooled buffer (see getRaw): the caller hands it back with putRaw once
+// it has packed it.
 func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
 	if fastPath {
 		if nodes, steps, ok := fastParse(src, lim); ok {
 			return nodes, steps, nil
 		}
 	}
-	return parseTreeSitter(src, lim)
+	nodes, steps, err := parseTreeSitter(src, lim)
+	if err != nil {
+		return nil, 0, err
+	}
+	return dropPunctuation(nodes), steps, nil
 }
 
 // parseTreeSitter parses src with tree-sitter and copies its tree into Go
