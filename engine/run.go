@@ -538,7 +538,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			m.Close()
 		}
 	}()
-	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, EntryPoints: e.entryPoints(pr)})
+	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, EntryPoints: e.entryPoints(pr), Jobs: e.opts.Jobs})
 	sum := &ProjectSummary{Dir: pr.dir, deps: proj, Modules: len(mods)}
 	guard := hx.ActiveGuard()
 	var guardAt []rules.Related

@@ -22,6 +22,9 @@ type Config struct {
 	// AllFunctions makes every function count as reachable (for reporting
 	// unreachable code as notes); Unreached then tells them apart.
 	AllFunctions bool
+	// Jobs is the number of goroutines the per-module parts of Build run on
+	// (<= 1: one); the Index does not depend on it.
+	Jobs int
 }
 
 // symbol is what a qualified name refers to in the project.
@@ -49,20 +52,25 @@ type builder struct {
 	classMod map[*pyast.Class]*pyast.Module
 	moduleOf map[*pyast.Function]*pyast.Module
 	sites    []site
-	siteOf   map[*pyast.Function][]int32 // call sites by callee: indexes into sites
-	succ     map[*pyast.Function][]*pyast.Function
-	nested   map[*pyast.Function][]*pyast.Function // functions defined directly in a function
+	siteOf   map[*pyast.Function][]int32           // call sites by callee: indexes into sites
+	succ     map[*pyast.Function][]*pyast.Function // see successors
 	out      *Index
 	seenReg  map[string]bool
-	added    map[string][]valueAt // what the project adds to collection variables
-	// decoratedBy maps a decorator function (or the function a decorator
-	// factory returns) to the functions it decorates.
-	decoratedBy map[*pyast.Function][]FuncRef
-	subclasses  map[*pyast.Class][]*pyast.Class // project subclasses by base
+	// pending are the handlers findRegistrations found, before record
+	// keeps each once.
+	pending []*Handler
+	// added is what the project adds to collection variables (additions):
+	// lazy.added once built, or the part built so far while this builder
+	// builds it.
+	added map[string][]valueAt
+	lazy  *lazyTables // tables built on first use, shared with forks
 	// looked memoizes lookup: the modules, their bindings and the
 	// definitions do not change once Build has indexed them, and the same
 	// names (builtins, imported library calls) are looked up at every call.
+	// A fork (parallel.go) memoizes in its own looked over frozen, the
+	// builder's memo when it forked.
 	looked map[string]symbol
+	frozen map[string]symbol
 }
 
 // Build finds the servers, handlers and reachable code of one project.
@@ -73,7 +81,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		funcs: map[string]FuncRef{}, classes: map[string]*pyast.Class{},
 		classMod: map[*pyast.Class]*pyast.Module{}, moduleOf: map[*pyast.Function]*pyast.Module{},
 		siteOf: map[*pyast.Function][]int32{}, seenReg: map[string]bool{},
-		succ: map[*pyast.Function][]*pyast.Function{},
+		succ: map[*pyast.Function][]*pyast.Function{}, lazy: &lazyTables{},
 		out: &Index{reached: map[*pyast.Function][]*Handler{}, callers: map[*pyast.Function][]CallSite{},
 			funcs: map[string]FuncRef{}, moduleOf: map[*pyast.Function]*pyast.Module{}},
 	}
@@ -94,8 +102,17 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	b.out.funcs, b.out.moduleOf = b.funcs, b.moduleOf
 	b.out.builder = b
 	b.indexCalls()
-	for _, m := range mods {
-		b.findRegistrations(m)
+	found := make([][]*Handler, len(mods))
+	b.forEachModule(func(w *builder, i int) {
+		w.pending = nil
+		w.findRegistrations(mods[i])
+		found[i] = w.pending
+	})
+	b.pending = nil
+	for _, hs := range found { // in module order, as one pass would find them
+		for _, h := range hs {
+			b.record(h)
+		}
 	}
 	sortHandlers(b.out.Handlers) // once: sorting after each module was quadratic
 	b.dropDisabled()
@@ -124,6 +141,9 @@ func (b *builder) module(name string) *pyast.Module {
 // re-exports (from .server import mcp in __init__.py) and class bases.
 func (b *builder) lookup(q string) symbol {
 	if sym, ok := b.looked[q]; ok {
+		return sym
+	}
+	if sym, ok := b.frozen[q]; ok {
 		return sym
 	}
 	sym := b.lookupDepth(q, 0)
@@ -319,17 +339,91 @@ func (b *builder) classOf(q string, depth int) *pyast.Class {
 	return nil
 }
 
-// indexCalls records every call from project code to project functions.
+// indexCalls records every call from project code to project functions, in
+// module and document order, and the successors of every function. The
+// modules are indexed on the builder's workers.
 func (b *builder) indexCalls() {
-	for _, m := range b.mods {
-		for _, n := range m.Nodes("call") {
-			for _, callee := range b.callees(m, pyast.Callee(n)) {
-				s := site{module: m, call: n, caller: m.FuncAt(n), callee: callee}
-				b.siteOf[callee.Func] = append(b.siteOf[callee.Func], int32(len(b.sites)))
-				b.sites = append(b.sites, s)
+	per := make([]moduleCalls, len(b.mods))
+	b.forEachModule(func(w *builder, i int) { per[i] = w.moduleCalls(b.mods[i]) })
+	n := 0
+	for _, mc := range per {
+		n += len(mc.sites)
+	}
+	b.sites = make([]site, 0, n)
+	for i, m := range b.mods {
+		for _, s := range per[i].sites {
+			b.siteOf[s.callee.Func] = append(b.siteOf[s.callee.Func], int32(len(b.sites)))
+			b.sites = append(b.sites, s)
+		}
+		for j, f := range m.Funcs {
+			b.succ[f] = per[i].succ[j]
+		}
+	}
+}
+
+// moduleCalls is what indexCalls finds in one module.
+type moduleCalls struct {
+	sites []site
+	succ  [][]*pyast.Function // the successors of m.Funcs[j]
+}
+
+// moduleCalls resolves the calls of module m, and the successors of its
+// functions: the functions nested in each (closures it returns or
+// schedules), the project decorators applied to it, then for each call it
+// makes (in document order) what the call runs and the project functions
+// passed to it (callbacks such as to_thread.run_sync(helper)).
+func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
+	funcAt := make(map[*pyast.Function]int, len(m.Funcs))
+	for j, f := range m.Funcs {
+		funcAt[f] = j
+	}
+	succ := make([][]*pyast.Function, len(m.Funcs))
+	for _, g := range m.Funcs {
+		if g.Parent != nil {
+			j := funcAt[g.Parent]
+			succ[j] = append(succ[j], g)
+		}
+	}
+	for j, f := range m.Funcs {
+		for _, d := range f.Decorators {
+			if r, ok := b.funcOf(m, decoratorFunc(d)); ok {
+				succ[j] = append(succ[j], r.Func)
 			}
 		}
 	}
+	var sites []site
+	var kws []*pyast.Node
+	for _, n := range m.Nodes("call") {
+		caller := m.FuncAt(n)
+		callees := b.callees(m, pyast.Callee(n))
+		for _, callee := range callees {
+			sites = append(sites, site{module: m, call: n, caller: caller, callee: callee})
+		}
+		if caller == nil {
+			continue
+		}
+		j := funcAt[caller]
+		for _, r := range callees {
+			succ[j] = append(succ[j], r.Func)
+		}
+		pos, kw := m.Args(n)
+		for _, a := range pos {
+			if r, ok := b.funcOf(m, a); ok {
+				succ[j] = append(succ[j], r.Func)
+			}
+		}
+		kws = kws[:0]
+		for _, a := range kw {
+			kws = append(kws, a)
+		}
+		sort.Slice(kws, func(x, y int) bool { return kws[x].StartByte() < kws[y].StartByte() })
+		for _, a := range kws {
+			if r, ok := b.funcOf(m, a); ok {
+				succ[j] = append(succ[j], r.Func)
+			}
+		}
+	}
+	return moduleCalls{sites: sites, succ: succ}
 }
 
 // callSitesOf yields the call sites of f, in the order indexCalls found
@@ -450,48 +544,10 @@ func appendHandler(list []*Handler, h *Handler, own bool) []*Handler {
 }
 
 // successors are the functions f can run: the project functions it calls or
-// passes to a call (callbacks such as to_thread.run_sync(helper)), the
-// functions nested in it (closures it returns or schedules), and the project
-// decorators applied to it. Computed once per function.
+// passes to a call, the functions nested in it and the project decorators
+// applied to it (see moduleCalls, which computes them for every function).
 func (b *builder) successors(f *pyast.Function) []*pyast.Function {
-	if out, ok := b.succ[f]; ok {
-		return out
-	}
-	m := b.moduleOf[f]
-	if b.nested == nil {
-		b.nested = map[*pyast.Function][]*pyast.Function{}
-		for _, mod := range b.mods {
-			for _, g := range mod.Funcs {
-				if g.Parent != nil {
-					b.nested[g.Parent] = append(b.nested[g.Parent], g)
-				}
-			}
-		}
-	}
-	out := append([]*pyast.Function(nil), b.nested[f]...)
-	for _, d := range f.Decorators {
-		if r, ok := b.funcOf(m, decoratorFunc(d)); ok {
-			out = append(out, r.Func)
-		}
-	}
-	for _, call := range m.CallsIn(f) {
-		for _, r := range b.callees(m, pyast.Callee(call)) {
-			out = append(out, r.Func)
-		}
-		pos, kw := m.Args(call)
-		for _, a := range pos {
-			if r, ok := b.funcOf(m, a); ok {
-				out = append(out, r.Func)
-			}
-		}
-		for _, a := range kw {
-			if r, ok := b.funcOf(m, a); ok {
-				out = append(out, r.Func)
-			}
-		}
-	}
-	b.succ[f] = out
-	return out
+	return b.succ[f]
 }
 
 // decoratorFunc returns the function expression of a decorator: d itself, or

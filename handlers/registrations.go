@@ -136,9 +136,13 @@ func (e enableCall) enables(b *builder, h *Handler) bool {
 	return false
 }
 
-// add records a handler once per function, kind and framework: the outer form
-// of a nested registration (mcp.add_tool(Tool.from_function(fn))) wins.
-func (b *builder) add(h *Handler) {
+// add notes a handler found by findRegistrations (Build records them).
+func (b *builder) add(h *Handler) { b.pending = append(b.pending, h) }
+
+// record keeps a handler once per function, kind and framework: the outer
+// form of a nested registration (mcp.add_tool(Tool.from_function(fn)))
+// wins, as does the first module's.
+func (b *builder) record(h *Handler) {
 	key := fmt.Sprintf("%s\x00%s\x00%d", h.Func.Qual, h.Kind, h.Framework)
 	if b.seenReg[key] {
 		return
@@ -494,8 +498,9 @@ func (b *builder) paramTargets(m *pyast.Module, id *pyast.Node, depth int) []tar
 // decoratedWith returns the project functions decorated with fn: @fn, or
 // @factory(...) where factory returns fn.
 func (b *builder) decoratedWith(fn *pyast.Function) []FuncRef {
-	if b.decoratedBy == nil {
-		b.decoratedBy = map[*pyast.Function][]FuncRef{}
+	lz := b.lazy
+	lz.decoratedOnce.Do(func() {
+		lz.decoratedBy = map[*pyast.Function][]FuncRef{}
 		for _, m := range b.mods {
 			for _, g := range m.Funcs {
 				for _, d := range g.Decorators {
@@ -504,19 +509,19 @@ func (b *builder) decoratedWith(fn *pyast.Function) []FuncRef {
 						continue
 					}
 					if d.Kind() != "call" {
-						b.decoratedBy[r.Func] = append(b.decoratedBy[r.Func], FuncRef{m, g})
+						lz.decoratedBy[r.Func] = append(lz.decoratedBy[r.Func], FuncRef{m, g})
 						continue
 					}
 					for _, v := range pyast.Returns(r.Func) {
 						if inner, ok := b.funcOf(r.Module, v); ok {
-							b.decoratedBy[inner.Func] = append(b.decoratedBy[inner.Func], FuncRef{m, g})
+							lz.decoratedBy[inner.Func] = append(lz.decoratedBy[inner.Func], FuncRef{m, g})
 						}
 					}
 				}
 			}
 		}
-	}
-	return b.decoratedBy[fn]
+	})
+	return lz.decoratedBy[fn]
 }
 
 // loopTargets resolves a for-loop variable over a collection: a literal, or

@@ -141,11 +141,25 @@ func (b *builder) itemValues(m *pyast.Module, right *pyast.Node) ([]valueAt, boo
 }
 
 // additions indexes what the project adds to collection variables, by
-// collection key. Computed once.
+// collection key. Computed once, by the first builder or fork that asks;
+// while it builds it, an extend() of a collection asks again and gets what
+// is indexed so far.
 func (b *builder) additions() map[string][]valueAt {
 	if b.added != nil {
 		return b.added
 	}
+	lz := b.lazy
+	lz.addedMu.Lock()
+	defer lz.addedMu.Unlock()
+	if lz.added == nil {
+		b.buildAdditions()
+		lz.added = b.added
+	}
+	b.added = lz.added
+	return b.added
+}
+
+func (b *builder) buildAdditions() {
 	b.added = map[string][]valueAt{}
 	add := func(key string, v valueAt) {
 		if key != "" && v.n != nil {
@@ -192,7 +206,6 @@ func (b *builder) additions() map[string][]valueAt {
 			add(key, valueAt{m, right})
 		}
 	}
-	return b.added
 }
 
 // elemsNoAdditions is elems of a literal only (used while the additions
@@ -315,27 +328,28 @@ func (b *builder) callees(m *pyast.Module, callee *pyast.Node) []FuncRef {
 // overrides returns the methods named name defined by the project's
 // subclasses of c, at any depth.
 func (b *builder) overrides(c *pyast.Class, name string) []FuncRef {
-	if b.subclasses == nil {
-		b.subclasses = map[*pyast.Class][]*pyast.Class{}
+	lz := b.lazy
+	lz.subclassesOnce.Do(func() {
+		lz.subclasses = map[*pyast.Class][]*pyast.Class{}
 		for _, m := range b.mods {
 			for _, sub := range m.Classes {
 				for _, base := range sub.Bases {
 					for _, q := range m.Resolve(base) {
 						if sym := b.lookup(q); sym.class != nil && sym.class != sub {
-							b.subclasses[sym.class] = append(b.subclasses[sym.class], sub)
+							lz.subclasses[sym.class] = append(lz.subclasses[sym.class], sub)
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 	var out []FuncRef
 	seen := map[*pyast.Class]bool{c: true}
 	queue := []*pyast.Class{c}
 	for len(queue) > 0 {
 		k := queue[0]
 		queue = queue[1:]
-		for _, sub := range b.subclasses[k] {
+		for _, sub := range lz.subclasses[k] {
 			if seen[sub] {
 				continue
 			}
