@@ -71,6 +71,7 @@ type builder struct {
 	// builder's memo when it forked.
 	looked map[string]symbol
 	frozen map[string]symbol
+	memos  []map[string]symbol // the lookup memos of the parallel passes' workers
 }
 
 // Build finds the servers, handlers and reachable code of one project.
@@ -108,6 +109,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		w.findRegistrations(mods[i])
 		found[i] = w.pending
 	})
+	b.joinForks()
 	b.pending = nil
 	for _, hs := range found { // in module order, as one pass would find them
 		for _, h := range hs {
@@ -358,20 +360,23 @@ func (b *builder) indexCalls() {
 		for j, f := range m.Funcs {
 			b.succ[f] = per[i].succ[j]
 		}
+		b.out.servers = append(b.out.servers, per[i].servers...)
 	}
 }
 
 // moduleCalls is what indexCalls finds in one module.
 type moduleCalls struct {
-	sites []site
-	succ  [][]*pyast.Function // the successors of m.Funcs[j]
+	sites   []site
+	succ    [][]*pyast.Function // the successors of m.Funcs[j]
+	servers []ServerSite        // the calls that construct a server (see findGuards)
 }
 
 // moduleCalls resolves the calls of module m, and the successors of its
 // functions: the functions nested in each (closures it returns or
 // schedules), the project decorators applied to it, then for each call it
 // makes (in document order) what the call runs and the project functions
-// passed to it (callbacks such as to_thread.run_sync(helper)).
+// passed to it (callbacks such as to_thread.run_sync(helper)); and the calls
+// that construct a server.
 func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 	funcAt := make(map[*pyast.Function]int, len(m.Funcs))
 	for j, f := range m.Funcs {
@@ -392,8 +397,12 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 		}
 	}
 	var sites []site
+	var servers []ServerSite
 	var kws []*pyast.Node
 	for _, n := range m.Nodes("call") {
+		if b.constructsServer(m, n) {
+			servers = append(servers, ServerSite{m, n})
+		}
 		caller := m.FuncAt(n)
 		callees := b.callees(m, pyast.Callee(n))
 		for _, callee := range callees {
@@ -423,7 +432,7 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 			}
 		}
 	}
-	return moduleCalls{sites: sites, succ: succ}
+	return moduleCalls{sites: sites, succ: succ, servers: servers}
 }
 
 // callSitesOf yields the call sites of f, in the order indexCalls found

@@ -123,13 +123,7 @@ func (ix *Index) ServerSites() []ServerSite {
 // findGuards finds the guard patches of every module and decides whether
 // each guard runs before the server starts.
 func (b *builder) findGuards() {
-	for _, m := range b.mods {
-		for _, n := range m.Nodes("call") {
-			if b.constructsServer(m, n) {
-				b.out.servers = append(b.out.servers, ServerSite{m, n})
-			}
-		}
-	}
+	// b.out.servers: found by indexCalls.
 	byMod := map[*pyast.Module]*Guard{}
 	for _, m := range b.mods {
 		for _, p := range b.patchesIn(m) {

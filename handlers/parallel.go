@@ -46,8 +46,10 @@ func (b *builder) workers() int {
 
 // forEachModule calls f(w, i) for every module index i, on the builder's
 // workers: w is the builder itself with one worker, else the calling
-// worker's fork. Modules are handed out one at a time (their sizes differ).
-// Callers store what f finds by i and merge it in order.
+// worker's fork (made for each pass, as the builder's tables grow between
+// passes; a fork's memo is kept for the next pass until joinForks). Modules are
+// handed out one at a time (their sizes differ). Callers store what f finds
+// by i and merge it in order.
 func (b *builder) forEachModule(f func(w *builder, i int)) {
 	n := b.workers()
 	if n <= 1 {
@@ -56,12 +58,16 @@ func (b *builder) forEachModule(f func(w *builder, i int)) {
 		}
 		return
 	}
-	forks := make([]*builder, n)
+	if b.memos == nil {
+		b.memos = make([]map[string]symbol, n)
+		for k := range b.memos {
+			b.memos[k] = map[string]symbol{}
+		}
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for k := range forks {
-		w := b.fork()
-		forks[k] = w
+	for _, memo := range b.memos {
+		w := b.fork(memo)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -75,30 +81,36 @@ func (b *builder) forEachModule(f func(w *builder, i int)) {
 		}()
 	}
 	wg.Wait()
-	for _, w := range forks {
-		b.join(w)
+}
+
+// joinForks ends the parallel passes: the builder keeps what its forks
+// looked up.
+func (b *builder) joinForks() {
+	for _, memo := range b.memos {
+		b.join(memo)
 	}
+	b.memos = nil
 }
 
 // fork returns a worker's copy of b: the same project tables, its own
 // lookup memo over b's (which nothing writes while the workers run) and its
 // own registrations found.
-func (b *builder) fork() *builder {
+func (b *builder) fork(memo map[string]symbol) *builder {
 	w := *b
-	w.looked, w.frozen, w.pending = nil, b.looked, nil
+	w.looked, w.frozen, w.pending, w.memos = memo, b.looked, nil, nil
 	return &w
 }
 
 // join keeps what a worker looked up (lookup is a function of the name
 // alone, so any worker's answer is the answer).
-func (b *builder) join(w *builder) {
-	if len(w.looked) == 0 {
+func (b *builder) join(memo map[string]symbol) {
+	if len(memo) == 0 {
 		return
 	}
 	if b.looked == nil {
-		b.looked = make(map[string]symbol, len(w.looked))
+		b.looked = make(map[string]symbol, len(memo))
 	}
-	for q, sym := range w.looked {
+	for q, sym := range memo {
 		if _, ok := b.looked[q]; !ok {
 			b.looked[q] = sym
 		}

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mcplint/mcplint/pyast"
 )
@@ -253,4 +255,48 @@ func TestBuildSameWithJobsOnFixtures(t *testing.T) {
 	if built < 50 {
 		t.Fatalf("only %d fixture projects found", built)
 	}
+}
+
+// BenchmarkBuild builds a generated project of 400 modules, or the Python
+// files under $MCPLINT_BENCH_BUILD (module names from their paths below
+// it), with one worker and with two.
+func BenchmarkBuild(b *testing.B) {
+	t := &testing.T{}
+	var mods []*pyast.Module
+	if dir := os.Getenv("MCPLINT_BENCH_BUILD"); dir != "" {
+		files := map[string]string{}
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
+				return err
+			}
+			src, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			files[filepath.ToSlash(rel)] = string(src)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mods = parseProject(t, files)
+	} else {
+		mods = parseProject(t, genProject(400))
+	}
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			start := cpuTime()
+			for i := 0; i < b.N; i++ {
+				Build(mods, Config{Jobs: jobs})
+			}
+			b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
