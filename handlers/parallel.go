@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -66,11 +68,18 @@ func (b *builder) forEachModule(f func(w *builder, i int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var failed atomic.Value // a worker's panic, raised again here as with one worker
 	for _, memo := range b.memos {
 		w := b.fork(memo)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					failed.CompareAndSwap(nil, workerPanic{v, debug.Stack()})
+					next.Store(int64(len(b.mods)))
+				}
+			}()
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(b.mods) {
@@ -81,6 +90,19 @@ func (b *builder) forEachModule(f func(w *builder, i int)) {
 		}()
 	}
 	wg.Wait()
+	if p, ok := failed.Load().(workerPanic); ok {
+		panic(p)
+	}
+}
+
+// workerPanic is a panic in a worker of forEachModule, with the worker's stack.
+type workerPanic struct {
+	value any
+	stack []byte
+}
+
+func (p workerPanic) String() string {
+	return fmt.Sprintf("%v\n(in a worker of handlers.Build)\n%s", p.value, p.stack)
 }
 
 // joinForks ends the parallel passes: the builder keeps what its forks

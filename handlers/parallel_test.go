@@ -300,3 +300,23 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestWorkerPanic checks that a panic in a worker of a parallel pass is
+// raised again by the goroutine that runs Build, as with one worker.
+func TestWorkerPanic(t *testing.T) {
+	defer func(n int) { minModulesPerWorker = n }(minModulesPerWorker)
+	minModulesPerWorker = 1
+	b := &builder{mods: parseProject(t, genProject(8)), cfg: Config{Jobs: 4}, lazy: &lazyTables{}}
+	defer func() {
+		p, ok := recover().(workerPanic)
+		if !ok || p.value != "boom" || !strings.Contains(p.String(), "in a worker of handlers.Build") {
+			t.Errorf("recovered %#v, want the worker's panic", p)
+		}
+	}()
+	b.forEachModule(func(w *builder, i int) {
+		if i == 3 {
+			panic("boom")
+		}
+	})
+	t.Error("forEachModule returned")
+}
