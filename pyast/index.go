@@ -56,7 +56,7 @@ type Class struct {
 // function's decorators are not in it (they run in the enclosing scope).
 func (m *Module) FuncAt(n *Node) *Function {
 	if i := m.funcSpans.innermost(n.StartByte()); i >= 0 {
-		return m.funcSpans.items[i].fn
+		return m.Funcs[m.funcSpans.items[i].owner]
 	}
 	return nil
 }
@@ -80,10 +80,10 @@ func (m *Module) FuncByNode(n *Node) *Function {
 // annotations run in the scope around the def.
 func (m *Module) ScopeAt(n *Node) *Scope {
 	if i := m.scopeSpans.innermost(n.StartByte()); i >= 0 {
-		if sp := m.scopeSpans.items[i]; sp.fn != nil {
-			return sp.fn.Scope
+		if o := m.scopeSpans.items[i].owner; o >= 0 {
+			return m.Funcs[o].Scope
 		} else {
-			return sp.class.Scope
+			return m.Classes[^o].Scope
 		}
 	}
 	return m.Scope
@@ -95,18 +95,55 @@ var bindingKinds = newKindSet("function_definition", "class_definition", "import
 
 // index builds scopes, functions, classes and bindings, and the per-kind
 // node lists of Nodes, in one pass over the tree in document order (so a def
-// or class is indexed before anything inside it).
+// or class is indexed before anything inside it). A first, cheaper pass
+// counts what the second stores, so that each list is allocated once at its
+// size.
 func (m *Module) index() {
+	var c indexCounts
+	c.count(m.tree)
 	m.Scope = newScope(nil, m.Name)
-	m.nodes.byKind = map[string][]*Node{}
+	for k, n := range c.kinds {
+		if n > 0 {
+			m.nodes.byKind[k] = make([]*Node, 0, n)
+		}
+	}
+	m.Funcs = make([]*Function, 0, c.funcs)
+	m.Classes = make([]*Class, 0, c.classes)
+	m.funcSpans.items = make([]span, 0, c.funcs)
+	m.scopeSpans.items = make([]span, 0, c.funcs+c.classes)
 	for i := range m.tree {
 		n := &m.tree[i]
-		if indexedKinds.has(n.symbol) {
-			k := kindName(n.symbol)
+		if k := indexedSlot[n.symbol]; k >= 0 {
 			m.nodes.byKind[k] = append(m.nodes.byKind[k], n)
 		}
 		if bindingKinds.has(n.symbol) {
 			m.indexNode(n)
+		}
+	}
+}
+
+// indexCounts are the sizes of a module's index lists.
+type indexCounts struct {
+	kinds          [len(nodeKinds)]int // nodes of each of nodeKinds
+	funcs, classes int
+}
+
+var (
+	funcKinds  = newKindSet("function_definition")
+	classKinds = newKindSet("class_definition")
+)
+
+func (c *indexCounts) count(tree []Node) {
+	for i := range tree {
+		sym := tree[i].symbol
+		if k := indexedSlot[sym]; k >= 0 {
+			c.kinds[k]++
+		}
+		switch {
+		case funcKinds.has(sym):
+			c.funcs++
+		case classKinds.has(sym):
+			c.classes++
 		}
 	}
 }
@@ -160,9 +197,9 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 	}
 	f.Scope = newScope(outer, f.Qual)
 	f.Scope.Func = f
-	m.funcSpans.add(n.StartByte(), n.EndByte(), f, nil)
+	m.funcSpans.add(n.StartByte(), n.EndByte(), int32(len(m.Funcs)))
 	if f.Body != nil {
-		m.scopeSpans.add(f.Body.StartByte(), f.Body.EndByte(), f, nil)
+		m.scopeSpans.add(f.Body.StartByte(), f.Body.EndByte(), int32(len(m.Funcs)))
 	}
 	m.Funcs = append(m.Funcs, f)
 	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{f.Qual}, Node: f.Stmt})
@@ -293,10 +330,10 @@ func (m *Module) indexClass(n *Node, outer *Scope) {
 	}
 	c.Scope = newScope(outer, c.Qual)
 	c.Scope.Class = c
-	m.Classes = append(m.Classes, c)
 	if body := n.ChildByFieldName("body"); body != nil {
-		m.scopeSpans.add(body.StartByte(), body.EndByte(), nil, c)
+		m.scopeSpans.add(body.StartByte(), body.EndByte(), ^int32(len(m.Classes)))
 	}
+	m.Classes = append(m.Classes, c)
 	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{c.Qual}, Node: n})
 }
 

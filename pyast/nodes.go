@@ -5,7 +5,7 @@ import (
 )
 
 // nodeKinds are the node kinds Module.Nodes indexes.
-var nodeKinds = []string{
+var nodeKinds = [...]string{
 	"call", "decorated_definition", "assignment", "import_statement", "import_from_statement", "comment",
 }
 
@@ -24,21 +24,34 @@ func newKindSet(kinds ...string) kindSet {
 
 func (s kindSet) has(sym uint16) bool { return int(sym) < len(s) && s[sym] }
 
-var indexedKinds = newKindSet(nodeKinds...)
+// indexedSlot maps a symbol id to the index of its kind in nodeKinds, or -1.
+var indexedSlot = func() []int8 {
+	s := make([]int8, 1<<16)
+	for i := range s {
+		s[i] = -1
+	}
+	for k, kind := range nodeKinds {
+		for _, sym := range symbolsOf(kind) {
+			s[sym] = int8(k)
+		}
+	}
+	return s
+}()
 
 // nodeIndex is a module's nodes of the indexed kinds, in document order,
-// collected by the same pass over the tree that builds the index.
+// collected by the same pass over the tree that builds the index; byKind[k]
+// holds the nodes of kind nodeKinds[k].
 type nodeIndex struct {
-	byKind map[string][]*Node
+	byKind [len(nodeKinds)][]*Node
 }
 
 // Nodes returns every node of the given kind in the module, in document
 // order. Only the kinds in nodeKinds are indexed; others panic, so a caller
 // cannot silently get an empty list.
 func (m *Module) Nodes(kind string) []*Node {
-	for _, k := range nodeKinds {
-		if k == kind {
-			return m.nodes.byKind[kind]
+	for k := range nodeKinds {
+		if nodeKinds[k] == kind {
+			return m.nodes.byKind[k]
 		}
 	}
 	panic("pyast: Nodes does not index " + kind)

@@ -1,0 +1,49 @@
+package pyast
+
+import (
+	"runtime"
+	"testing"
+)
+
+// BenchmarkIndexLive reports the live heap bytes of the index (scopes,
+// bindings, functions, classes, spans and node lists) per source byte, over
+// every file of the bench tree (see benchFiles): what a project's modules hold
+// besides their trees and sources while its rules run. Run it with
+// -benchtime=1x; its ns/op are the parse of the whole tree.
+func BenchmarkIndexLive(b *testing.B) {
+	srcs := benchFiles(b, 1<<30)
+	var total int64
+	for _, s := range srcs {
+		total += int64(len(s))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		mods := make([]*Module, 0, len(srcs))
+		for _, s := range srcs {
+			m, err := Parse("bench.py", "bench", s)
+			if err != nil {
+				continue
+			}
+			mods = append(mods, m)
+		}
+		b.StopTimer()
+		with := liveHeap()
+		for _, m := range mods {
+			m.Scope, m.Funcs, m.Classes = nil, nil, nil
+			m.funcSpans, m.scopeSpans, m.nodes = spans{}, spans{}, nodeIndex{}
+		}
+		without := liveHeap()
+		runtime.KeepAlive(mods)
+		b.ReportMetric(float64(with-without)/float64(total), "index-B/src-B")
+		b.ReportMetric(float64(without)/float64(total), "rest-B/src-B")
+		b.StartTimer()
+	}
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
