@@ -47,8 +47,8 @@ type Class struct {
 	Node       *Node
 	Decorators []*Node
 	Bases      []*Node
-	Methods    map[string]*Function
-	Attrs      map[string][]*Binding // self.x = ... in methods and x = ... in the body
+	Methods    map[string]*Function  // nil when it has none
+	Attrs      map[string][]*Binding // self.x = ... in methods and x = ... in the body; nil when none
 	Scope      *Scope
 }
 
@@ -204,6 +204,9 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 	m.Funcs = append(m.Funcs, f)
 	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{f.Qual}, Node: f.Stmt})
 	if cls != nil && f.Class == cls {
+		if cls.Methods == nil {
+			cls.Methods = map[string]*Function{}
+		}
 		cls.Methods[name] = f
 	}
 	m.indexParams(f)
@@ -313,7 +316,7 @@ func (m *Module) annotationTypes(s *Scope, ann *Node) []string {
 
 func (m *Module) indexClass(n *Node, outer *Scope) {
 	name := m.Text(n.ChildByFieldName("name"))
-	c := &Class{Name: name, Qual: outer.Qual + "." + name, Node: n, Methods: map[string]*Function{}, Attrs: map[string][]*Binding{}}
+	c := &Class{Name: name, Qual: outer.Qual + "." + name, Node: n}
 	if p := n.Parent(); p != nil && p.Kind() == "decorated_definition" {
 		for _, d := range NamedChildren(p) {
 			if d.Kind() == "decorator" && d.NamedChildCount() > 0 {
@@ -335,6 +338,14 @@ func (m *Module) indexClass(n *Node, outer *Scope) {
 	}
 	m.Classes = append(m.Classes, c)
 	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{c.Qual}, Node: n})
+}
+
+// addAttr records a binding of attribute name of the class.
+func (c *Class) addAttr(name string, b *Binding) {
+	if c.Attrs == nil {
+		c.Attrs = map[string][]*Binding{}
+	}
+	c.Attrs[name] = append(c.Attrs[name], b)
 }
 
 func (m *Module) indexImport(n *Node, s *Scope) {
@@ -370,8 +381,6 @@ func (m *Module) indexFromImport(n *Node, s *Scope) {
 			name := DottedName(m, c.ChildByFieldName("name"))
 			alias := m.Text(c.ChildByFieldName("alias"))
 			s.bind(&Binding{Name: alias, Kind: BindImport, Targets: []string{base + "." + name}, Node: n})
-		case "wildcard_import":
-			s.Stars = append(s.Stars, base)
 		}
 	}
 }
@@ -465,7 +474,7 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		}
 		s.bind(b)
 		if cls != nil && fn == nil {
-			cls.Attrs[name] = append(cls.Attrs[name], b)
+			cls.addAttr(name, b)
 		}
 	case "attribute":
 		// self.x = value inside a method: an attribute of the class.
@@ -484,7 +493,7 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		} else {
 			b.Types = m.typesIn(s, right)
 		}
-		c.Attrs[name] = append(c.Attrs[name], b)
+		c.addAttr(name, b)
 	}
 }
 

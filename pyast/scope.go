@@ -30,15 +30,16 @@ type Scope struct {
 	Qual   string    // qualified name of the module / function / class
 	Func   *Function // nil for module and class scopes
 	Class  *Class    // set for class body scopes
-	Stars  []string  // modules star-imported into this scope
 
-	// The bindings by name, in the order the names were first bound. Most
-	// scopes are functions with a few names, found by a linear scan; a
-	// scope with more gets a map (a map per function scope was the largest
-	// part of a module's index).
-	// Each entry holds the bindings of one name (their Name).
-	names  [][]*Binding
+	// The first binding of each name, in the order the names were first
+	// bound. Most scopes are functions with a few names, found by a linear
+	// scan; a scope with more gets a map (a map per function scope was the
+	// largest part of a module's index). Most names are bound once; the
+	// bindings of a name bound more than once are in more, by its index in
+	// names.
+	names  []*Binding
 	byName map[string]int32
+	more   map[int32][]*Binding
 }
 
 // scopeMapAt is the number of names past which a scope indexes them by a map.
@@ -56,8 +57,8 @@ func (s *Scope) find(name string) int {
 		}
 		return -1
 	}
-	for i := range s.names {
-		if s.names[i][0].Name == name {
+	for i, b := range s.names {
+		if b.Name == name {
 			return i
 		}
 	}
@@ -66,35 +67,46 @@ func (s *Scope) find(name string) int {
 
 func (s *Scope) bind(b *Binding) {
 	if i := s.find(b.Name); i >= 0 {
-		s.names[i] = append(s.names[i], b)
+		if s.more == nil {
+			s.more = map[int32][]*Binding{}
+		}
+		bs := s.more[int32(i)]
+		if bs == nil {
+			bs = []*Binding{s.names[i]}
+		}
+		s.more[int32(i)] = append(bs, b)
 		return
 	}
-	s.names = append(s.names, []*Binding{b})
+	s.names = append(s.names, b)
 	switch {
 	case s.byName != nil:
 		s.byName[b.Name] = int32(len(s.names) - 1)
 	case len(s.names) > scopeMapAt:
 		s.byName = make(map[string]int32, 2*len(s.names))
-		for i, bs := range s.names {
-			s.byName[bs[0].Name] = int32(i)
+		for i, b := range s.names {
+			s.byName[b.Name] = int32(i)
 		}
 	}
 }
 
 // Local returns the bindings of name in this scope only.
 func (s *Scope) Local(name string) []*Binding {
-	if i := s.find(name); i >= 0 {
-		return s.names[i]
+	i := s.find(name)
+	if i < 0 {
+		return nil
 	}
-	return nil
+	if bs := s.more[int32(i)]; bs != nil {
+		return bs
+	}
+	return s.names[i : i+1 : i+1]
 }
 
 // Names returns every name bound in this scope, in the order they were
 // first bound.
 func (s *Scope) Names() []string {
 	out := make([]string, 0, len(s.names))
-	for _, bs := range s.names {
-		out = append(out, bs[0].Name)
+	for _, b := range s.names {
+		out = append(out, b.Name)
 	}
 	return out
 }
