@@ -167,7 +167,7 @@ func isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
 		return false
 	}
 	for _, b := range m.ScopeAt(obj).Lookup(name) {
-		if b.Kind == pyast.BindParam && len(b.Types) == 0 {
+		if b.Kind == pyast.BindParam && len(b.Types()) == 0 {
 			return true
 		}
 	}

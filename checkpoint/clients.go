@@ -251,7 +251,7 @@ func valueTypes(m *pyast.Module, e *pyast.Node, depth int) []string {
 		}
 		if e.Kind() == "identifier" {
 			for _, b := range m.ScopeAt(e).Lookup(m.TextView(e)) {
-				if v := pyast.Unparen(b.Value); v != nil && !within(e, v) {
+				if v := pyast.Unparen(b.Value()); v != nil && !within(e, v) {
 					switch v.Kind() {
 					case "call", "await", "attribute", "subscript":
 						add(valueTypes(m, v, depth+1)...)

@@ -599,7 +599,7 @@ func ShieldedScope(m *pyast.Module, e *pyast.Node) bool {
 	}
 	if e.Kind() == "identifier" {
 		for _, b := range m.ScopeAt(e).Lookup(m.TextView(e)) {
-			if b.Kind == pyast.BindValue && b.Value != nil && b.Value.Kind() == "call" && ShieldedScope(m, b.Value) {
+			if v := b.Value(); b.Kind == pyast.BindValue && v != nil && v.Kind() == "call" && ShieldedScope(m, v) {
 				return true
 			}
 		}

@@ -108,10 +108,11 @@ func Offload(m *pyast.Module, call *pyast.Node) (OffloadInfo, bool) {
 			return OffloadInfo{}, false
 		}
 		for _, b := range m.ScopeAt(call).Lookup(m.TextView(callee)) {
-			if b.Kind != pyast.BindValue || b.Value == nil || b.Value.Kind() != "call" {
+			v := b.Value()
+			if b.Kind != pyast.BindValue || v == nil || v.Kind() != "call" {
 				continue
 			}
-			if n, k, inner, ok := wrapperCall(m, b.Value); ok {
+			if n, k, inner, ok := wrapperCall(m, v); ok {
 				name, kind = n, k
 				calls = append(calls, inner...)
 				break

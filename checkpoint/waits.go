@@ -31,8 +31,8 @@ func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 			}
 			if e.Kind() == "identifier" {
 				for _, b := range m.ScopeAt(e).Lookup(m.TextView(e)) {
-					if b.Kind == pyast.BindValue && b.Value != nil && b.Value.Kind() == "call" {
-						if info, ok := Offload(m, b.Value); ok && !info.Iterates && !info.Enters {
+					if v := b.Value(); b.Kind == pyast.BindValue && v != nil && v.Kind() == "call" {
+						if info, ok := Offload(m, v); ok && !info.Iterates && !info.Enters {
 							out = append(out, Wait{Offload: info, At: n})
 							break
 						}

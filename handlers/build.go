@@ -190,7 +190,7 @@ func (b *builder) memberOf(m *pyast.Module, s *pyast.Scope, rest []string, depth
 		bd := bs[i]
 		switch bd.Kind {
 		case pyast.BindDef:
-			q := bd.Targets[0]
+			q := bd.Targets()[0]
 			if r, ok := b.funcs[q]; ok && len(rest) == 1 {
 				return symbol{module: r.Module, fn: r.Func}
 			}
@@ -203,7 +203,7 @@ func (b *builder) memberOf(m *pyast.Module, s *pyast.Scope, rest []string, depth
 				}
 			}
 		case pyast.BindImport, pyast.BindAlias:
-			for _, t := range bd.Targets {
+			for _, t := range bd.Targets() {
 				if sym := b.lookupDepth(strings.Join(append([]string{t}, rest[1:]...), "."), depth+1); sym.module != nil {
 					return sym
 				}
@@ -273,7 +273,7 @@ func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 		if len(types) == 0 {
 			for _, q := range m.Resolve(obj) {
 				for _, bd := range b.lookup(q).bindings {
-					types = append(types, bd.Types...)
+					types = append(types, bd.Types()...)
 				}
 			}
 		}
@@ -303,7 +303,7 @@ func qualifyTypes(m *pyast.Module, types []string) []string {
 			out = append(out, t)
 		}
 		for _, bd := range bs {
-			out = append(out, bd.Targets...)
+			out = append(out, bd.Targets()...)
 		}
 	}
 	return out

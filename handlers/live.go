@@ -158,7 +158,7 @@ func unknownReceiver(m *pyast.Module, obj *pyast.Node) bool {
 			return !builtinNames[m.TextView(obj)]
 		}
 		for _, bd := range bs {
-			if bd.Kind != pyast.BindParam || len(bd.Types) > 0 {
+			if bd.Kind != pyast.BindParam || len(bd.Types()) > 0 {
 				return false
 			}
 		}
@@ -412,10 +412,11 @@ func (b *builder) externalBase(c *pyast.Class, depth int) bool {
 func dunderAll(m *pyast.Module) map[string]bool {
 	out := map[string]bool{}
 	for _, bd := range m.Scope.Local("__all__") {
-		if bd.Value == nil {
+		v := bd.Value()
+		if v == nil {
 			continue
 		}
-		pyast.Walk(bd.Value, func(n *pyast.Node) bool {
+		pyast.Walk(v, func(n *pyast.Node) bool {
 			if n.Kind() == "string" {
 				out[strings.Trim(m.Text(n), "\"'")] = true
 				return false

@@ -395,8 +395,8 @@ func isParamOf(m *pyast.Module, d, w *pyast.Function, name string, expr *pyast.N
 		switch {
 		case bd.Kind == pyast.BindParam && bd.Name == name:
 			return true
-		case (bd.Kind == pyast.BindAlias || bd.Kind == pyast.BindValue) && bd.Value != nil:
-			if isParamOf(m, d, w, name, bd.Value, depth+1) {
+		case bd.Kind == pyast.BindAlias || bd.Kind == pyast.BindValue:
+			if v := bd.Value(); v != nil && isParamOf(m, d, w, name, v, depth+1) {
 				return true
 			}
 		}
@@ -432,8 +432,8 @@ func (b *builder) nameFuncs(m *pyast.Module, expr *pyast.Node, depth int) []*pya
 	}
 	if expr.Kind() == "identifier" {
 		for _, bd := range m.ScopeAt(expr).Lookup(m.TextView(expr)) {
-			if bd.Kind == pyast.BindValue && bd.Value != nil && pyast.Unparen(bd.Value).Kind() == "call" {
-				out = append(out, b.nameFuncs(m, bd.Value, depth+1)...)
+			if v := bd.Value(); bd.Kind == pyast.BindValue && v != nil && pyast.Unparen(v).Kind() == "call" {
+				out = append(out, b.nameFuncs(m, v, depth+1)...)
 			}
 		}
 	}
@@ -704,11 +704,11 @@ func (b *builder) registrationAssignment(m *pyast.Module, n *pyast.Node) {
 func (b *builder) moduleFramework(m *pyast.Module) Framework {
 	for _, name := range m.Scope.Names() {
 		for _, bd := range m.Scope.Local(name) {
-			if f := b.frameworkOfTypes(bd.Types, 0); f != FrameworkUnknown {
+			if f := b.frameworkOfTypes(bd.Types(), 0); f != FrameworkUnknown {
 				return f
 			}
 			if bd.Kind == pyast.BindImport {
-				for _, t := range bd.Targets {
+				for _, t := range bd.Targets() {
 					if f := b.frameworkOfQual(t, 0); f != FrameworkUnknown {
 						return f
 					}

@@ -201,10 +201,10 @@ func (b *builder) frameworkOfQual(q string, depth int) Framework {
 		return b.factoryServer(sym.module, sym.fn, depth+1)
 	case len(sym.bindings) > 0:
 		for _, bd := range sym.bindings {
-			if f := b.frameworkOfTypes(bd.Types, depth+1); f != FrameworkUnknown {
+			if f := b.frameworkOfTypes(bd.Types(), depth+1); f != FrameworkUnknown {
 				return f
 			}
-			for _, t := range bd.Targets {
+			for _, t := range bd.Targets() {
 				if t != q {
 					if f := b.frameworkOfQual(t, depth+1); f != FrameworkUnknown {
 						return f

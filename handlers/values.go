@@ -33,11 +33,11 @@ func (b *builder) collectionKey(m *pyast.Module, expr *pyast.Node) (string, []va
 			var vals []valueAt
 			key := q
 			for _, bd := range sym.bindings {
-				if len(bd.Targets) > 0 {
-					key = bd.Targets[0]
+				if t := bd.Targets(); len(t) > 0 {
+					key = t[0]
 				}
-				if bd.Value != nil {
-					vals = append(vals, valueAt{sym.module, bd.Value})
+				if v := bd.Value(); v != nil {
+					vals = append(vals, valueAt{sym.module, v})
 				}
 			}
 			return key, vals
@@ -47,12 +47,13 @@ func (b *builder) collectionKey(m *pyast.Module, expr *pyast.Node) (string, []va
 		var vals []valueAt
 		key := ""
 		for _, bd := range m.ScopeAt(expr).Lookup(m.TextView(expr)) {
-			if bd.Kind != pyast.BindValue || len(bd.Targets) == 0 {
+			t := bd.Targets()
+			if bd.Kind != pyast.BindValue || len(t) == 0 {
 				continue
 			}
-			key = bd.Targets[0]
-			if bd.Value != nil {
-				vals = append(vals, valueAt{m, bd.Value})
+			key = t[0]
+			if v := bd.Value(); v != nil {
+				vals = append(vals, valueAt{m, v})
 			}
 		}
 		return key, vals

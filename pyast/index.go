@@ -101,6 +101,8 @@ var bindingKinds = newKindSet("function_definition", "class_definition", "import
 func (m *Module) index() {
 	var c indexCounts
 	c.count(m.tree)
+	m.arena = newIndexArena(&c)
+	defer func() { m.arena = nil }()
 	m.Scope = newScope(nil, m.Name)
 	for k, n := range c.kinds {
 		if n > 0 {
@@ -126,16 +128,31 @@ func (m *Module) index() {
 type indexCounts struct {
 	kinds          [len(nodeKinds)]int // nodes of each of nodeKinds
 	funcs, classes int
+	params         int // parameters of defs
+	bindings       int // bindings of defs, classes, parameters, imports and assignments to a name
 }
 
 var (
-	funcKinds  = newKindSet("function_definition")
-	classKinds = newKindSet("class_definition")
+	funcKinds       = newKindSet("function_definition")
+	classKinds      = newKindSet("class_definition")
+	parametersKinds = newKindSet("parameters")
+	importKinds     = newKindSet("import_statement", "import_from_statement")
+	assignmentKinds = newKindSet("assignment")
+	withItemKinds   = newKindSet("with_item")
+	// paramKinds are the children of a def's parameters node that are
+	// parameters (not "*", "/" or comments).
+	paramKinds = newKindSet("identifier", "typed_parameter", "default_parameter", "typed_default_parameter",
+		"list_splat_pattern", "dictionary_splat_pattern")
+	importedKinds = newKindSet("dotted_name", "aliased_import")
 )
 
+// count counts what index stores. The bindings are counted as indexNode
+// makes them where that is cheap to tell; the few it does not count (with
+// items, attributes of classes) are allocated one by one.
 func (c *indexCounts) count(tree []Node) {
 	for i := range tree {
-		sym := tree[i].symbol
+		n := &tree[i]
+		sym := n.symbol
 		if k := indexedSlot[sym]; k >= 0 {
 			c.kinds[k]++
 		}
@@ -144,8 +161,70 @@ func (c *indexCounts) count(tree []Node) {
 			c.funcs++
 		case classKinds.has(sym):
 			c.classes++
+		case parametersKinds.has(sym):
+			c.params += paramCount(n)
+		case importKinds.has(sym):
+			for ch := n.firstChild(); ch != nil; ch = n.nextChild(ch) {
+				if ch.IsNamed() && importedKinds.has(ch.symbol) {
+					c.bindings++
+				}
+			}
+			if mod := n.ChildByFieldName("module_name"); mod != nil && importedKinds.has(mod.symbol) {
+				c.bindings--
+			}
+		case assignmentKinds.has(sym):
+			if l := Unparen(n.ChildByFieldName("left")); l != nil && l.Kind() == "identifier" && n.ChildByFieldName("right") != nil {
+				c.bindings++
+			}
 		}
 	}
+	c.bindings += c.funcs + c.classes + c.params
+}
+
+// paramCount returns the number of parameters in a parameters node.
+func paramCount(n *Node) int {
+	k := 0
+	for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+		if c.IsNamed() && paramKinds.has(c.symbol) {
+			k++
+		}
+	}
+	return k
+}
+
+// indexArena holds the array a module's Bindings are taken from while index
+// runs: one allocation per module, sized by indexCounts, instead of one per
+// Binding (88 bytes, which a Binding alone rounds up to 96). Past its count a
+// Binding is allocated alone. (Functions, Scopes and Params alone waste
+// less than the rounding of an array of them, so they are not here.)
+type indexArena struct {
+	bindings []Binding
+}
+
+func newIndexArena(c *indexCounts) *indexArena {
+	return &indexArena{bindings: make([]Binding, c.bindings)}
+}
+
+// take returns the next element of *s, or a new one when *s is used up.
+func take[T any](s *[]T) *T {
+	if len(*s) == 0 {
+		return new(T)
+	}
+	p := &(*s)[0]
+	*s = (*s)[1:]
+	return p
+}
+
+func newScope(parent *Scope, qual string) *Scope {
+	return &Scope{Parent: parent, Qual: qual}
+}
+
+// newBinding returns a new Binding of the module's index.
+func (m *Module) newBinding(name string, kind BindingKind, n *Node, targets, types []string) *Binding {
+	b := take(&m.arena.bindings)
+	b.Name, b.Kind, b.Node = name, kind, n
+	b.set(targets, types)
+	return b
 }
 
 func (m *Module) indexNode(n *Node) {
@@ -202,7 +281,7 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 		m.scopeSpans.add(f.Body.StartByte(), f.Body.EndByte(), int32(len(m.Funcs)))
 	}
 	m.Funcs = append(m.Funcs, f)
-	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{f.Qual}, Node: f.Stmt})
+	outer.bind(m.newBinding(name, BindDef, f.Stmt, []string{f.Qual}, nil))
 	if cls != nil && f.Class == cls {
 		if cls.Methods == nil {
 			cls.Methods = map[string]*Function{}
@@ -213,12 +292,18 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 }
 
 func (m *Module) indexParams(f *Function) {
-	params := NamedChildren(f.Node.ChildByFieldName("parameters"))
-	if len(params) > 0 {
-		f.Params = make([]Param, 0, len(params))
+	ps := f.Node.ChildByFieldName("parameters")
+	if ps == nil {
+		return
+	}
+	if k := paramCount(ps); k > 0 {
+		f.Params = make([]Param, 0, k)
 	}
 	kwOnly := false
-	for _, p := range params {
+	for p := ps.firstChild(); p != nil; p = ps.nextChild(p) {
+		if !p.IsNamed() {
+			continue
+		}
 		prm := Param{Node: p}
 		switch p.Kind() {
 		case "identifier":
@@ -259,15 +344,15 @@ func (m *Module) indexParams(f *Function) {
 		if prm.Kind == ParamVarArgs {
 			kwOnly = true
 		}
-		b := &Binding{Name: prm.Name, Kind: BindParam, Node: p}
+		var targets, types []string
 		if len(f.Params) == 0 && f.Class != nil && !isStaticMethod(m, f) {
-			b.Targets = []string{f.Class.Qual}
+			targets = []string{f.Class.Qual}
 		}
 		if prm.Annotation != nil {
-			b.Types = m.annotationTypes(f.Scope.Parent, prm.Annotation)
+			types = m.annotationTypes(f.Scope.Parent, prm.Annotation)
 		}
 		f.Params = append(f.Params, prm)
-		f.Scope.bind(b)
+		f.Scope.bind(m.newBinding(prm.Name, BindParam, p, targets, types))
 	}
 }
 
@@ -299,7 +384,7 @@ func (m *Module) annotationTypes(s *Scope, ann *Node) []string {
 			if txt != "" && !strings.ContainsAny(txt, " []|") {
 				head, rest, _ := strings.Cut(txt, ".")
 				for _, b := range s.Lookup(head) {
-					for _, t := range b.Targets {
+					for _, t := range b.Targets() {
 						if rest != "" {
 							t += "." + rest
 						}
@@ -337,7 +422,7 @@ func (m *Module) indexClass(n *Node, outer *Scope) {
 		m.scopeSpans.add(body.StartByte(), body.EndByte(), ^int32(len(m.Classes)))
 	}
 	m.Classes = append(m.Classes, c)
-	outer.bind(&Binding{Name: name, Kind: BindDef, Targets: []string{c.Qual}, Node: n})
+	outer.bind(m.newBinding(name, BindDef, n, []string{c.Qual}, nil))
 }
 
 // addAttr records a binding of attribute name of the class.
@@ -354,11 +439,11 @@ func (m *Module) indexImport(n *Node, s *Scope) {
 		case "dotted_name":
 			full := DottedName(m, c)
 			head, _, _ := strings.Cut(full, ".")
-			s.bind(&Binding{Name: head, Kind: BindImport, Targets: []string{head}, Node: n})
+			s.bind(m.newBinding(head, BindImport, n, []string{head}, nil))
 		case "aliased_import":
 			full := DottedName(m, c.ChildByFieldName("name"))
 			alias := m.Text(c.ChildByFieldName("alias"))
-			s.bind(&Binding{Name: alias, Kind: BindImport, Targets: []string{full}, Node: n})
+			s.bind(m.newBinding(alias, BindImport, n, []string{full}, nil))
 		}
 	}
 }
@@ -376,11 +461,11 @@ func (m *Module) indexFromImport(n *Node, s *Scope) {
 		switch c.Kind() {
 		case "dotted_name":
 			name := DottedName(m, c)
-			s.bind(&Binding{Name: name, Kind: BindImport, Targets: []string{base + "." + name}, Node: n})
+			s.bind(m.newBinding(name, BindImport, n, []string{base + "." + name}, nil))
 		case "aliased_import":
 			name := DottedName(m, c.ChildByFieldName("name"))
 			alias := m.Text(c.ChildByFieldName("alias"))
-			s.bind(&Binding{Name: alias, Kind: BindImport, Targets: []string{base + "." + name}, Node: n})
+			s.bind(m.newBinding(alias, BindImport, n, []string{base + "." + name}, nil))
 		}
 	}
 }
@@ -437,41 +522,37 @@ func (m *Module) IsPackage() bool {
 }
 
 func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
-	left, right := Unparen(n.ChildByFieldName("left")), Unparen(n.ChildByFieldName("right"))
+	left, right := Unparen(n.ChildByFieldName("left")), assignedValue(n)
 	if left == nil {
 		return
 	}
-	if right != nil && right.Kind() == "assignment" { // a = b = value
-		right = Unparen(right.ChildByFieldName("right"))
-	}
 	switch left.Kind() {
 	case "identifier":
-		name := m.Text(left)
-		b := &Binding{Name: name, Node: n, Value: right}
 		if right == nil { // annotation only: "x: int"
 			return
 		}
+		name := m.Text(left)
+		kind := BindValue
+		var targets, types []string
 		switch right.Kind() {
 		case "identifier", "attribute":
-			b.Kind = BindAlias
-			b.Targets = m.resolve(s, right, 0)
-			b.Types = m.typesIn(s, right)
+			kind = BindAlias
+			targets = m.resolve(s, right, 0)
+			types = m.typesIn(s, right)
 		case "call":
-			b.Kind = BindValue
-			b.Targets = []string{s.Qual + "." + name}
-			b.Types = m.resolve(s, right.ChildByFieldName("function"), 0)
+			targets = []string{s.Qual + "." + name}
+			types = m.resolve(s, right.ChildByFieldName("function"), 0)
 		case "await":
 			// x = await factory(): the type is what the factory returns;
 			// record the factory, callers follow its return annotation.
-			b.Kind = BindValue
-			b.Targets = []string{s.Qual + "." + name}
+			targets = []string{s.Qual + "." + name}
 			if c := Unparen(right.NamedChild(0)); c != nil && c.Kind() == "call" {
-				b.Types = m.resolve(s, c.ChildByFieldName("function"), 0)
+				types = m.resolve(s, c.ChildByFieldName("function"), 0)
 			}
 		default:
-			b.Kind = BindValue
-			b.Targets = []string{s.Qual + "." + name}
+			targets = []string{s.Qual + "." + name}
 		}
+		b := m.newBinding(name, kind, n, targets, types)
 		s.bind(b)
 		if cls != nil && fn == nil {
 			cls.addAttr(name, b)
@@ -487,13 +568,13 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 			return
 		}
 		name := m.Text(left.ChildByFieldName("attribute"))
-		b := &Binding{Name: name, Kind: BindValue, Targets: []string{c.Qual + "." + name}, Node: n, Value: right}
+		var types []string
 		if right.Kind() == "call" {
-			b.Types = m.resolve(s, right.ChildByFieldName("function"), 0)
+			types = m.resolve(s, right.ChildByFieldName("function"), 0)
 		} else {
-			b.Types = m.typesIn(s, right)
+			types = m.typesIn(s, right)
 		}
-		c.addAttr(name, b)
+		c.addAttr(name, m.newBinding(name, BindValue, n, []string{c.Qual + "." + name}, types))
 	}
 }
 
@@ -504,7 +585,7 @@ func (m *Module) typesIn(s *Scope, n *Node) []string {
 	}
 	var out []string
 	for _, b := range s.Lookup(m.TextView(n)) {
-		out = appendUnique(out, b.Types...)
+		out = appendUnique(out, b.Types()...)
 	}
 	return out
 }
@@ -527,7 +608,7 @@ func (m *Module) indexWithItem(n *Node, s *Scope) {
 		return
 	}
 	name := m.Text(target)
-	s.bind(&Binding{Name: name, Kind: BindValue, Targets: []string{s.Qual + "." + name}, Types: m.resolve(s, expr.ChildByFieldName("function"), 0), Node: n, Value: expr})
+	s.bind(m.newBinding(name, BindValue, n, []string{s.Qual + "." + name}, m.resolve(s, expr.ChildByFieldName("function"), 0)))
 }
 
 // ImportTargets returns the qualified names an import statement binds

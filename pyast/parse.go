@@ -38,6 +38,7 @@ type Module struct {
 	funcSpans  spans // function_definition ranges
 	scopeSpans spans // function and class body ranges
 	nodes      nodeIndex
+	arena      *indexArena // while index runs
 }
 
 // Parse parses src as module name (dotted; "" when unknown), read from path. A syntax error is not an error here: the tree then holds

@@ -128,10 +128,10 @@ def sync_tool(a, *args):
 	if want := []ParamKind{ParamPositional, ParamPositional, ParamKeywordOnly, ParamVarKeywords}; !reflect.DeepEqual(kinds, want) {
 		t.Errorf("param kinds %v, want %v", kinds, want)
 	}
-	if got := m.Scope.Lookup("mcp")[0].Types; !reflect.DeepEqual(got, []string{"mcp.server.fastmcp.FastMCP"}) {
+	if got := m.Scope.Lookup("mcp")[0].Types(); !reflect.DeepEqual(got, []string{"mcp.server.fastmcp.FastMCP"}) {
 		t.Errorf("type of mcp = %q", got)
 	}
-	if got := m.Scope.Lookup("alias")[0].Targets; !reflect.DeepEqual(got, []string{"srv.mcp"}) {
+	if got := m.Scope.Lookup("alias")[0].Targets(); !reflect.DeepEqual(got, []string{"srv.mcp"}) {
 		t.Errorf("alias targets = %q", got)
 	}
 	st := m.Funcs[2]
@@ -147,7 +147,7 @@ def sync_tool(a, *args):
 		return true
 	})
 	for _, b := range run.Scope.Local("ctx") {
-		ctxTypes = b.Types
+		ctxTypes = b.Types()
 	}
 	if !reflect.DeepEqual(ctxTypes, []string{"mcp.server.fastmcp.Context"}) || !reflect.DeepEqual(selfMcp, []string{"mcp.server.fastmcp.FastMCP"}) {
 		t.Errorf("ctx types %q, self.mcp types %q", ctxTypes, selfMcp)

@@ -3,7 +3,7 @@ package pyast
 import "strings"
 
 // BindingKind says how a name got its meaning.
-type BindingKind int
+type BindingKind uint8
 
 const (
 	BindImport BindingKind = iota // import / from-import: Targets are the imported qualified names
@@ -15,13 +15,63 @@ const (
 
 // Binding is one way a name is bound in a scope. A name can have several
 // (try/except ImportError fallbacks, reassignments); resolution returns all.
+//
+// A module has a Binding for every parameter, def, import and assignment to
+// a name, the largest part of its index: a Binding is 56 bytes, its targets
+// and types in one slice, its value found from its node.
 type Binding struct {
-	Name    string
-	Kind    BindingKind
-	Targets []string
-	Types   []string
-	Node    *Node // the statement or parameter that binds it
-	Value   *Node // the right-hand side, for assignments
+	Name string
+	Node *Node    // the statement or parameter that binds it
+	ts   []string // Targets, then Types
+	nt   uint32   // len(Targets)
+	Kind BindingKind
+}
+
+// Targets returns what the name refers to: see BindingKind.
+func (b *Binding) Targets() []string { return b.ts[:b.nt:b.nt] }
+
+// Types returns the qualified names of what produced the value: the
+// callee of an assignment's call, a parameter's resolved annotation.
+func (b *Binding) Types() []string { return b.ts[b.nt:len(b.ts):len(b.ts)] }
+
+// set sets the targets and types of b.
+func (b *Binding) set(targets, types []string) {
+	switch {
+	case len(types) == 0:
+		b.ts = targets
+	case len(targets) == 0:
+		b.ts = types
+	default:
+		b.ts = append(append(make([]string, 0, len(targets)+len(types)), targets...), types...)
+	}
+	b.nt = uint32(len(targets))
+}
+
+// Value returns the right-hand side of an assignment (the value of "a = b =
+// value"), the call of a with item ("with call() as name"), or nil.
+func (b *Binding) Value() *Node {
+	n := b.Node
+	switch {
+	case n == nil:
+		return nil
+	case assignmentKinds.has(n.symbol):
+		return assignedValue(n)
+	case withItemKinds.has(n.symbol):
+		if v := n.ChildByFieldName("value"); v != nil {
+			return Unparen(v.NamedChild(0))
+		}
+	}
+	return nil
+}
+
+// assignedValue returns the right-hand side of an assignment: for "a = b =
+// value", value; nil for an annotation alone ("x: int").
+func assignedValue(n *Node) *Node {
+	right := Unparen(n.ChildByFieldName("right"))
+	if right != nil && right.Kind() == "assignment" { // a = b = value
+		right = Unparen(right.ChildByFieldName("right"))
+	}
+	return right
 }
 
 // Scope is a module, function or class body.
@@ -44,10 +94,6 @@ type Scope struct {
 
 // scopeMapAt is the number of names past which a scope indexes them by a map.
 const scopeMapAt = 8
-
-func newScope(parent *Scope, qual string) *Scope {
-	return &Scope{Parent: parent, Qual: qual}
-}
 
 // find returns the index of name in s.names, or -1.
 func (s *Scope) find(name string) int {
@@ -175,11 +221,11 @@ func (m *Module) resolve(s *Scope, n *Node, depth int) []string {
 			return []string{m.Text(n)}
 		}
 		if len(bs) == 1 { // a binding's targets are distinct
-			return append([]string(nil), bs[0].Targets...)
+			return append([]string(nil), bs[0].Targets()...)
 		}
 		var out []string
 		for _, b := range bs {
-			out = appendUnique(out, b.Targets...)
+			out = appendUnique(out, b.Targets()...)
 		}
 		return out
 	case "attribute":
@@ -211,7 +257,7 @@ func (m *Module) TypesOf(n *Node) []string {
 	case "identifier":
 		var out []string
 		for _, b := range s.Lookup(m.TextView(n)) {
-			out = appendUnique(out, b.Types...)
+			out = appendUnique(out, b.Types()...)
 		}
 		return out
 	case "attribute":
@@ -221,7 +267,7 @@ func (m *Module) TypesOf(n *Node) []string {
 			if cls := m.selfClass(s, m.Text(obj)); cls != nil {
 				var out []string
 				for _, b := range cls.Attrs[attr] {
-					out = appendUnique(out, b.Types...)
+					out = appendUnique(out, b.Types()...)
 				}
 				return out
 			}

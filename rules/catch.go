@@ -77,7 +77,7 @@ func cancellationType(m *pyast.Module, e *pyast.Node) (string, bool) {
 		if e.Kind() == "identifier" {
 			// exc = anyio.get_cancelled_exc_class(); except exc: ...
 			for _, b := range m.ScopeAt(e).Lookup(m.Text(e)) {
-				if v := pyast.Unparen(b.Value); v != nil && v.Kind() == "call" && v.Id() != e.Id() {
+				if v := pyast.Unparen(b.Value()); v != nil && v.Kind() == "call" && v.Id() != e.Id() {
 					if what, ok := cancellationType(m, v); ok {
 						return m.Text(e) + " (" + what + ")", true
 					}

@@ -107,7 +107,7 @@ func boundTo(m *pyast.Module, sc *pyast.Scope, at *pyast.Node, q string) string 
 	ok := func(name string) bool {
 		bs := sc.Lookup(name)
 		for _, b := range bs {
-			if b.Kind != pyast.BindImport || len(b.Targets) != 1 || b.Targets[0] != q || typeCheckingOnly(m, b.Node) {
+			if b.Kind != pyast.BindImport || len(b.Targets()) != 1 || b.Targets()[0] != q || typeCheckingOnly(m, b.Node) {
 				return false
 			}
 			if m.FuncAt(b.Node) != nil && b.Node.StartByte() > at.StartByte() {

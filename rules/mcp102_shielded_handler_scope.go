@@ -125,7 +125,7 @@ func shieldItem(m *pyast.Module, f *pyast.Function, w *pyast.Node) *pyast.Node {
 // factory call.
 func assignedScope(m *pyast.Module, id *pyast.Node) bool {
 	for _, b := range m.ScopeAt(id).Lookup(m.Text(id)) {
-		if b.Kind == pyast.BindValue && checkpoint.ScopeFactory(m, b.Value) {
+		if b.Kind == pyast.BindValue && checkpoint.ScopeFactory(m, b.Value()) {
 			return true
 		}
 	}
