@@ -33,7 +33,7 @@ const (
 
 // Param is one parameter of a function.
 type Param struct {
-	Name       string
+	Name       string // shares the module's Src (see TextView)
 	Kind       ParamKind
 	Node       *Node
 	Annotation *Node
@@ -219,6 +219,22 @@ func newScope(parent *Scope, qual string) *Scope {
 	return &Scope{Parent: parent, Qual: qual}
 }
 
+// qualify returns outer.name, and name as the end of it: one string where
+// the name alone would be a second (a name from TextView would keep the
+// module's source alive in whatever kept it).
+func qualify(outer, name string) (qual, suffix string) {
+	qual = outer + "." + name
+	return qual, qual[len(qual)-len(name):]
+}
+
+// qualified returns the one target outer.name of a binding and sets *name
+// to the end of it (see qualify).
+func qualified(outer string, name *string) []string {
+	q, n := qualify(outer, *name)
+	*name = n
+	return []string{q}
+}
+
 // newBinding returns a new Binding of the module's index.
 func (m *Module) newBinding(name string, kind BindingKind, n *Node, targets, types []string) *Binding {
 	b := take(&m.arena.bindings)
@@ -246,12 +262,13 @@ func (m *Module) indexNode(n *Node) {
 }
 
 func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Class) {
-	name := m.Text(n.ChildByFieldName("name"))
-	f := &Function{Name: name, Node: n, Stmt: n, Parent: parent, Body: n.ChildByFieldName("body")}
+	// The name is the end of the qualified name, not a string of its own.
+	f := &Function{Node: n, Stmt: n, Parent: parent, Body: n.ChildByFieldName("body")}
+	f.Qual, f.Name = qualify(outer.Qual, m.TextView(n.ChildByFieldName("name")))
+	name := f.Name
 	if cls != nil && parent == nil {
 		f.Class = cls
 	}
-	f.Qual = outer.Qual + "." + name
 	if p := n.Parent(); p != nil && p.Kind() == "decorated_definition" {
 		f.Stmt = p
 		for _, d := range NamedChildren(p) {
@@ -307,31 +324,31 @@ func (m *Module) indexParams(f *Function) {
 		prm := Param{Node: p}
 		switch p.Kind() {
 		case "identifier":
-			prm.Name = m.Text(p)
+			prm.Name = m.TextView(p)
 		case "typed_parameter":
 			prm.Annotation = p.ChildByFieldName("type")
 			for _, c := range NamedChildren(p) {
 				switch c.Kind() {
 				case "identifier":
-					prm.Name = m.Text(c)
+					prm.Name = m.TextView(c)
 				case "list_splat_pattern":
-					prm.Name, prm.Kind = m.Text(c.NamedChild(0)), ParamVarArgs
+					prm.Name, prm.Kind = m.TextView(c.NamedChild(0)), ParamVarArgs
 				case "dictionary_splat_pattern":
-					prm.Name, prm.Kind = m.Text(c.NamedChild(0)), ParamVarKeywords
+					prm.Name, prm.Kind = m.TextView(c.NamedChild(0)), ParamVarKeywords
 				}
 				if prm.Name != "" {
 					break
 				}
 			}
 		case "default_parameter", "typed_default_parameter":
-			prm.Name = m.Text(p.ChildByFieldName("name"))
+			prm.Name = m.TextView(p.ChildByFieldName("name"))
 			prm.Annotation = p.ChildByFieldName("type")
 			prm.Default = p.ChildByFieldName("value")
 		case "list_splat_pattern":
-			prm.Name, prm.Kind = m.Text(p.NamedChild(0)), ParamVarArgs
+			prm.Name, prm.Kind = m.TextView(p.NamedChild(0)), ParamVarArgs
 			kwOnly = true
 		case "dictionary_splat_pattern":
-			prm.Name, prm.Kind = m.Text(p.NamedChild(0)), ParamVarKeywords
+			prm.Name, prm.Kind = m.TextView(p.NamedChild(0)), ParamVarKeywords
 		case "keyword_separator":
 			kwOnly = true
 			continue
@@ -358,7 +375,7 @@ func (m *Module) indexParams(f *Function) {
 
 func isStaticMethod(m *Module, f *Function) bool {
 	for _, d := range f.Decorators {
-		if m.Text(d) == "staticmethod" {
+		if m.TextView(d) == "staticmethod" {
 			return true
 		}
 	}
@@ -380,7 +397,7 @@ func (m *Module) annotationTypes(s *Scope, ann *Node) []string {
 			return false
 		case "string":
 			// "Context": a forward reference; parse the dotted name inside.
-			txt := strings.Trim(m.Text(c), `"'`)
+			txt := strings.Trim(m.TextView(c), `"'`)
 			if txt != "" && !strings.ContainsAny(txt, " []|") {
 				head, rest, _ := strings.Cut(txt, ".")
 				for _, b := range s.Lookup(head) {
@@ -400,8 +417,9 @@ func (m *Module) annotationTypes(s *Scope, ann *Node) []string {
 }
 
 func (m *Module) indexClass(n *Node, outer *Scope) {
-	name := m.Text(n.ChildByFieldName("name"))
-	c := &Class{Name: name, Qual: outer.Qual + "." + name, Node: n}
+	c := &Class{Node: n}
+	c.Qual, c.Name = qualify(outer.Qual, m.TextView(n.ChildByFieldName("name")))
+	name := c.Name
 	if p := n.Parent(); p != nil && p.Kind() == "decorated_definition" {
 		for _, d := range NamedChildren(p) {
 			if d.Kind() == "decorator" && d.NamedChildCount() > 0 {
@@ -483,7 +501,7 @@ func (m *Module) fromModule(n *Node) string {
 	for _, c := range Children(n) {
 		switch c.Kind() {
 		case "import_prefix":
-			dots = strings.Count(m.Text(c), ".")
+			dots = strings.Count(m.TextView(c), ".")
 		case "dotted_name":
 			rest = DottedName(m, c)
 		}
@@ -531,7 +549,8 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		if right == nil { // annotation only: "x: int"
 			return
 		}
-		name := m.Text(left)
+		// The name of a value is the end of its target (see qualify).
+		name := m.TextView(left)
 		kind := BindValue
 		var targets, types []string
 		switch right.Kind() {
@@ -540,17 +559,17 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 			targets = m.resolve(s, right, 0)
 			types = m.typesIn(s, right)
 		case "call":
-			targets = []string{s.Qual + "." + name}
+			targets = qualified(s.Qual, &name)
 			types = m.resolve(s, right.ChildByFieldName("function"), 0)
 		case "await":
 			// x = await factory(): the type is what the factory returns;
 			// record the factory, callers follow its return annotation.
-			targets = []string{s.Qual + "." + name}
+			targets = qualified(s.Qual, &name)
 			if c := Unparen(right.NamedChild(0)); c != nil && c.Kind() == "call" {
 				types = m.resolve(s, c.ChildByFieldName("function"), 0)
 			}
 		default:
-			targets = []string{s.Qual + "." + name}
+			targets = qualified(s.Qual, &name)
 		}
 		b := m.newBinding(name, kind, n, targets, types)
 		s.bind(b)
@@ -563,18 +582,19 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		if fn == nil || obj.Kind() != "identifier" || right == nil {
 			return
 		}
-		c := m.selfClass(s, m.Text(obj))
+		c := m.selfClass(s, m.TextView(obj))
 		if c == nil {
 			return
 		}
-		name := m.Text(left.ChildByFieldName("attribute"))
+		name := m.TextView(left.ChildByFieldName("attribute"))
+		targets := qualified(c.Qual, &name)
 		var types []string
 		if right.Kind() == "call" {
 			types = m.resolve(s, right.ChildByFieldName("function"), 0)
 		} else {
 			types = m.typesIn(s, right)
 		}
-		c.addAttr(name, m.newBinding(name, BindValue, n, []string{c.Qual + "." + name}, types))
+		c.addAttr(name, m.newBinding(name, BindValue, n, targets, types))
 	}
 }
 
@@ -607,8 +627,9 @@ func (m *Module) indexWithItem(n *Node, s *Scope) {
 	if target.Kind() != "identifier" {
 		return
 	}
-	name := m.Text(target)
-	s.bind(m.newBinding(name, BindValue, n, []string{s.Qual + "." + name}, m.resolve(s, expr.ChildByFieldName("function"), 0)))
+	name := m.TextView(target)
+	targets := qualified(s.Qual, &name)
+	s.bind(m.newBinding(name, BindValue, n, targets, m.resolve(s, expr.ChildByFieldName("function"), 0)))
 }
 
 // ImportTargets returns the qualified names an import statement binds

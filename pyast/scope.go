@@ -20,7 +20,7 @@ const (
 // a name, the largest part of its index: a Binding is 56 bytes, its targets
 // and types in one slice, its value found from its node.
 type Binding struct {
-	Name string
+	Name string   // the end of its target, or a string that shares the module's Src (see TextView)
 	Node *Node    // the statement or parameter that binds it
 	ts   []string // Targets, then Types
 	nt   uint32   // len(Targets)
