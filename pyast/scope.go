@@ -1,6 +1,9 @@
 package pyast
 
-import "strings"
+import (
+	"hash/maphash"
+	"strings"
+)
 
 // BindingKind says how a name got its meaning.
 type BindingKind uint8
@@ -83,25 +86,41 @@ type Scope struct {
 
 	// The first binding of each name, in the order the names were first
 	// bound. Most scopes are functions with a few names, found by a linear
-	// scan; a scope with more gets a map (a map per function scope was the
+	// scan; a scope with more gets a hash table (a map per function scope was the
 	// largest part of a module's index). Most names are bound once; the
 	// bindings of a name bound more than once are in more, by its index in
 	// names.
 	names  []*Binding
-	byName map[string]int32
+	byName *nameTable
 	more   map[int32][]*Binding
 }
 
-// scopeMapAt is the number of names past which a scope indexes them by a map.
+// scopeMapAt is the number of names past which a scope indexes them by a
+// hash table.
 const scopeMapAt = 8
+
+// nameTable indexes a scope's names: open addressing with linear probing,
+// each slot 1 + an index into Scope.names, or 0 for none; at most half the
+// slots are used. About 10 bytes a name, where a map[string]int32 takes 50.
+type nameTable struct {
+	slots []int32 // len is a power of two
+}
+
+var nameSeed = maphash.MakeSeed()
 
 // find returns the index of name in s.names, or -1.
 func (s *Scope) find(name string) int {
-	if s.byName != nil {
-		if i, ok := s.byName[name]; ok {
-			return int(i)
+	if t := s.byName; t != nil {
+		mask := uint64(len(t.slots) - 1)
+		for i := maphash.String(nameSeed, name) & mask; ; i = (i + 1) & mask {
+			k := t.slots[i]
+			if k == 0 {
+				return -1
+			}
+			if s.names[k-1].Name == name {
+				return int(k - 1)
+			}
 		}
-		return -1
 	}
 	for i, b := range s.names {
 		if b.Name == name {
@@ -109,6 +128,16 @@ func (s *Scope) find(name string) int {
 		}
 	}
 	return -1
+}
+
+// insert adds s.names[i], which is not in the table, to it.
+func (t *nameTable) insert(s *Scope, i int) {
+	mask := uint64(len(t.slots) - 1)
+	j := maphash.String(nameSeed, s.names[i].Name) & mask
+	for t.slots[j] != 0 {
+		j = (j + 1) & mask
+	}
+	t.slots[j] = int32(i + 1)
 }
 
 func (s *Scope) bind(b *Binding) {
@@ -124,13 +153,18 @@ func (s *Scope) bind(b *Binding) {
 		return
 	}
 	s.names = append(s.names, b)
+	n := len(s.names)
 	switch {
-	case s.byName != nil:
-		s.byName[b.Name] = int32(len(s.names) - 1)
-	case len(s.names) > scopeMapAt:
-		s.byName = make(map[string]int32, 2*len(s.names))
-		for i, b := range s.names {
-			s.byName[b.Name] = int32(i)
+	case s.byName != nil && 2*n <= len(s.byName.slots):
+		s.byName.insert(s, n-1)
+	case n > scopeMapAt:
+		size := 32
+		for size < 2*n {
+			size *= 2
+		}
+		s.byName = &nameTable{slots: make([]int32, size)}
+		for i := range s.names {
+			s.byName.insert(s, i)
 		}
 	}
 }
