@@ -42,10 +42,10 @@ func (ix *Index) ServerConstruction() (ServerUse, bool) {
 		}
 		for _, fn := range m.Funcs {
 			for _, p := range fn.Params {
-				if p.Annotation == nil {
+				ann := p.Annotation()
+				if ann == nil {
 					continue
 				}
-				ann := p.Annotation
 				if ann.Kind() == "type" && ann.NamedChildCount() == 1 {
 					ann = ann.NamedChild(0)
 				}

@@ -33,12 +33,31 @@ const (
 
 // Param is one parameter of a function.
 type Param struct {
-	Name       string // shares the module's Src (see TextView)
-	Kind       ParamKind
-	Node       *Node
-	Annotation *Node
-	Default    *Node
+	Name string // shares the module's Src (see TextView)
+	Kind ParamKind
+	Node *Node // the parameter: identifier, typed_parameter, default_parameter, ...
 }
+
+// Annotation returns the parameter's annotation, or nil.
+func (p Param) Annotation() *Node {
+	if annotatedParamKinds.has(p.Node.symbol) {
+		return p.Node.ChildByFieldName("type")
+	}
+	return nil
+}
+
+// Default returns the parameter's default value, or nil.
+func (p Param) Default() *Node {
+	if defaultParamKinds.has(p.Node.symbol) {
+		return p.Node.ChildByFieldName("value")
+	}
+	return nil
+}
+
+var (
+	annotatedParamKinds = newKindSet("typed_parameter", "default_parameter", "typed_default_parameter")
+	defaultParamKinds   = newKindSet("default_parameter", "typed_default_parameter")
+)
 
 // Class is a class definition.
 type Class struct {
@@ -326,7 +345,6 @@ func (m *Module) indexParams(f *Function) {
 		case "identifier":
 			prm.Name = m.TextView(p)
 		case "typed_parameter":
-			prm.Annotation = p.ChildByFieldName("type")
 			for _, c := range NamedChildren(p) {
 				switch c.Kind() {
 				case "identifier":
@@ -342,8 +360,6 @@ func (m *Module) indexParams(f *Function) {
 			}
 		case "default_parameter", "typed_default_parameter":
 			prm.Name = m.TextView(p.ChildByFieldName("name"))
-			prm.Annotation = p.ChildByFieldName("type")
-			prm.Default = p.ChildByFieldName("value")
 		case "list_splat_pattern":
 			prm.Name, prm.Kind = m.TextView(p.NamedChild(0)), ParamVarArgs
 			kwOnly = true
@@ -365,8 +381,8 @@ func (m *Module) indexParams(f *Function) {
 		if len(f.Params) == 0 && f.Class != nil && !isStaticMethod(m, f) {
 			targets = []string{f.Class.Qual}
 		}
-		if prm.Annotation != nil {
-			types = m.annotationTypes(f.Scope.Parent, prm.Annotation)
+		if ann := prm.Annotation(); ann != nil {
+			types = m.annotationTypes(f.Scope.Parent, ann)
 		}
 		f.Params = append(f.Params, prm)
 		f.Scope.bind(m.newBinding(prm.Name, BindParam, p, targets, types))

@@ -141,9 +141,9 @@ func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
 // (SPEC section 1).
 func injectsParam(m *pyast.Module, f *pyast.Function) bool {
 	for _, prm := range f.Params {
-		if prm.Annotation != nil {
+		if ann := prm.Annotation(); ann != nil {
 			found := false
-			pyast.Walk(prm.Annotation, func(n *pyast.Node) bool {
+			pyast.Walk(ann, func(n *pyast.Node) bool {
 				if found {
 					return false
 				}
@@ -161,7 +161,7 @@ func injectsParam(m *pyast.Module, f *pyast.Function) bool {
 				return true
 			}
 		}
-		if d := pyast.Unparen(prm.Default); d != nil && d.Kind() == "call" {
+		if d := pyast.Unparen(prm.Default()); d != nil && d.Kind() == "call" {
 			for _, q := range m.Resolve(pyast.Callee(d)) {
 				if strings.HasPrefix(q, "fastmcp.") || strings.HasPrefix(q, "docket.") {
 					return true

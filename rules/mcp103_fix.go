@@ -178,8 +178,8 @@ func builtinValue(m *pyast.Module, f *pyast.Function, obj *pyast.Node) bool {
 	case "identifier":
 		name := m.Text(obj)
 		for _, prm := range f.Params {
-			if prm.Name == name && prm.Kind == pyast.ParamPositional && prm.Annotation != nil {
-				return builtinTypes[strings.TrimSpace(m.Text(prm.Annotation))]
+			if prm.Name == name && prm.Kind == pyast.ParamPositional && prm.Annotation() != nil {
+				return builtinTypes[strings.TrimSpace(m.Text(prm.Annotation()))]
 			}
 		}
 	}
