@@ -851,7 +851,7 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 	// files itself.
 	if containsAny(src, commentMarkers) {
 		var spans [][2]int
-		for _, c := range m.Nodes("comment") {
+		for c := range m.Nodes("comment") {
 			spans = append(spans, [2]int{int(c.StartByte()), int(c.EndByte())})
 		}
 		e.resMu.Lock()
@@ -892,13 +892,13 @@ func referencedModules(m *pyast.Module) []string {
 		}
 	}
 	for _, kind := range []string{"import_statement", "import_from_statement"} {
-		for _, n := range m.Nodes(kind) {
+		for n := range m.Nodes(kind) {
 			for _, q := range m.ImportTargets(n) {
 				add(q)
 			}
 		}
 	}
-	for _, n := range m.Nodes("call") {
+	for n := range m.Nodes("call") {
 		for _, q := range m.Resolve(pyast.Callee(n)) {
 			add(q)
 		}

@@ -399,7 +399,7 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 	var sites []site
 	var servers []ServerSite
 	var kws []*pyast.Node
-	for _, n := range m.Nodes("call") {
+	for n := range m.Nodes("call") {
 		if b.constructsServer(m, n) {
 			servers = append(servers, ServerSite{m, n})
 		}

@@ -264,7 +264,7 @@ func (b *builder) liveModules(tests bool) map[*pyast.Module]bool {
 		m := queue[0]
 		queue = queue[1:]
 		for _, kind := range []string{"import_statement", "import_from_statement"} {
-			for _, n := range m.Nodes(kind) {
+			for n := range m.Nodes(kind) {
 				for _, q := range m.ImportTargets(n) {
 					for ; q != ""; q = parentName(q) {
 						push(b.module(q))
@@ -305,7 +305,7 @@ func (b *builder) pluginModules() map[*pyast.Module]bool {
 // runsAtTop reports whether a module calls a run method at its top level
 // (mcp.run(), asyncio.run(main())).
 func runsAtTop(m *pyast.Module) bool {
-	for _, call := range m.Nodes("call") {
+	for call := range m.Nodes("call") {
 		if _, attr := lastAttr(m, pyast.Callee(call)); strings.HasPrefix(attr, "run") && m.FuncAt(call) == nil {
 			return true
 		}
@@ -329,7 +329,7 @@ var dynamicImports = map[string]bool{
 }
 
 func importsDynamically(m *pyast.Module) bool {
-	for _, call := range m.Nodes("call") {
+	for call := range m.Nodes("call") {
 		for _, q := range m.Resolve(pyast.Callee(call)) {
 			if dynamicImports[q] {
 				return true

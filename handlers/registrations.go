@@ -11,15 +11,15 @@ import (
 // registration calls, component constructors, request_handlers assignments,
 // 2.x on_* constructor arguments and replaced tool functions.
 func (b *builder) findRegistrations(m *pyast.Module) {
-	for _, n := range m.Nodes("decorated_definition") {
+	for n := range m.Nodes("decorated_definition") {
 		if def := n.ChildByFieldName("definition"); def != nil && def.Kind() == "function_definition" {
 			b.decorated(m, m.FuncByNode(def))
 		}
 	}
-	for _, n := range m.Nodes("call") {
+	for n := range m.Nodes("call") {
 		b.registrationCall(m, n)
 	}
-	for _, n := range m.Nodes("assignment") {
+	for n := range m.Nodes("assignment") {
 		b.registrationAssignment(m, n)
 	}
 }
@@ -62,7 +62,7 @@ type enableCall struct {
 func (b *builder) enableCalls() []enableCall {
 	var out []enableCall
 	for _, m := range b.mods {
-		for _, call := range m.Nodes("call") {
+		for call := range m.Nodes("call") {
 			obj, attr := lastAttr(m, pyast.Callee(call))
 			if obj == nil || attr != "enable" {
 				continue

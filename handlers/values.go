@@ -168,7 +168,7 @@ func (b *builder) buildAdditions() {
 		}
 	}
 	for _, m := range b.mods {
-		for _, call := range m.Nodes("call") {
+		for call := range m.Nodes("call") {
 			obj, attr := lastAttr(m, pyast.Callee(call))
 			if obj == nil {
 				continue
@@ -198,7 +198,7 @@ func (b *builder) buildAdditions() {
 				}
 			}
 		}
-		for _, n := range m.Nodes("assignment") {
+		for n := range m.Nodes("assignment") {
 			left, right := pyast.Unparen(n.ChildByFieldName("left")), n.ChildByFieldName("right")
 			if left == nil || right == nil || left.Kind() != "subscript" {
 				continue

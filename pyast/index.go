@@ -125,7 +125,7 @@ func (m *Module) index() {
 	m.Scope = newScope(nil, m.Name)
 	for k, n := range c.kinds {
 		if n > 0 {
-			m.nodes.byKind[k] = make([]*Node, 0, n)
+			m.nodes.byKind[k] = make([]uint32, 0, n)
 		}
 	}
 	m.Funcs = make([]*Function, 0, c.funcs)
@@ -135,7 +135,7 @@ func (m *Module) index() {
 	for i := range m.tree {
 		n := &m.tree[i]
 		if k := indexedSlot[n.symbol]; k >= 0 {
-			m.nodes.byKind[k] = append(m.nodes.byKind[k], n)
+			m.nodes.byKind[k] = append(m.nodes.byKind[k], uint32(i))
 		}
 		if bindingKinds.has(n.symbol) {
 			m.indexNode(n)

@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"iter"
 	"sort"
 )
 
@@ -40,15 +41,27 @@ var indexedSlot = func() []int8 {
 
 // nodeIndex is a module's nodes of the indexed kinds, in document order,
 // collected by the same pass over the tree that builds the index; byKind[k]
-// holds the nodes of kind nodeKinds[k].
+// holds the nodes of kind nodeKinds[k], as their indexes in Module.tree (half
+// the size of pointers).
 type nodeIndex struct {
-	byKind [len(nodeKinds)][]*Node
+	byKind [len(nodeKinds)][]uint32
 }
 
 // Nodes returns every node of the given kind in the module, in document
 // order. Only the kinds in nodeKinds are indexed; others panic, so a caller
 // cannot silently get an empty list.
-func (m *Module) Nodes(kind string) []*Node {
+func (m *Module) Nodes(kind string) iter.Seq[*Node] {
+	list := m.nodesOf(kind)
+	return func(yield func(*Node) bool) {
+		for _, i := range list {
+			if !yield(&m.tree[i]) {
+				return
+			}
+		}
+	}
+}
+
+func (m *Module) nodesOf(kind string) []uint32 {
 	for k := range nodeKinds {
 		if nodeKinds[k] == kind {
 			return m.nodes.byKind[k]
@@ -61,13 +74,13 @@ func (m *Module) Nodes(kind string) []*Node {
 // in lambdas and class bodies nested in f included, calls in nested defs
 // not), in document order.
 func (m *Module) CallsIn(f *Function) []*Node {
-	calls := m.Nodes("call")
+	calls := m.nodesOf("call")
 	start, end := f.Node.StartByte(), f.Node.EndByte()
-	i := sort.Search(len(calls), func(i int) bool { return calls[i].StartByte() >= start })
+	i := sort.Search(len(calls), func(i int) bool { return m.tree[calls[i]].StartByte() >= start })
 	var out []*Node
-	for ; i < len(calls) && calls[i].StartByte() < end; i++ {
-		if m.FuncAt(calls[i]) == f {
-			out = append(out, calls[i])
+	for ; i < len(calls) && m.tree[calls[i]].StartByte() < end; i++ {
+		if c := &m.tree[calls[i]]; m.FuncAt(c) == f {
+			out = append(out, c)
 		}
 	}
 	return out

@@ -37,7 +37,7 @@ func mcp1OnlyAPIs(p *Pass) []apiUse {
 	}
 	for _, m := range p.Modules {
 		for _, kind := range []string{"import_statement", "import_from_statement"} {
-			for _, n := range m.Nodes(kind) {
+			for n := range m.Nodes(kind) {
 				seen := map[string]bool{}
 				for _, t := range m.ImportTargets(n) {
 					what := ""

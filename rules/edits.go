@@ -182,7 +182,7 @@ func importsInside(body *pyast.Node) bool {
 func importedOnlyLocally(m *pyast.Module, mod string) bool {
 	local := false
 	for _, kind := range []string{"import_statement", "import_from_statement"} {
-		for _, n := range m.Nodes(kind) {
+		for n := range m.Nodes(kind) {
 			for _, q := range m.ImportTargets(n) {
 				if q != mod && !strings.HasPrefix(q, mod+".") {
 					continue

@@ -199,7 +199,7 @@ func directCalls(p *Pass, f *pyast.Function, h *handlers.Handler) []string {
 		if !strings.Contains(string(m.Src), f.Name) {
 			continue
 		}
-		for _, c := range m.Nodes("call") {
+		for c := range m.Nodes("call") {
 			if h.Site != nil && m == h.SiteModule && c.Equals(h.Site) {
 				continue
 			}
@@ -256,7 +256,7 @@ func (p *Pass) callsOf(path, name string) []resolvedCall {
 			p.callsIn[path] = nil
 			return nil
 		}
-		for _, c := range m.Nodes("call") {
+		for c := range m.Nodes("call") {
 			callee := pyast.Callee(c)
 			for _, q := range m.Resolve(callee) {
 				calls = append(calls, resolvedCall{qual: q, line: m.Pos(int(c.StartByte())).Line})

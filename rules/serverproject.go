@@ -60,7 +60,7 @@ func fastmcpUnused(p *Pass) string {
 	}
 	for _, m := range p.Modules {
 		for _, kind := range []string{"import_statement", "import_from_statement"} {
-			for _, n := range m.Nodes(kind) {
+			for n := range m.Nodes(kind) {
 				for _, q := range m.ImportTargets(n) {
 					if q == "fastmcp" || strings.HasPrefix(q, "fastmcp.") {
 						return ""

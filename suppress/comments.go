@@ -71,7 +71,7 @@ func pythonComments(p string, src []byte, lim pyast.Limits) []comment {
 	}
 	defer m.Close()
 	var out []comment
-	for _, n := range m.Nodes("comment") {
+	for n := range m.Nodes("comment") {
 		out = append(out, comment{int(n.StartByte()), int(n.EndByte())})
 	}
 	return out
