@@ -8,12 +8,14 @@ package pyast
 // well-formed Python, for which a hand-written tokenizer and
 // recursive-descent parser can write the same tree ten times faster.
 //
-// The invariant: when fastParse accepts a file, the []Node it returns is
+// The invariant: when fastParse accepts a file, the []rawNode it returns is
 // identical, node for node, to the array mcplint_copy (tree.go) writes from
-// tree-sitter-python v0.25.0's tree of the same bytes: the same nodes (named
-// and anonymous, comments and line continuations where tree-sitter puts
-// them as extras), the same public symbol ids, field ids, byte ranges,
-// sizes, parent offsets and flags. The symbol and field ids are looked up
+// tree-sitter-python v0.25.0's tree of the same bytes once dropPunctuation
+// has removed the bracket, ":", "." and "=" leaves (the fast parser never
+// writes them: it only counts them, and ends their parent where they end):
+// the same nodes (named and anonymous, comments and line continuations
+// where tree-sitter puts them as extras), the same public symbol ids, field
+// ids, byte ranges, sizes, parent offsets and flags. The symbol and field ids are looked up
 // by name in the grammar at init (fastsym.go), never written by hand.
 //
 // When it falls back: on anything it does not reproduce exactly it returns

@@ -359,22 +359,26 @@ var (
 	_ [unsafe.Offsetof(C.mcplint_node{}.flags) - unsafe.Offsetof(rawNode{}.flags)]struct{}
 )
 
-// rawPool holds rawNode arrays for reuse: each parse fills one, which
-// packTree reads once, so a worker parses file after file into the same
-// memory instead of allocating (and growing) an array per file.
-var rawPool sync.Pool
+// rawFree holds rawNode arrays for reuse: each parse fills one, which
+// packTree reads once, so the workers parse file after file into the same
+// few arrays instead of allocating (and growing) one per file. A channel,
+// not a sync.Pool, which every garbage collection empties: a large project
+// collects often while it parses.
+var rawFree = make(chan []rawNode, 4)
 
-// rawPoolMax is the largest array kept for reuse (5 MB, a file of about
-// 700 KB): a rare huge file's array is left to the garbage collector.
-const rawPoolMax = 1 << 18
+// rawPoolMax is the largest array kept for reuse (2.6 MB, a file of about
+// 400 KB): a rare huge file's array is left to the garbage collector.
+const rawPoolMax = 1 << 17
 
 // getRaw returns an empty rawNode array with room for n nodes.
 func getRaw(n int) []rawNode {
-	if b, _ := rawPool.Get().(*[]rawNode); b != nil {
-		if cap(*b) >= n {
-			return (*b)[:0]
+	select {
+	case b := <-rawFree:
+		if cap(b) >= n {
+			return b[:0]
 		}
-		rawPool.Put(b)
+		// too small for this file: a larger one takes its place
+	default:
 	}
 	return make([]rawNode, 0, n)
 }
@@ -385,8 +389,10 @@ func putRaw(t []rawNode) {
 	if cap(t) == 0 || cap(t) > rawPoolMax {
 		return
 	}
-	t = t[:0]
-	rawPool.Put(&t)
+	select {
+	case rawFree <- t[:0]:
+	default:
+	}
 }
 
 // Node is a node of a Module's syntax tree. Its methods mirror tree-sitter's
