@@ -448,49 +448,53 @@ func (b *builder) callSitesOf(f *pyast.Function) iter.Seq[site] {
 }
 
 // reach computes which functions the handlers can run, in one traversal
-// from every handler's entry points at once (linear in the call graph).
-// Which handlers reach a given function is answered on demand by
-// ReachedFrom, with one reverse traversal over the reached part of the graph.
+// from every handler's entry points at once (linear in the call graph), and
+// condenses the graph they form for ReachedFrom (reachsets.go).
 func (b *builder) reach() {
 	ix := b.out
-	reachedAny := map[*pyast.Function]bool{}
-	ix.startsAt = map[*pyast.Function][]int{}
+	node := map[*pyast.Function]int32{}
+	var funcs []*pyast.Function // by node
+	startsAt := map[*pyast.Function][]int32{}
 	var queue []*pyast.Function
 	for i, h := range ix.Handlers {
 		for _, f := range append([]*pyast.Function{h.Func}, h.Wrappers...) {
-			ix.startsAt[f] = append(ix.startsAt[f], i)
+			startsAt[f] = append(startsAt[f], int32(i))
 			queue = append(queue, f)
 		}
 	}
 	for len(queue) > 0 {
 		f := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		if reachedAny[f] {
+		if _, ok := node[f]; ok {
 			continue
 		}
-		reachedAny[f] = true
+		node[f] = int32(len(funcs))
+		funcs = append(funcs, f)
 		queue = append(queue, b.successors(f)...)
 	}
-	ix.preds = map[*pyast.Function][]*pyast.Function{}
-	ix.reachedAny = reachedAny
-	for _, m := range b.mods {
-		for _, f := range m.Funcs {
-			if reachedAny[f] {
-				for _, g := range b.successors(f) {
-					ix.preds[g] = append(ix.preds[g], f)
-				}
-			}
+	succOff := make([]int32, len(funcs)+1)
+	var succ []int32
+	for v, f := range funcs {
+		for _, g := range b.successors(f) {
+			succ = append(succ, node[g])
 		}
+		succOff[v+1] = int32(len(succ))
+	}
+	ix.sets = newReachSets(succOff, succ, len(ix.Handlers), func(v int32) []int32 { return startsAt[funcs[v]] })
+	ix.sets.node = node
+	ix.handlerFns = map[*pyast.Function]bool{}
+	for _, h := range ix.Handlers {
+		ix.handlerFns[h.Func] = true
 	}
 	for _, s := range b.sites {
-		if s.caller != nil && reachedAny[s.caller] {
+		if _, ok := node[s.caller]; ok && s.caller != nil {
 			ix.callers[s.callee.Func] = append(ix.callers[s.callee.Func], CallSite{Caller: FuncRef{s.module, s.caller}, Call: s.call, Callee: s.callee})
 		}
 	}
 	ix.unreached = map[string]bool{}
 	for _, m := range b.mods {
 		for _, f := range m.Funcs {
-			if reachedAny[f] {
+			if _, ok := node[f]; ok {
 				ix.reachable = append(ix.reachable, FuncRef{m, f})
 			} else if b.cfg.AllFunctions {
 				ix.reachable = append(ix.reachable, FuncRef{m, f})
@@ -503,53 +507,49 @@ func (b *builder) reach() {
 // reachedFrom returns the handlers from which f can run: the handlers with
 // an entry point (the function or a wrapper) among f and the functions that
 // reach it. f's own handlers come first (the last registered first), then the
-// others in registration order. Memoised per function.
+// others in registration order. The list is the one of f's strongly
+// connected component, shared by its functions, unless f is a handler's
+// function (then it is made once for f).
 func (ix *Index) reachedFrom(f *pyast.Function) []*Handler {
-	if !ix.reachedAny[f] {
+	if ix.sets == nil {
 		return nil
+	}
+	v, ok := ix.sets.node[f]
+	if !ok {
+		return nil
+	}
+	s := ix.sets.setOf(ix.sets.comp[v])
+	if !ix.handlerFns[f] {
+		return ix.handlerList(s)
 	}
 	if out, ok := ix.reached[f]; ok {
 		return out
 	}
-	seen := map[*pyast.Function]bool{f: true}
-	found := map[int]bool{}
-	stack := []*pyast.Function{f}
-	for len(stack) > 0 {
-		g := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, i := range ix.startsAt[g] {
-			found[i] = true
-		}
-		for _, p := range ix.preds[g] {
-			if !seen[p] {
-				seen[p] = true
-				stack = append(stack, p)
-			}
+	out := make([]*Handler, 0, len(s.idx))
+	for k := len(s.idx) - 1; k >= 0; k-- {
+		if h := ix.Handlers[s.idx[k]]; h.Func == f {
+			out = append(out, h)
 		}
 	}
-	// In registration order: sorting what was found, not scanning every
-	// handler of the project, which made a project's calls quadratic.
-	order := make([]int, 0, len(found))
-	for i := range found {
-		order = append(order, i)
-	}
-	sort.Ints(order)
-	var out []*Handler
-	for _, i := range order {
-		h := ix.Handlers[i]
-		out = appendHandler(out, h, f == h.Func)
+	for _, i := range s.idx {
+		if h := ix.Handlers[i]; h.Func != f {
+			out = append(out, h)
+		}
 	}
 	ix.reached[f] = out
 	return out
 }
 
-// appendHandler adds h, a handler not yet in list, at the front when it is
-// the function's own handler, else at the end.
-func appendHandler(list []*Handler, h *Handler, own bool) []*Handler {
-	if own {
-		return append([]*Handler{h}, list...)
+// handlerList returns the handlers of a set, made once per set.
+func (ix *Index) handlerList(s *reachSet) []*Handler {
+	if s.list == nil && len(s.idx) > 0 {
+		list := make([]*Handler, len(s.idx))
+		for k, i := range s.idx {
+			list[k] = ix.Handlers[i]
+		}
+		s.list = list
 	}
-	return append(list, h)
+	return s.list
 }
 
 // successors are the functions f can run: the project functions it calls or

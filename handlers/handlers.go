@@ -44,14 +44,13 @@ type Handler struct {
 type Index struct {
 	Handlers []*Handler
 
-	reached map[*pyast.Function][]*Handler // memo of reachedFrom
-	// startsAt lists, per function, the handlers (indexes in Handlers) that
-	// start at it (the handler function or a wrapper); preds are the
-	// reached functions that run a function; reachedAny is every function a
-	// handler runs (see reach).
-	startsAt   map[*pyast.Function][]int
-	preds      map[*pyast.Function][]*pyast.Function
-	reachedAny map[*pyast.Function]bool
+	// reached memoizes reachedFrom for the functions of handlers (their
+	// own handlers come first); sets answers for every reached function
+	// (see reach and reachsets.go); handlerFns are the functions
+	// registered as handlers.
+	reached    map[*pyast.Function][]*Handler
+	sets       *reachSets
+	handlerFns map[*pyast.Function]bool
 	callers    map[*pyast.Function][]CallSite
 	funcs      map[string]FuncRef
 	moduleOf   map[*pyast.Function]*pyast.Module
