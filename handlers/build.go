@@ -447,12 +447,36 @@ func (b *builder) callSitesOf(f *pyast.Function) iter.Seq[site] {
 	}
 }
 
-// reach computes which functions the handlers can run, in one traversal
-// from every handler's entry points at once (linear in the call graph), and
-// condenses the graph they form for ReachedFrom (reachsets.go).
+// reach computes which functions the handlers can run and condenses the
+// graph they form for ReachedFrom (reachSets), then lists the reached call
+// sites and functions.
 func (b *builder) reach() {
 	ix := b.out
-	node := map[*pyast.Function]int32{}
+	node := b.reachSets()
+	for _, s := range b.sites {
+		if _, ok := node[s.caller]; ok {
+			ix.callers[s.callee.Func] = append(ix.callers[s.callee.Func], CallSite{Caller: FuncRef{s.module, s.caller}, Call: s.call, Callee: s.callee})
+		}
+	}
+	ix.unreached = map[string]bool{}
+	for _, m := range b.mods {
+		for _, f := range m.Funcs {
+			if _, ok := node[f]; ok {
+				ix.reachable = append(ix.reachable, FuncRef{m, f})
+			} else if b.cfg.AllFunctions {
+				ix.reachable = append(ix.reachable, FuncRef{m, f})
+				ix.unreached[f.Qual] = true
+			}
+		}
+	}
+}
+
+// reachSets finds the functions the handlers can run, in one traversal from
+// every handler's entry points at once (linear in the call graph), numbers
+// them, and condenses the graph they form (reachsets.go).
+func (b *builder) reachSets() (node map[*pyast.Function]int32) {
+	ix := b.out
+	node = map[*pyast.Function]int32{}
 	var funcs []*pyast.Function // by node
 	startsAt := map[*pyast.Function][]int32{}
 	var queue []*pyast.Function
@@ -482,26 +506,12 @@ func (b *builder) reach() {
 	}
 	ix.sets = newReachSets(succOff, succ, len(ix.Handlers), func(v int32) []int32 { return startsAt[funcs[v]] })
 	ix.sets.node = node
+	ix.reached = map[*pyast.Function][]*Handler{}
 	ix.handlerFns = map[*pyast.Function]bool{}
 	for _, h := range ix.Handlers {
 		ix.handlerFns[h.Func] = true
 	}
-	for _, s := range b.sites {
-		if _, ok := node[s.caller]; ok && s.caller != nil {
-			ix.callers[s.callee.Func] = append(ix.callers[s.callee.Func], CallSite{Caller: FuncRef{s.module, s.caller}, Call: s.call, Callee: s.callee})
-		}
-	}
-	ix.unreached = map[string]bool{}
-	for _, m := range b.mods {
-		for _, f := range m.Funcs {
-			if _, ok := node[f]; ok {
-				ix.reachable = append(ix.reachable, FuncRef{m, f})
-			} else if b.cfg.AllFunctions {
-				ix.reachable = append(ix.reachable, FuncRef{m, f})
-				ix.unreached[f.Qual] = true
-			}
-		}
-	}
+	return node
 }
 
 // reachedFrom returns the handlers from which f can run: the handlers with
