@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"maps"
 	"path"
 	"strings"
 
@@ -35,6 +36,10 @@ type liveSets struct {
 	all      map[*pyast.Function]bool
 	// modules whose top-level code runs, without and with test modules
 	modsNontest, modsAll map[*pyast.Module]bool
+	// plugins memoizes pluginModules, dynamic importsDynamically: the
+	// closure with test modules needs them again.
+	plugins map[*pyast.Module]bool
+	dynamic map[*pyast.Module]bool
 }
 
 // dropUnreachedRegistrations removes handlers whose registration site is in
@@ -93,6 +98,10 @@ func (b *builder) liveSets() *liveSets {
 		}
 	}
 	for _, m := range b.mods {
+		// The edges of the function the walk is in, stored back when the
+		// walk leaves it (one map access per change, not per reference).
+		var cur *pyast.Function
+		var curEdges, top []*pyast.Function
 		pyast.Walk(m.Root, func(n *pyast.Node) bool {
 			switch n.Kind() {
 			case "import_statement", "import_from_statement", "future_import_statement":
@@ -127,14 +136,26 @@ func (b *builder) liveSets() *liveSets {
 				}
 			}
 			if len(to) > 0 {
-				if f := m.FuncAt(n); f != nil {
-					l.edges[f] = append(l.edges[f], to...)
+				if f := m.FuncAt(n); f == nil {
+					top = append(top, to...)
 				} else {
-					l.modEdges[m] = append(l.modEdges[m], to...)
+					if f != cur {
+						if cur != nil {
+							l.edges[cur] = curEdges
+						}
+						cur, curEdges = f, l.edges[f]
+					}
+					curEdges = append(curEdges, to...)
 				}
 			}
 			return true
 		})
+		if cur != nil {
+			l.edges[cur] = curEdges
+		}
+		if top != nil {
+			l.modEdges[m] = top
+		}
 	}
 	l.nontest, l.modsNontest = l.closure(b, false)
 	return l
@@ -184,10 +205,18 @@ func definitionName(n *pyast.Node) bool {
 }
 
 // closure returns the functions live code runs, from the roots of the
-// project's modules (test modules too when tests is set).
+// project's modules (test modules too when tests is set). With test modules,
+// it goes on from the closure without them: its modules are among the live
+// ones (liveModules only admits more), so their roots and all they run are
+// live already.
 func (l *liveSets) closure(b *builder, tests bool) (map[*pyast.Function]bool, map[*pyast.Module]bool) {
-	mods := b.liveModules(tests)
+	mods := l.liveModules(b, tests)
 	live := map[*pyast.Function]bool{}
+	var done map[*pyast.Module]bool // modules whose roots are in live
+	if tests && l.nontest != nil {
+		maps.Copy(live, l.nontest)
+		done = l.modsNontest
+	}
 	var queue []*pyast.Function
 	push := func(fs ...*pyast.Function) {
 		for _, f := range fs {
@@ -207,7 +236,7 @@ func (l *liveSets) closure(b *builder, tests bool) (map[*pyast.Function]bool, ma
 		push(f)
 	}
 	for _, m := range b.mods {
-		if !mods[m] {
+		if !mods[m] || done[m] {
 			continue
 		}
 		push(l.modEdges[m]...)
@@ -219,8 +248,8 @@ func (l *liveSets) closure(b *builder, tests bool) (map[*pyast.Function]bool, ma
 		}
 	}
 	for len(queue) > 0 {
-		f := queue[0]
-		queue = queue[1:]
+		f := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
 		push(l.edges[f]...)
 	}
 	return live, mods
@@ -235,7 +264,7 @@ func (l *liveSets) closure(b *builder, tests bool) (map[*pyast.Function]bool, ma
 // when live code imports it. Importing a.b also runs a's __init__. When live
 // code imports modules dynamically (importlib, pkgutil, runpy, __import__)
 // every module counts. Test modules count only when tests is set.
-func (b *builder) liveModules(tests bool) map[*pyast.Module]bool {
+func (l *liveSets) liveModules(b *builder, tests bool) map[*pyast.Module]bool {
 	live := map[*pyast.Module]bool{}
 	var queue []*pyast.Module
 	push := func(m *pyast.Module) {
@@ -244,13 +273,20 @@ func (b *builder) liveModules(tests bool) map[*pyast.Module]bool {
 			queue = append(queue, m)
 		}
 	}
-	plugins := b.pluginModules()
+	if l.plugins == nil {
+		l.plugins, l.dynamic = b.pluginModules(), map[*pyast.Module]bool{}
+		for _, m := range b.mods {
+			if importsDynamically(m) {
+				l.dynamic[m] = true
+			}
+		}
+	}
 	dynamic := false
 	for _, m := range b.mods {
-		if !plugins[m] {
+		if !l.plugins[m] {
 			push(m)
 		}
-		if (tests || !isTestModule(m)) && importsDynamically(m) {
+		if (tests || !isTestModule(m)) && l.dynamic[m] {
 			dynamic = true
 		}
 	}
@@ -288,13 +324,15 @@ func (b *builder) pluginModules() map[*pyast.Module]bool {
 		}
 	}
 	out := map[*pyast.Module]bool{}
+	script := map[*pyast.Module]bool{} // modules found to run as a script (checked once: runsAtTop reads every call)
 	for _, h := range b.out.Handlers {
 		m := h.SiteModule
-		if m == nil || h.Site == nil || out[m] || entryMods[m] || m.Name == "" || h.Server == "" ||
+		if m == nil || h.Site == nil || out[m] || script[m] || entryMods[m] || m.Name == "" || h.Server == "" ||
 			strings.HasPrefix(h.Server, m.Name+".") || m.FuncAt(h.Site) != nil {
 			continue
 		}
 		if path.Base(strings.ReplaceAll(m.Path, "\\", "/")) == "__main__.py" || bytes.Contains(m.Src, []byte("__main__")) || runsAtTop(m) {
+			script[m] = true
 			continue
 		}
 		out[m] = true
@@ -328,7 +366,23 @@ var dynamicImports = map[string]bool{
 	"importlib.machinery.SourceFileLoader": true,
 }
 
+// dynamicHeads are the first names of dynamicImports. What a name resolves
+// to is made of the module's name and words of its source, so a module that
+// holds none of them in either cannot call one of dynamicImports, and its
+// calls need not be resolved.
+var dynamicHeads = []string{"importlib", "__import__", "pkgutil", "runpy"}
+
 func importsDynamically(m *pyast.Module) bool {
+	mentions := false
+	for _, h := range dynamicHeads {
+		if bytes.Contains(m.Src, []byte(h)) || strings.Contains(m.Name, h) {
+			mentions = true
+			break
+		}
+	}
+	if !mentions {
+		return false
+	}
 	for call := range m.Nodes("call") {
 		for _, q := range m.Resolve(pyast.Callee(call)) {
 			if dynamicImports[q] {
