@@ -232,9 +232,20 @@ func (l *liveSets) closure(b *builder, tests bool) (map[*pyast.Function]bool, ma
 			entry[sym.fn] = true
 		}
 	}
+	drain := func() {
+		for len(queue) > 0 {
+			f := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			push(l.edges[f]...)
+		}
+	}
 	for f := range entry {
 		push(f)
 	}
+	// The roots that take resolving names across the project to know
+	// (resolvedRoot) are looked for only among the functions the other
+	// roots do not run: most functions are live by then.
+	var rest []FuncRef
 	for _, m := range b.mods {
 		if !mods[m] || done[m] {
 			continue
@@ -242,15 +253,19 @@ func (l *liveSets) closure(b *builder, tests bool) (map[*pyast.Function]bool, ma
 		push(l.modEdges[m]...)
 		exported := dunderAll(m)
 		for _, f := range m.Funcs {
-			if b.liveRoot(m, f, entry) || (f.Parent == nil && f.Class == nil && exported[f.Name]) {
+			if b.plainRoot(m, f, entry) || (f.Parent == nil && f.Class == nil && exported[f.Name]) {
 				push(f)
+			} else {
+				rest = append(rest, FuncRef{m, f})
 			}
 		}
 	}
-	for len(queue) > 0 {
-		f := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		push(l.edges[f]...)
+	drain()
+	for _, r := range rest {
+		if !live[r.Func] && b.resolvedRoot(r.Module, r.Func) {
+			push(r.Func)
+			drain()
+		}
 	}
 	return live, mods
 }
@@ -393,10 +408,12 @@ func importsDynamically(m *pyast.Module) bool {
 	return false
 }
 
-// liveRoot reports whether something outside the project's own code can run
-// f: an entry point, main, a server factory, a decorated function, a dunder
-// method, or a method of a class with a base outside the project.
-func (b *builder) liveRoot(m *pyast.Module, f *pyast.Function, entry map[*pyast.Function]bool) bool {
+// Something outside the project's own code can run f when f is a
+// plainRoot or a resolvedRoot.
+
+// plainRoot reports whether f is an entry point, a decorated function, a
+// dunder method or main.
+func (b *builder) plainRoot(m *pyast.Module, f *pyast.Function, entry map[*pyast.Function]bool) bool {
 	if entry[f] {
 		return true
 	}
@@ -406,15 +423,18 @@ func (b *builder) liveRoot(m *pyast.Module, f *pyast.Function, entry map[*pyast.
 		}
 	}
 	if f.Class != nil {
-		if strings.HasPrefix(f.Name, "__") && strings.HasSuffix(f.Name, "__") && f.Name != "__init__" && f.Name != "__new__" {
-			return true
-		}
+		return strings.HasPrefix(f.Name, "__") && strings.HasSuffix(f.Name, "__") && f.Name != "__init__" && f.Name != "__new__"
+	}
+	return f.Parent == nil && f.Name == "main"
+}
+
+// resolvedRoot reports whether f is a method of a class with a base outside
+// the project or a server factory.
+func (b *builder) resolvedRoot(m *pyast.Module, f *pyast.Function) bool {
+	if f.Class != nil {
 		return b.externalBase(f.Class, 0)
 	}
-	if f.Parent != nil {
-		return false
-	}
-	return f.Name == "main" || b.factoryServer(m, f, 0) != FrameworkUnknown
+	return f.Parent == nil && b.factoryServer(m, f, 0) != FrameworkUnknown
 }
 
 // builtinDecorator: decorators that only change how Python binds the

@@ -231,11 +231,11 @@ func chainModule(n int) string {
 	return sb.String()
 }
 
-// TestReachedFromDeepChain builds the index of a 50,000-deep call chain
+// TestReachedFromDeepChain builds the index of a 30,000-deep call chain
 // under one handler with a 1 MB Go stack (see TestReachSetsDeep) and asks
 // every function which handlers reach it.
 func TestReachedFromDeepChain(t *testing.T) {
-	const n = 50_000
+	const n = 30_000
 	m, err := pyast.Parse("chain.py", "chain", []byte(chainModule(n)))
 	if err != nil {
 		t.Fatal(err)
