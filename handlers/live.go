@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -97,68 +98,85 @@ func (b *builder) liveSets() *liveSets {
 			}
 		}
 	}
-	for _, m := range b.mods {
-		// The edges of the function the walk is in, stored back when the
-		// walk leaves it (one map access per change, not per reference).
-		var cur *pyast.Function
-		var curEdges, top []*pyast.Function
-		pyast.Walk(m.Root, func(n *pyast.Node) bool {
-			switch n.Kind() {
-			case "import_statement", "import_from_statement", "future_import_statement":
-				return false
-			case "identifier":
-				if !names[m.TextView(n)] || definitionName(n) {
-					return false
-				}
-			case "attribute":
-				attr := n.ChildByFieldName("attribute")
-				if attr == nil || !names[m.TextView(attr)] {
-					return true
-				}
-			default:
-				return true
-			}
-			var to []*pyast.Function
-			if r, ok := b.funcOf(m, n); ok {
-				to = append(to, r.Func)
-			} else if n.Kind() == "attribute" {
-				attr := m.Text(n.ChildByFieldName("attribute"))
-				if rs := b.callees(m, n); len(rs) > 0 { // for mod in [a, b]: mod.register(mcp)
-					for _, r := range rs {
-						to = append(to, r.Func)
-					}
-				} else if unknownReceiver(m, n.ChildByFieldName("object")) {
-					// mod.register(mcp) for mod in a loop, from importlib,
-					// a parameter: any project function of that name.
-					to = append(to, byName[attr]...)
-				} else {
-					to = append(to, methods[attr]...)
-				}
-			}
+	// Each module's references, on the builder's workers; merged in module
+	// order (a function's edges all come from its own module).
+	type refs struct {
+		funcs [][]*pyast.Function // by m.Funcs index, from the walk
+		top   []*pyast.Function   // from module-level code
+	}
+	found := make([]refs, len(b.mods))
+	b.forEachModule(func(w *builder, i int) {
+		found[i].funcs, found[i].top = w.liveRefs(b.mods[i], names, methods, byName)
+	})
+	b.joinForks()
+	for i, m := range b.mods {
+		for j, to := range found[i].funcs {
 			if len(to) > 0 {
-				if f := m.FuncAt(n); f == nil {
-					top = append(top, to...)
-				} else {
-					if f != cur {
-						if cur != nil {
-							l.edges[cur] = curEdges
-						}
-						cur, curEdges = f, l.edges[f]
-					}
-					curEdges = append(curEdges, to...)
-				}
+				f := m.Funcs[j]
+				l.edges[f] = append(l.edges[f], to...)
 			}
-			return true
-		})
-		if cur != nil {
-			l.edges[cur] = curEdges
 		}
-		if top != nil {
-			l.modEdges[m] = top
+		if found[i].top != nil {
+			l.modEdges[m] = found[i].top
 		}
 	}
 	l.nontest, l.modsNontest = l.closure(b, false)
 	return l
+}
+
+// liveRefs returns the project functions the code of module m refers to
+// (calls, callbacks, attributes of their names: see liveSets), by the
+// function whose code refers to them (indexes of m.Funcs), and those its
+// module-level code refers to.
+func (b *builder) liveRefs(m *pyast.Module, names map[string]bool, methods, byName map[string][]*pyast.Function) (funcs [][]*pyast.Function, top []*pyast.Function) {
+	funcs = make([][]*pyast.Function, len(m.Funcs))
+	index := func(f *pyast.Function) int { // m.Funcs is in document order
+		return sort.Search(len(m.Funcs), func(j int) bool { return m.Funcs[j].Node.StartByte() >= f.Node.StartByte() })
+	}
+	pyast.Walk(m.Root, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "import_statement", "import_from_statement", "future_import_statement":
+			return false
+		case "identifier":
+			if !names[m.TextView(n)] || definitionName(n) {
+				return false
+			}
+		case "attribute":
+			attr := n.ChildByFieldName("attribute")
+			if attr == nil || !names[m.TextView(attr)] {
+				return true
+			}
+		default:
+			return true
+		}
+		var to []*pyast.Function
+		if r, ok := b.funcOf(m, n); ok {
+			to = append(to, r.Func)
+		} else if n.Kind() == "attribute" {
+			attr := m.Text(n.ChildByFieldName("attribute"))
+			if rs := b.callees(m, n); len(rs) > 0 { // for mod in [a, b]: mod.register(mcp)
+				for _, r := range rs {
+					to = append(to, r.Func)
+				}
+			} else if unknownReceiver(m, n.ChildByFieldName("object")) {
+				// mod.register(mcp) for mod in a loop, from importlib,
+				// a parameter: any project function of that name.
+				to = append(to, byName[attr]...)
+			} else {
+				to = append(to, methods[attr]...)
+			}
+		}
+		if len(to) > 0 {
+			if f := m.FuncAt(n); f == nil {
+				top = append(top, to...)
+			} else {
+				j := index(f)
+				funcs[j] = append(funcs[j], to...)
+			}
+		}
+		return true
+	})
+	return funcs, top
 }
 
 // unknownReceiver reports whether the object of an attribute is a value
