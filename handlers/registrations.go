@@ -393,7 +393,7 @@ func isParamOf(m *pyast.Module, d, w *pyast.Function, name string, expr *pyast.N
 			continue // not bound in d's own scope
 		}
 		switch {
-		case bd.Kind == pyast.BindParam && bd.Name == name:
+		case bd.Kind == pyast.BindParam && bd.Name() == name:
 			return true
 		case bd.Kind == pyast.BindAlias || bd.Kind == pyast.BindValue:
 			if v := bd.Value(); v != nil && isParamOf(m, d, w, name, v, depth+1) {

@@ -257,8 +257,8 @@ func qualified(outer string, name *string) []string {
 // newBinding returns a new Binding of the module's index.
 func (m *Module) newBinding(name string, kind BindingKind, n *Node, targets, types []string) *Binding {
 	b := take(&m.arena.bindings)
-	b.Name, b.Kind, b.Node = name, kind, n
-	b.set(targets, types)
+	b.Kind, b.Node = kind, n
+	b.set(name, targets, types)
 	return b
 }
 

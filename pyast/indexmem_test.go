@@ -3,6 +3,7 @@ package pyast
 import (
 	"runtime"
 	"testing"
+	"unsafe"
 )
 
 // BenchmarkIndexLive reports the live heap bytes of the index (scopes,
@@ -46,4 +47,22 @@ func liveHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
+}
+
+// TestIndexSizes keeps the index's most numerous values at the sizes their
+// docs give: a module holds one Binding per bound name, one Param per
+// parameter and two spans per function.
+func TestIndexSizes(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		size, want uintptr
+	}{
+		{"Binding", unsafe.Sizeof(Binding{}), 40},
+		{"Param", unsafe.Sizeof(Param{}), 32},
+		{"span", unsafe.Sizeof(span{}), 16},
+	} {
+		if c.size != c.want {
+			t.Errorf("%s is %d bytes, want %d", c.name, c.size, c.want)
+		}
+	}
 }

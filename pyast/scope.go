@@ -3,6 +3,7 @@ package pyast
 import (
 	"hash/maphash"
 	"strings"
+	"unsafe"
 )
 
 // BindingKind says how a name got its meaning.
@@ -20,34 +21,41 @@ const (
 // (try/except ImportError fallbacks, reassignments); resolution returns all.
 //
 // A module has a Binding for every parameter, def, import and assignment to
-// a name, the largest part of its index: a Binding is 56 bytes, its targets
-// and types in one slice, its value found from its node.
+// a name, the largest part of its index: a Binding is 40 bytes, its name and
+// its targets and types (one array) held by pointer and length, its value
+// found from its node.
 type Binding struct {
-	Name string   // the end of its target, or a string that shares the module's Src (see TextView)
-	Node *Node    // the statement or parameter that binds it
-	ts   []string // Targets, then Types
-	nt   uint32   // len(Targets)
+	name *byte   // the name's bytes: the end of its target, or in the module's Src (see TextView)
+	Node *Node   // the statement or parameter that binds it
+	ts   *string // the first of Targets, then Types
+	nlen uint32  // len(name)
+	n    uint32  // len(Targets) + len(Types)
+	nt   uint32  // len(Targets)
 	Kind BindingKind
 }
 
+// Name returns the name bound.
+func (b *Binding) Name() string { return unsafe.String(b.name, b.nlen) }
+
 // Targets returns what the name refers to: see BindingKind.
-func (b *Binding) Targets() []string { return b.ts[:b.nt:b.nt] }
+func (b *Binding) Targets() []string { return unsafe.Slice(b.ts, b.nt) }
 
 // Types returns the qualified names of what produced the value: the
 // callee of an assignment's call, a parameter's resolved annotation.
-func (b *Binding) Types() []string { return b.ts[b.nt:len(b.ts):len(b.ts)] }
+func (b *Binding) Types() []string { return unsafe.Slice(b.ts, b.n)[b.nt:] }
 
-// set sets the targets and types of b.
-func (b *Binding) set(targets, types []string) {
+// set sets the name, targets and types of b.
+func (b *Binding) set(name string, targets, types []string) {
+	b.name, b.nlen = unsafe.StringData(name), uint32(len(name))
+	ts := targets
 	switch {
 	case len(types) == 0:
-		b.ts = targets
 	case len(targets) == 0:
-		b.ts = types
+		ts = types
 	default:
-		b.ts = append(append(make([]string, 0, len(targets)+len(types)), targets...), types...)
+		ts = append(append(make([]string, 0, len(targets)+len(types)), targets...), types...)
 	}
-	b.nt = uint32(len(targets))
+	b.ts, b.n, b.nt = unsafe.SliceData(ts), uint32(len(ts)), uint32(len(targets))
 }
 
 // Value returns the right-hand side of an assignment (the value of "a = b =
@@ -117,13 +125,13 @@ func (s *Scope) find(name string) int {
 			if k == 0 {
 				return -1
 			}
-			if s.names[k-1].Name == name {
+			if s.names[k-1].Name() == name {
 				return int(k - 1)
 			}
 		}
 	}
 	for i, b := range s.names {
-		if b.Name == name {
+		if b.Name() == name {
 			return i
 		}
 	}
@@ -133,7 +141,7 @@ func (s *Scope) find(name string) int {
 // insert adds s.names[i], which is not in the table, to it.
 func (t *nameTable) insert(s *Scope, i int) {
 	mask := uint64(len(t.slots) - 1)
-	j := maphash.String(nameSeed, s.names[i].Name) & mask
+	j := maphash.String(nameSeed, s.names[i].Name()) & mask
 	for t.slots[j] != 0 {
 		j = (j + 1) & mask
 	}
@@ -141,7 +149,7 @@ func (t *nameTable) insert(s *Scope, i int) {
 }
 
 func (s *Scope) bind(b *Binding) {
-	if i := s.find(b.Name); i >= 0 {
+	if i := s.find(b.Name()); i >= 0 {
 		if s.more == nil {
 			s.more = map[int32][]*Binding{}
 		}
@@ -186,7 +194,7 @@ func (s *Scope) Local(name string) []*Binding {
 func (s *Scope) Names() []string {
 	out := make([]string, 0, len(s.names))
 	for _, b := range s.names {
-		out = append(out, b.Name)
+		out = append(out, b.Name())
 	}
 	return out
 }
