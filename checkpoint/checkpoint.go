@@ -120,7 +120,7 @@ func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
 		}
 	}
 	if a != nil && a.resolver != nil {
-		if cm, fn, ok := a.resolver.Callee(m, call); ok && fn != nil && fn.Async {
+		if cm, fn, ok := a.resolver.Callee(m, call); ok && fn != nil && fn.Async() {
 			return a.AlwaysCheckpoints(cm, fn)
 		}
 	}

@@ -103,7 +103,7 @@ func (a *Analyzer) CoveredAfterCall(m *pyast.Module, fn *pyast.Function, call *p
 // checkpoint, so that awaiting fn is itself a checkpoint. Memoised; a function
 // met again while being analysed (recursion) does not.
 func (a *Analyzer) AlwaysCheckpoints(m *pyast.Module, fn *pyast.Function) bool {
-	if fn == nil || fn.Body == nil || !fn.Async {
+	if fn == nil || fn.Body == nil || !fn.Async() {
 		return false
 	}
 	if v, ok := a.always[fn]; ok {
@@ -130,7 +130,7 @@ func (a *Analyzer) AlwaysCheckpoints(m *pyast.Module, fn *pyast.Function) bool {
 // checkpoints or inside a with or try body where that holds again.
 // Memoised like AlwaysCheckpoints.
 func (a *Analyzer) EntersCheckpoint(m *pyast.Module, fn *pyast.Function) bool {
-	if fn == nil || fn.Body == nil || !fn.Async || !asyncContextManager(m, fn) {
+	if fn == nil || fn.Body == nil || !fn.Async() || !asyncContextManager(m, fn) {
 		return false
 	}
 	if v, ok := a.enters[fn]; ok {

@@ -551,7 +551,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	for _, h := range hx.Handlers {
 		sum.Handlers = append(sum.Handlers, HandlerSummary{
 			Path: h.Module.Path, Line: h.Module.Pos(int(h.Func.Node.StartByte())).Line, Name: h.Func.Qual,
-			Kind: h.Kind, Framework: h.Framework, Async: h.Func.Async,
+			Kind: h.Kind, Framework: h.Framework, Async: h.Func.Async(),
 		})
 	}
 

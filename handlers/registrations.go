@@ -325,7 +325,7 @@ func (b *builder) wrapperTargets(m *pyast.Module, arg *pyast.Node) []target {
 		for _, g := range b.decoratedWith(d) {
 			t := target{ref: g}
 			for _, w := range ws {
-				if w.Async == g.Func.Async {
+				if w.Async() == g.Func.Async() {
 					t.wrappers = append(t.wrappers, w)
 				}
 			}

@@ -3,22 +3,46 @@ package pyast
 import (
 	"sort"
 	"strings"
+	"unsafe"
 )
 
-// Function is a def or async def.
+// Function is a def or async def. It is 128 bytes (a size class): whether
+// it is async and its docstring are found from its nodes.
 type Function struct {
 	Name       string
-	Qual       string // module.[Class.]name, nested: module.outer.inner
-	Node       *Node  // the function_definition
-	Stmt       *Node  // the whole statement: the decorated_definition when decorated
-	Async      bool
+	Qual       string  // module.[Class.]name, nested: module.outer.inner
+	Node       *Node   // the function_definition
+	Stmt       *Node   // the whole statement: the decorated_definition when decorated
 	Decorators []*Node // the expressions after "@", top to bottom
 	Params     []Param
 	Body       *Node // the block
-	Doc        *Node // the docstring's string node, or nil
 	Class      *Class
 	Parent     *Function
 	Scope      *Scope
+}
+
+// Async reports whether the function is an async def.
+func (f *Function) Async() bool {
+	for c := f.Node.firstChild(); c != nil; c = f.Node.nextChild(c) {
+		switch c.Kind() {
+		case "async":
+			return true
+		case "def":
+			return false
+		}
+	}
+	return false
+}
+
+// Doc returns the string node of the function's docstring, or nil.
+func (f *Function) Doc() *Node {
+	if f.Body != nil && f.Body.NamedChildCount() > 0 {
+		first := f.Body.NamedChild(0)
+		if first.Kind() == "expression_statement" && first.NamedChildCount() == 1 && first.NamedChild(0).Kind() == "string" {
+			return first.NamedChild(0)
+		}
+	}
+	return nil
 }
 
 // ParamKind distinguishes positional, *args, keyword-only and **kwargs parameters.
@@ -296,20 +320,6 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 			}
 		}
 	}
-	for _, c := range Children(n) {
-		if c.Kind() == "async" {
-			f.Async = true
-		}
-		if c.Kind() == "def" {
-			break
-		}
-	}
-	if f.Body != nil && f.Body.NamedChildCount() > 0 {
-		first := f.Body.NamedChild(0)
-		if first.Kind() == "expression_statement" && first.NamedChildCount() == 1 && first.NamedChild(0).Kind() == "string" {
-			f.Doc = first.NamedChild(0)
-		}
-	}
 	f.Scope = newScope(outer, f.Qual)
 	f.Scope.Func = f
 	m.funcSpans.add(n.StartByte(), n.EndByte(), int32(len(m.Funcs)))
@@ -317,7 +327,8 @@ func (m *Module) indexFunction(n *Node, outer *Scope, parent *Function, cls *Cla
 		m.scopeSpans.add(f.Body.StartByte(), f.Body.EndByte(), int32(len(m.Funcs)))
 	}
 	m.Funcs = append(m.Funcs, f)
-	outer.bind(m.newBinding(name, BindDef, f.Stmt, []string{f.Qual}, nil))
+	// The binding's one target is f.Qual itself, not an array of its own.
+	outer.bind(m.newBinding(name, BindDef, f.Stmt, unsafe.Slice(&f.Qual, 1), nil))
 	if cls != nil && f.Class == cls {
 		if cls.Methods == nil {
 			cls.Methods = map[string]*Function{}
@@ -379,7 +390,7 @@ func (m *Module) indexParams(f *Function) {
 		}
 		var targets, types []string
 		if len(f.Params) == 0 && f.Class != nil && !isStaticMethod(m, f) {
-			targets = []string{f.Class.Qual}
+			targets = unsafe.Slice(&f.Class.Qual, 1)
 		}
 		if ann := prm.Annotation(); ann != nil {
 			types = m.annotationTypes(f.Scope.Parent, ann)
@@ -456,7 +467,7 @@ func (m *Module) indexClass(n *Node, outer *Scope) {
 		m.scopeSpans.add(body.StartByte(), body.EndByte(), ^int32(len(m.Classes)))
 	}
 	m.Classes = append(m.Classes, c)
-	outer.bind(m.newBinding(name, BindDef, n, []string{c.Qual}, nil))
+	outer.bind(m.newBinding(name, BindDef, n, unsafe.Slice(&c.Qual, 1), nil))
 }
 
 // addAttr records a binding of attribute name of the class.

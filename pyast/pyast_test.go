@@ -118,8 +118,8 @@ def sync_tool(a, *args):
 		t.Fatalf("functions %q, want %q", names, want)
 	}
 	run := m.Funcs[1]
-	if !run.Async || run.Doc == nil || run.Class == nil || run.Class.Name != "Srv" {
-		t.Errorf("run: async=%v doc=%v class=%v", run.Async, run.Doc, run.Class)
+	if !run.Async() || run.Doc() == nil || run.Class == nil || run.Class.Name != "Srv" {
+		t.Errorf("run: async=%v doc=%v class=%v", run.Async(), run.Doc(), run.Class)
 	}
 	var kinds []ParamKind
 	for _, p := range run.Params {
@@ -135,8 +135,8 @@ def sync_tool(a, *args):
 		t.Errorf("alias targets = %q", got)
 	}
 	st := m.Funcs[2]
-	if len(st.Decorators) != 1 || m.Text(st.Decorators[0]) != "mcp.tool()" || st.Async {
-		t.Errorf("sync_tool decorators %d async %v", len(st.Decorators), st.Async)
+	if len(st.Decorators) != 1 || m.Text(st.Decorators[0]) != "mcp.tool()" || st.Async() {
+		t.Errorf("sync_tool decorators %d async %v", len(st.Decorators), st.Async())
 	}
 	// ctx: Context resolves the annotation; self.mcp has the class attribute's type.
 	var ctxTypes, selfMcp []string

@@ -84,7 +84,7 @@ var mcp101 = Register(&Rule{
 func runMCP101(p *Pass) {
 	ends := newRequestEnds(p)
 	for _, r := range p.Handlers.ReachableFuncs() {
-		if !r.Func.Async {
+		if !r.Func.Async() {
 			continue
 		}
 		for _, w := range checkpoint.Waits(r.Module, r.Func) {

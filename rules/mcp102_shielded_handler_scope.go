@@ -192,7 +192,7 @@ func returnsInside(body *pyast.Node) bool {
 // on a new line after with statement w (checkpointAfter), adding
 // `import anyio` where needed.
 func checkpointAfterFix(p *Pass, m *pyast.Module, f *pyast.Function, w *pyast.Node) (Fix, bool) {
-	if !f.Async {
+	if !f.Async() {
 		return Fix{}, false
 	}
 	edits, call, ok := checkpointAfter(p, m, w)

@@ -102,7 +102,7 @@ func runMCP103(p *Pass) {
 // fastmcp3Candidate reports whether h is a sync fastmcp handler that the
 // framework runs in a worker thread.
 func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
-	if h.Func == nil || h.Func.Async || !syncHandlerKinds[h.Kind] {
+	if h.Func == nil || h.Func.Async() || !syncHandlerKinds[h.Kind] {
 		return false
 	}
 	switch h.Framework {
@@ -126,7 +126,7 @@ func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
 		// A per-call wrapper that is an async def (registered in place of
 		// the function, which it runs) or a decorator that defines one
 		// makes what fastmcp serves a coroutine function.
-		if w.Async || definesAsync(w) {
+		if w.Async() || definesAsync(w) {
 			return false
 		}
 	}
@@ -229,7 +229,7 @@ func serverTypesAt(m *pyast.Module, site *pyast.Node) []string {
 // coroutine and fastmcp awaits it.
 func returnsCoroutine(p *Pass, m *pyast.Module, f *pyast.Function) bool {
 	stmts := blockStmts(f.Body)
-	if f.Doc != nil && len(stmts) > 0 {
+	if f.Doc() != nil && len(stmts) > 0 {
 		stmts = stmts[1:]
 	}
 	if len(stmts) != 1 || stmts[0].Kind() != "return_statement" || stmts[0].NamedChildCount() == 0 {
@@ -242,11 +242,11 @@ func returnsCoroutine(p *Pass, m *pyast.Module, f *pyast.Function) bool {
 	for _, q := range m.Resolve(pyast.Callee(call)) {
 		for _, g := range m.Funcs {
 			if g.Qual == q {
-				return g.Async
+				return g.Async()
 			}
 		}
 		if r, ok := p.Handlers.Function(q); ok {
-			return r.Func.Async
+			return r.Func.Async()
 		}
 	}
 	return false

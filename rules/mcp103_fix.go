@@ -373,8 +373,8 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	}
 	b.WriteString(nl + blank + defIndent + "@" + regText + nl)
 	b.WriteString(formatBracketed(defIndent, "async def "+wrapper+"(", ptexts, ")"+ret+":", width, nl) + nl)
-	if f.Doc != nil {
-		b.WriteString(bodyIndent + m.Text(f.Doc) + nl)
+	if f.Doc() != nil {
+		b.WriteString(bodyIndent + m.Text(f.Doc()) + nl)
 	}
 	b.WriteString(formatBracketed(bodyIndent, "return await "+runSync+"(", args, ")", width, nl))
 	// Remove the decorator line from the handler; add the wrapper after it.
@@ -437,7 +437,7 @@ func withNameArg(m *pyast.Module, site *pyast.Node, name, indent string, width i
 // decorators, name, parameters, annotations, defaults and docstring stay.
 func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 	stmts := blockStmts(f.Body)
-	if f.Doc != nil && len(stmts) > 0 {
+	if f.Doc() != nil && len(stmts) > 0 {
 		stmts = stmts[1:]
 	}
 	if len(stmts) == 0 || hasYield(f.Body) {

@@ -554,7 +554,7 @@ func isDoneSet(m *pyast.Module, f *pyast.Function, name string) bool {
 // the except.
 func exceptCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk *pyast.Node) (Fix, bool) {
 	stmts := blockStmts(blk)
-	if !f.Async || len(stmts) == 0 || checkpoint.Shielded(m, blk) {
+	if !f.Async() || len(stmts) == 0 || checkpoint.Shielded(m, blk) {
 		return Fix{}, false
 	}
 	end := stmts[len(stmts)-1]
@@ -619,7 +619,7 @@ func exceptCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk *pyast
 // shares its line with other code, sits in a nested handler, or a shielded
 // scope holds the body.
 func raiseCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk *pyast.Node, rs []*pyast.Node) (Fix, bool) {
-	if !f.Async || len(rs) == 0 || inNestedHandler(rs, blk) || checkpoint.Shielded(m, blk) {
+	if !f.Async() || len(rs) == 0 || inNestedHandler(rs, blk) || checkpoint.Shielded(m, blk) {
 		return Fix{}, false
 	}
 	var edits []Edit
@@ -649,7 +649,7 @@ func raiseCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, blk *pyast.
 // right after a contextlib.suppress(...) block, which raises a cancellation
 // the block swallowed (and nothing otherwise).
 func suppressCheckpointFix(p *Pass, m *pyast.Module, f *pyast.Function, with *pyast.Node) (Fix, bool) {
-	if !f.Async || checkpoint.Shielded(m, with) {
+	if !f.Async() || checkpoint.Shielded(m, with) {
 		return Fix{}, false
 	}
 	edits, call, ok := checkpointAfter(p, m, with)
