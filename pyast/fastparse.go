@@ -606,7 +606,7 @@ func (p *fastParser) next() {
 	if cont && pos >= len(src) {
 		bail()
 	}
-	if nl && p.depth > 0 && pos < len(src) && indent < p.indents[len(p.indents)-1] && !closesOrQuotes(src[pos:]) {
+	if nl && p.depth > 0 && pos < len(src) && indent < p.indents[len(p.indents)-1] && !closesOrQuotes(src[pos:], prev) {
 		// Inside brackets, tree-sitter's scanner reads a line indented
 		// less than the block as a dedent (an error) unless a closing
 		// bracket or a string may come next: one of them does here.
@@ -1028,8 +1028,14 @@ func (p *fastParser) mark() int {
 }
 
 // closesOrQuotes reports whether b starts with a closing bracket or a
-// string literal (quote, or prefix letters and a quote).
-func closesOrQuotes(b []byte) bool {
+// string literal (quote, or prefix letters and a quote) that tree-sitter's
+// scanner reads no dedent before, on a line indented less than the block
+// inside brackets. The scanner looks at one character: prefix letters are
+// no quote to it, so a prefixed string (f"", b"") passes only where a
+// closing bracket could come instead, as after a string (prev, the token
+// before the line) it continues; after an operator it is a dedent
+// (FuzzFastParse 31eca44cf7b2c562).
+func closesOrQuotes(b []byte, prev fpTok) bool {
 	switch b[0] {
 	case ')', ']', '}', '"', '\'':
 		return true
@@ -1038,5 +1044,5 @@ func closesOrQuotes(b []byte) bool {
 	for i < len(b) && i < 3 && isStringPrefix(b[i:i+1]) {
 		i++
 	}
-	return i > 0 && i < len(b) && (b[i] == '"' || b[i] == '\'')
+	return i > 0 && i < len(b) && (b[i] == '"' || b[i] == '\'') && prev.kind == tString
 }

@@ -281,8 +281,9 @@ func TestFastParseAccepts(t *testing.T) {
 		"with (open(a) as f, open(b) as g):\n    x = lambda y, *z: y if z else not y\n",
 		"y = a + \\\n    b\nz = 'a' \\\n    'b'\nq = (\n    1,\n)\n",
 		"class A(B, metaclass=M):\n    x: ClassVar[int] = 0\n    def f(self, /, a, *, b): ...\n",
-		"\ufeffimport os\nif os:\n    pass\n", // a BOM (blanked before parsing)
-		"a = 1\rif a:\r    b = 2\r",           // lone CRs (read as line ends)
+		"\ufeffimport os\nif os:\n    pass\n",     // a BOM (blanked before parsing)
+		"a = 1\rif a:\r    b = 2\r",               // lone CRs (read as line ends)
+		"def f():\n x = ('a'\nb'c', [a,\n'd'])\n", // no dedent before a string inside brackets
 	} {
 		ok, diff, _, _ := fastDiff([]byte(src))
 		if !ok {
@@ -297,17 +298,18 @@ func TestFastParseAccepts(t *testing.T) {
 // ERROR nodes stay its own) and constructs it does not reproduce.
 func TestFastParseFallsBack(t *testing.T) {
 	for _, src := range []string{
-		"def f(:\n    pass\n",        // syntax error
-		"x = (1,\n",                  // unclosed bracket
-		"if x:\ny = 1\n",             // missing indented block
-		"print 'hello'\n",            // print statement
-		"type X = int\n",             // type alias
-		"def f[T](x: T) -> T: ...\n", // type parameters
-		"x = [*a.b]\n",               // ambiguous starred name
-		"s = 'caf\xc3\n",             // invalid UTF-8
-		"a = 1\x00\n",                // NUL byte
-		"def f() -> X: y[0]\n",       // a constrained_type to tree-sitter
-		"A,\nA = 0\n",                // one assignment to tree-sitter
+		"def f(:\n    pass\n",         // syntax error
+		"x = (1,\n",                   // unclosed bracket
+		"if x:\ny = 1\n",              // missing indented block
+		"print 'hello'\n",             // print statement
+		"type X = int\n",              // type alias
+		"def f[T](x: T) -> T: ...\n",  // type parameters
+		"x = [*a.b]\n",                // ambiguous starred name
+		"s = 'caf\xc3\n",              // invalid UTF-8
+		"a = 1\x00\n",                 // NUL byte
+		"def f() -> X: y[0]\n",        // a constrained_type to tree-sitter
+		"A,\nA = 0\n",                 // one assignment to tree-sitter
+		"def f():\n x = (a %\nb'')\n", // a dedent to tree-sitter before a prefixed string
 	} {
 		if _, _, ok := fastParse(preprocessed([]byte(src)), DefaultLimits); ok {
 			t.Errorf("the fast path accepted %q", src)
