@@ -369,6 +369,11 @@ func (p *fastParser) starredIn(field uint8, args bool) {
 			bail()
 		}
 	} else {
+		if p.tok.kind == tString && p.depth == 0 && p.src[p.tok.start] != '"' && p.src[p.tok.start] != '\'' {
+			// "*b''" outside brackets: tree-sitter reads no string
+			// there (FuzzFastParse 4f311a39cb7c7164)
+			bail()
+		}
 		k := p.mark()
 		p.binary(precBor, 0)
 		if !args || p.inPrint {

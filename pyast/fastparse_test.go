@@ -310,6 +310,7 @@ func TestFastParseFallsBack(t *testing.T) {
 		"def f() -> X: y[0]\n",        // a constrained_type to tree-sitter
 		"A,\nA = 0\n",                 // one assignment to tree-sitter
 		"def f():\n x = (a %\nb'')\n", // a dedent to tree-sitter before a prefixed string
+		"x = 1, *b''\n",               // no string after "*" outside brackets to tree-sitter
 	} {
 		if _, _, ok := fastParse(preprocessed([]byte(src)), DefaultLimits); ok {
 			t.Errorf("the fast path accepted %q", src)
