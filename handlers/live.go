@@ -377,7 +377,12 @@ func (b *builder) pluginModules() map[*pyast.Module]bool {
 // (mcp.run(), asyncio.run(main())).
 func runsAtTop(m *pyast.Module) bool {
 	for call := range m.Nodes("call") {
-		if _, attr := lastAttr(m, pyast.Callee(call)); strings.HasPrefix(attr, "run") && m.FuncAt(call) == nil {
+		// Most calls are in functions: that is the cheaper test (lastAttr
+		// copies the attribute's name).
+		if m.FuncAt(call) != nil {
+			continue
+		}
+		if _, attr := lastAttr(m, pyast.Callee(call)); strings.HasPrefix(attr, "run") {
 			return true
 		}
 	}
