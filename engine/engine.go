@@ -19,7 +19,7 @@ import (
 
 // Options controls a run.
 type Options struct {
-	Jobs int // parallel parses; <= 0 means the CPU count
+	Jobs int // workers for parsing, projects and the per-module parts of a project's handler graph; <= 0 means the CPU count
 
 	// Versions to assume for projects whose files declare nothing.
 	AssumeMCP, AssumeFastMCP string

@@ -56,7 +56,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print findings only, no summary")
 	fl.IntVar(&f.maxSame, "max-same-findings", report.DefaultMaxSame, "show at most N findings with the same rule, file and message (text, github, markdown, sarif), then a count of the rest; 0 shows all")
 	fl.BoolVar(&f.noColor, "no-color", false, "never color the text output")
-	fl.IntVarP(&f.jobs, "jobs", "j", 0, "files parsed in parallel (default: the CPU count)")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "workers: files parsed, projects and a large project's modules analysed in parallel (default: the CPU count)")
 	fl.StringVar(&f.assumeMCP, "assume-mcp", "", "mcp version to assume where no dependency file says")
 	fl.StringVar(&f.assumeFastMCP, "assume-fastmcp", "", "fastmcp version to assume where no dependency file says")
 	fl.BoolVar(&f.showSafe, "show-safe", false, "show findings that cannot crash the project's versions (mcp >= 2) as notes")
