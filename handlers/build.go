@@ -67,11 +67,7 @@ type builder struct {
 	// looked memoizes lookup: the modules, their bindings and the
 	// definitions do not change once Build has indexed them, and the same
 	// names (builtins, imported library calls) are looked up at every call.
-	// A fork (parallel.go) memoizes in its own looked over frozen, the
-	// builder's memo when it forked.
-	looked map[string]symbol
-	frozen map[string]symbol
-	memos  []map[string]symbol // the lookup memos of the parallel passes' workers
+	looked *lookupMemo
 }
 
 // Build finds the servers, handlers and reachable code of one project.
@@ -82,7 +78,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		funcs: map[string]FuncRef{}, classes: map[string]*pyast.Class{},
 		classMod: map[*pyast.Class]*pyast.Module{}, moduleOf: map[*pyast.Function]*pyast.Module{},
 		siteOf: map[*pyast.Function][]int32{}, seenReg: map[string]bool{},
-		succ: map[*pyast.Function][]*pyast.Function{}, lazy: &lazyTables{},
+		succ: map[*pyast.Function][]*pyast.Function{}, lazy: &lazyTables{}, looked: newLookupMemo(),
 		out: &Index{reached: map[*pyast.Function][]*Handler{}, callers: map[*pyast.Function][]CallSite{},
 			funcs: map[string]FuncRef{}, moduleOf: map[*pyast.Function]*pyast.Module{}},
 	}
@@ -109,7 +105,6 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		w.findRegistrations(mods[i])
 		found[i] = w.pending
 	})
-	b.joinForks()
 	b.pending = nil
 	for _, hs := range found { // in module order, as one pass would find them
 		for _, h := range hs {
@@ -142,17 +137,11 @@ func (b *builder) module(name string) *pyast.Module {
 // lookup resolves a qualified name to a project definition, following
 // re-exports (from .server import mcp in __init__.py) and class bases.
 func (b *builder) lookup(q string) symbol {
-	if sym, ok := b.looked[q]; ok {
-		return sym
-	}
-	if sym, ok := b.frozen[q]; ok {
+	if sym, ok := b.looked.get(q); ok {
 		return sym
 	}
 	sym := b.lookupDepth(q, 0)
-	if b.looked == nil {
-		b.looked = map[string]symbol{}
-	}
-	b.looked[q] = sym
+	b.looked.put(q, sym)
 	return sym
 }
 

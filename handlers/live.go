@@ -108,7 +108,6 @@ func (b *builder) liveSets() *liveSets {
 	b.forEachModule(func(w *builder, i int) {
 		found[i].funcs, found[i].top = w.liveRefs(b.mods[i], names, methods, byName)
 	})
-	b.joinForks()
 	for i, m := range b.mods {
 		for j, to := range found[i].funcs {
 			if len(to) > 0 {

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"hash/maphash"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -12,15 +13,15 @@ import (
 // The per-module parts of Build (the call index, the successors of every
 // function, the registrations of each module) run on Config.Jobs workers.
 // Each worker is a fork of the builder: the project's tables are shared and
-// read-only by then; what a worker memoizes (lookup) or finds (handlers) is
-// its own and is merged by the builder in module order, so the result does
-// not depend on the number of workers or their timing. The tables built on
+// read-only by then; what a worker finds (handlers) is its own and is merged
+// by the builder in module order, so the result does not depend on the
+// number of workers or their timing. The lookup memo is shared, in shards
+// with a lock each while workers run (lookupMemo); the tables built on
 // first use (additions, decoratedWith, overrides) are shared and built once,
 // whichever worker needs them first.
 
-// minModulesPerWorker is the fewest modules worth a worker: a fork starts
-// with an empty lookup memo, which costs more than it saves on a small
-// project (a monorepo's projects already run in parallel).
+// minModulesPerWorker is the fewest modules worth a worker: a small project
+// gains little (a monorepo's projects already run in parallel).
 var minModulesPerWorker = 64
 
 // lazyTables are the builder's tables built on first use, shared by its
@@ -49,9 +50,8 @@ func (b *builder) workers() int {
 // forEachModule calls f(w, i) for every module index i, on the builder's
 // workers: w is the builder itself with one worker, else the calling
 // worker's fork (made for each pass, as the builder's tables grow between
-// passes; a fork's memo is kept for the next pass until joinForks). Modules are
-// handed out one at a time (their sizes differ). Callers store what f finds
-// by i and merge it in order.
+// passes). Modules are handed out one at a time (their sizes differ).
+// Callers store what f finds by i and merge it in order.
 func (b *builder) forEachModule(f func(w *builder, i int)) {
 	n := b.workers()
 	if n <= 1 {
@@ -60,17 +60,13 @@ func (b *builder) forEachModule(f func(w *builder, i int)) {
 		}
 		return
 	}
-	if b.memos == nil {
-		b.memos = make([]map[string]symbol, n)
-		for k := range b.memos {
-			b.memos[k] = map[string]symbol{}
-		}
-	}
+	b.looked.locked = true
+	defer func() { b.looked.locked = false }()
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var failed atomic.Value // a worker's panic, raised again here as with one worker
-	for _, memo := range b.memos {
-		w := b.fork(memo)
+	for range n {
+		w := b.fork()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -105,36 +101,57 @@ func (p workerPanic) String() string {
 	return fmt.Sprintf("%v\n(in a worker of handlers.Build)\n%s", p.value, p.stack)
 }
 
-// joinForks ends the parallel passes: the builder keeps what its forks
-// looked up.
-func (b *builder) joinForks() {
-	for _, memo := range b.memos {
-		b.join(memo)
-	}
-	b.memos = nil
-}
-
-// fork returns a worker's copy of b: the same project tables, its own
-// lookup memo over b's (which nothing writes while the workers run) and its
-// own registrations found.
-func (b *builder) fork(memo map[string]symbol) *builder {
+// fork returns a worker's copy of b: the same project tables and lookup
+// memo, its own registrations found.
+func (b *builder) fork() *builder {
 	w := *b
-	w.looked, w.frozen, w.pending, w.memos = memo, b.looked, nil, nil
+	w.pending = nil
 	return &w
 }
 
-// join keeps what a worker looked up (lookup is a function of the name
-// alone, so any worker's answer is the answer).
-func (b *builder) join(memo map[string]symbol) {
-	if len(memo) == 0 {
-		return
+// lookupMemo memoizes lookup for a builder and its forks. Its shards are
+// locked only while forks run (lookup is a function of the name alone, so
+// two workers that look the same name up store the same answer).
+type lookupMemo struct {
+	seed   maphash.Seed
+	locked bool // set while forks run: written before they start and after they end
+	shards [memoShards]memoShard
+}
+
+const memoShards = 64
+
+type memoShard struct {
+	mu sync.RWMutex
+	m  map[string]symbol
+	_  [24]byte // a cache line each (24 + 8 + 24 + 8 bytes): workers on other shards do not share it
+}
+
+func newLookupMemo() *lookupMemo { return &lookupMemo{seed: maphash.MakeSeed()} }
+
+func (c *lookupMemo) shard(q string) *memoShard {
+	return &c.shards[maphash.String(c.seed, q)%memoShards]
+}
+
+func (c *lookupMemo) get(q string) (symbol, bool) {
+	s := c.shard(q)
+	if !c.locked {
+		sym, ok := s.m[q]
+		return sym, ok
 	}
-	if b.looked == nil {
-		b.looked = make(map[string]symbol, len(memo))
+	s.mu.RLock()
+	sym, ok := s.m[q]
+	s.mu.RUnlock()
+	return sym, ok
+}
+
+func (c *lookupMemo) put(q string, sym symbol) {
+	s := c.shard(q)
+	if c.locked {
+		s.mu.Lock()
+		defer s.mu.Unlock()
 	}
-	for q, sym := range memo {
-		if _, ok := b.looked[q]; !ok {
-			b.looked[q] = sym
-		}
+	if s.m == nil {
+		s.m = map[string]symbol{}
 	}
+	s.m[q] = sym
 }

@@ -306,7 +306,7 @@ func cpuTime() time.Duration {
 func TestWorkerPanic(t *testing.T) {
 	defer func(n int) { minModulesPerWorker = n }(minModulesPerWorker)
 	minModulesPerWorker = 1
-	b := &builder{mods: parseProject(t, genProject(8)), cfg: Config{Jobs: 4}, lazy: &lazyTables{}}
+	b := &builder{mods: parseProject(t, genProject(8)), cfg: Config{Jobs: 4}, lazy: &lazyTables{}, looked: newLookupMemo()}
 	defer func() {
 		p, ok := recover().(workerPanic)
 		if !ok || p.value != "boom" || !strings.Contains(p.String(), "in a worker of handlers.Build") {
