@@ -121,9 +121,9 @@ type lookupMemo struct {
 const memoShards = 64
 
 type memoShard struct {
-	mu sync.RWMutex
+	mu sync.Mutex // not an RWMutex: as many stores as loads, and a reader writes the lock's word too
 	m  map[string]symbol
-	_  [24]byte // a cache line each (24 + 8 + 24 + 8 bytes): workers on other shards do not share it
+	_  [48]byte // a cache line each: workers on other shards do not share it
 }
 
 func newLookupMemo() *lookupMemo { return &lookupMemo{seed: maphash.MakeSeed()} }
@@ -138,9 +138,9 @@ func (c *lookupMemo) get(q string) (symbol, bool) {
 		sym, ok := s.m[q]
 		return sym, ok
 	}
-	s.mu.RLock()
+	s.mu.Lock()
 	sym, ok := s.m[q]
-	s.mu.RUnlock()
+	s.mu.Unlock()
 	return sym, ok
 }
 
