@@ -4,26 +4,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/mcplint/mcplint/pyast"
 )
 
 // build parses files (path -> source; module name from the path) and builds
 // the index.
 func build(t *testing.T, files map[string]string, cfg Config) *Index {
 	t.Helper()
-	var mods []*pyast.Module
-	for p, src := range files {
-		name := strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
-		m, err := pyast.Parse(p, name, []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(m.Close)
-		mods = append(mods, m)
-	}
-	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
-	return Build(mods, cfg)
+	return Build(parseProject(t, files), cfg)
 }
 
 func handlerSet(ix *Index) []string {
