@@ -268,8 +268,12 @@ func (l *loader) file(p string) (*File, error) {
 
 func newLoader(dir string, opts Options) *loader {
 	return &loader{
-		opts:    opts,
-		proj:    &Project{Dir: dir, opts: opts},
+		opts: opts,
+		// The project keeps only the options it reads after loading: a
+		// ReadFile closure would keep alive every byte its caller read (the
+		// engine's reads the whole project's sources) for as long as the
+		// run reports the project.
+		proj:    &Project{Dir: dir, opts: Options{AssumeMCP: opts.AssumeMCP, AssumeFastMCP: opts.AssumeFastMCP}},
 		files:   map[string]*File{},
 		reqDone: map[string]bool{},
 	}
