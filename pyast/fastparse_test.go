@@ -210,9 +210,20 @@ func TestFastParseDifferential(t *testing.T) {
 	// More trees (real repositories), behind an environment variable:
 	// MCPLINT_FASTDIFF_DIRS=dir1:dir2 go test ./pyast -run Differential
 	for _, dir := range filepath.SplitList(os.Getenv("MCPLINT_FASTDIFF_DIRS")) {
-		if dir != "" {
-			runDiff(t, dir, pyFiles(dir))
+		if dir == "" {
+			continue
 		}
+		// WalkDir does not enter a symlinked root: resolve it, and refuse
+		// a folder with no Python file rather than test nothing.
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = r
+		}
+		files := pyFiles(dir)
+		if len(files) == 0 {
+			t.Errorf("MCPLINT_FASTDIFF_DIRS: no Python file under %s", dir)
+			continue
+		}
+		runDiff(t, dir, files)
 	}
 }
 
