@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -544,6 +545,7 @@ func (e *runner) saveCache() {
 		return true
 	})
 	e.cache.mu.Lock()
+	unchanged := e.cacheUnchanged(out)
 	old := e.start.Add(-keepUnused).Unix()
 	for p, f := range e.state.Files {
 		if _, ok := out.Files[p]; !ok && f.Seen >= old {
@@ -564,5 +566,36 @@ func (e *runner) saveCache() {
 		}
 	}
 	e.cache.mu.Unlock()
+	if unchanged {
+		return
+	}
 	e.cache.save(e.digest, out)
+}
+
+// cacheUnchanged reports whether the cache file would say what it says
+// already but for its stamps, and every stamp this run would refresh is
+// recent (within half of keepUnused): no project was analysed, and every
+// file this run saw has the entry the cache holds. Such a run (a warm run
+// of an unchanged tree: a pre-commit hook, an editor) writes nothing. A run
+// that skips the write loses nothing: entries are found by content, so at
+// worst a later run recomputes. Called with e.cache.mu held, before the
+// in-memory state takes this run's entries.
+func (e *runner) cacheUnchanged(out *cacheState) bool {
+	if e.counts.analysed.Load() != 0 {
+		return false
+	}
+	fresh := e.start.Add(-keepUnused / 2).Unix()
+	for p, f := range out.Files {
+		o := e.state.Files[p]
+		if o == nil || o.Seen < fresh || o.Sig != f.Sig || !o.same(f) || o.Script != f.Script || o.Marks != f.Marks ||
+			o.HasComments != f.HasComments || !slices.Equal(o.Comments, f.Comments) {
+			return false
+		}
+	}
+	for k, pe := range e.state.Projects {
+		if e.usedProjects[k] && pe.Used < fresh {
+			return false
+		}
+	}
+	return true
 }

@@ -524,3 +524,79 @@ func TestKeyCreatedOnce(t *testing.T) {
 		}
 	}
 }
+
+// cacheFiles returns the run files of a cache folder with their bytes.
+func cacheFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "run-") {
+			out[e.Name()] = testfs.Read(t, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// A warm run of an unchanged tree writes no cache file; an edit, or stamps
+// half of keepUnused old, make the next run write it again.
+func TestCacheWarmRunWritesNothing(t *testing.T) {
+	root := cacheTree(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	dir := filepath.Join(root, ".mcplint_cache")
+	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	later(t)
+	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)) // records trusted signatures
+	// backdate sets the cache files' mtime an hour back; written reports
+	// whether a run has written one since.
+	backdate := func() {
+		for name := range cacheFiles(t, dir) {
+			past := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(filepath.Join(dir, name), past, past); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	written := func() bool {
+		for name := range cacheFiles(t, dir) {
+			if st, err := os.Stat(filepath.Join(dir, name)); err != nil || time.Since(st.ModTime()) < 30*time.Minute {
+				return true
+			}
+		}
+		return false
+	}
+
+	before := cacheFiles(t, dir)
+	backdate()
+	if warm := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)); warm.Analysed != 0 {
+		t.Fatalf("warm run analysed %d projects", warm.Analysed)
+	}
+	if written() || fmt.Sprint(cacheFiles(t, dir)) != fmt.Sprint(before) {
+		t.Errorf("a warm run of an unchanged tree wrote the cache")
+	}
+
+	// Stamps older than half of keepUnused: written again.
+	old := now
+	now = func() time.Time { return old().Add(keepUnused/2 + time.Hour) }
+	cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	now = old
+	if !written() {
+		t.Errorf("a warm run with stamps %v old did not refresh them", keepUnused/2)
+	}
+
+	// An edit: written again.
+	backdate()
+	full := filepath.Join(root, "a", "server.py")
+	if err := os.WriteFile(full, append([]byte(testfs.Read(t, full)), "\n# edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)); res.Analysed == 0 {
+		t.Fatalf("the edited project was not analysed again")
+	}
+	if !written() {
+		t.Errorf("a run after an edit did not write the cache")
+	}
+}
