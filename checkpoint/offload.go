@@ -62,16 +62,6 @@ var cancellableWaits = map[string]bool{
 	"trio.to_thread.run_sync": true,
 }
 
-// OffloadNames returns the qualified names Offload recognises, for docs and
-// tests.
-func OffloadNames() []string {
-	out := make([]string, 0, len(offloads))
-	for k := range offloads {
-		out = append(out, k)
-	}
-	return out
-}
-
 // Offload reports whether call (a call node) starts a non-cancellable-by-
 // default offload of SPEC section 1, resolving names through imports and
 // aliases: anyio.to_thread.run_sync, anyio.to_process.run_sync,

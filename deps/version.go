@@ -339,8 +339,6 @@ func (k key) cmp(o key) int {
 	return cmp64(k.dev, o.dev)
 }
 
-func (k key) isFinal() bool { return k.pre == posInf && k.dev == posInf && k.post != posInf }
-
 // nextFinal returns the smallest final (non pre-release) version key that is
 // >= k (> k when strict). ok is false when there is no smallest one: k is
 // the top of a release family, and finals beyond it are dense.

@@ -162,17 +162,3 @@ func canonical(s string) string {
 	}
 	return ""
 }
-
-// covers tells whether the directive's code c applies to a finding of rule
-// code starting on line.
-func (d *Directive) covers(code string, line int) bool {
-	if !d.File && line != d.Line && !(d.Own && line == d.Line+1) {
-		return false
-	}
-	for _, c := range d.Codes {
-		if c.Rule == code {
-			return true
-		}
-	}
-	return false
-}
