@@ -35,6 +35,11 @@ type symbol struct {
 	bindings []*pyast.Binding // a module-level variable
 }
 
+// isZero reports whether the name resolves to nothing in the project.
+func (s symbol) isZero() bool {
+	return s.module == nil && s.fn == nil && s.class == nil && len(s.bindings) == 0
+}
+
 type site struct {
 	module *pyast.Module
 	call   *pyast.Node
@@ -137,6 +142,14 @@ func (b *builder) module(name string) *pyast.Module {
 // lookup resolves a qualified name to a project definition, following
 // re-exports (from .server import mcp in __init__.py) and class bases.
 func (b *builder) lookup(q string) symbol {
+	// A project definition is one map lookup away: memoizing it would
+	// double what the project's definitions cost.
+	if r, ok := b.funcs[q]; ok {
+		return symbol{module: r.Module, fn: r.Func}
+	}
+	if c, ok := b.classes[q]; ok {
+		return symbol{module: b.classMod[c], class: c}
+	}
 	if sym, ok := b.looked.get(q); ok {
 		return sym
 	}
