@@ -1,7 +1,7 @@
 package report
 
 import (
-	"encoding/json"
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -124,8 +124,40 @@ func AuditJSON(w io.Writer, repos []Audited, opts Options) error {
 		out.Summary.Verdicts[v.String()]++
 		out.Repositories = append(out.Repositories, AuditJSONRepo{Path: r.Path, Verdict: v.String(), Report: BuildJSON(r.Result, opts)})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	j.auditReport(&out)
+	j.w.WriteByte('\n')
+	return j.w.Flush()
+}
+
+// auditReport writes an audit as encoding/json would (see jsonWriter).
+func (j *jsonWriter) auditReport(a *AuditJSONReport) {
+	j.open('{')
+	j.intField("schema_version", a.SchemaVersion)
+	j.key("tool")
+	j.tool(a.Tool)
+	j.key("repositories")
+	j.open('[')
+	for _, r := range a.Repositories {
+		j.next()
+		j.open('{')
+		j.strField("path", r.Path)
+		j.strField("verdict", r.Verdict)
+		j.key("report")
+		if r.Report == nil {
+			j.w.WriteString("null")
+		} else {
+			j.report(r.Report)
+		}
+		j.close('}')
+	}
+	j.close(']')
+	j.key("summary")
+	j.open('{')
+	j.intField("repositories", a.Summary.Repositories)
+	j.key("verdicts")
+	j.intMap(a.Summary.Verdicts)
+	j.strField("worst", a.Summary.Worst)
+	j.close('}')
+	j.close('}')
 }

@@ -2,9 +2,6 @@ package report
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/mcplint/mcplint/engine"
@@ -134,106 +131,93 @@ type JSONSummary struct {
 
 // JSON writes the result as one JSON object (JSONReport), indented, with a
 // final newline. It lists every finding (a program reads it: nothing is
-// folded), and writes them one by one as it converts them: the bytes are
-// those of encoding BuildJSON's document, without holding it in memory.
+// folded), and writes findings and projects one by one as it converts them:
+// the bytes are those of encoding BuildJSON's document with encoding/json
+// (indented by two spaces, no HTML escaping), without holding it in memory.
 func JSON(w io.Writer, res *engine.Result, opts Options) error {
-	head := jsonHead(res, opts)
-	b := bufio.NewWriter(w)
-	field := func(name string, v any, last bool) {
-		fmt.Fprintf(b, "  %q: ", name)
-		writeIndented(b, v, "  ")
-		if !last {
-			b.WriteString(",")
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("{\n")
-	field("schema_version", head.SchemaVersion, false)
-	field("tool", head.Tool, false)
+	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	j.open('{')
+	j.intField("schema_version", JSONSchemaVersion)
+	j.key("tool")
+	j.tool(jsonTool(opts))
+	j.key("diagnostics")
+	j.open('[')
 	ds := Visible(res.Diagnostics)
-	if len(ds) == 0 {
-		field("diagnostics", []JSONDiagnostic{}, false)
-	} else {
-		b.WriteString("  \"diagnostics\": [\n")
-		lines := map[string]*pyast.LineIndex{}
-		for i := range ds {
-			b.WriteString("    ")
-			writeIndented(b, jsonDiagnostic(res, &ds[i], opts, lines), "    ")
-			if i < len(ds)-1 {
-				b.WriteString(",")
-			}
-			b.WriteString("\n")
-		}
-		b.WriteString("  ],\n")
+	lines := map[string]*pyast.LineIndex{}
+	for i := range ds {
+		jd := jsonDiagnostic(res, &ds[i], opts, lines)
+		j.next()
+		j.diagnostic(&jd)
 	}
-	field("projects", head.Projects, false)
-	field("summary", head.Summary, true)
-	b.WriteString("}\n")
-	return b.Flush()
-}
-
-// writeIndented writes v as encoding/json does inside a document indented
-// by two spaces, at the depth whose lines start with prefix (no HTML
-// escaping, no final newline). Errors cannot happen with the report's
-// types; they would show as a bufio error on Flush.
-func writeIndented(w io.Writer, v any, prefix string) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent(prefix, "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("report: encode JSON: %v", err)) // only values of this file's types are encoded
+	j.close(']')
+	j.key("projects")
+	j.open('[')
+	for _, p := range res.Projects {
+		jp := jsonProject(res, p)
+		j.next()
+		j.project(&jp)
 	}
-	w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	j.close(']')
+	j.key("summary")
+	s := jsonSummary(res, ds, opts)
+	j.summary(&s)
+	j.close('}')
+	j.w.WriteByte('\n')
+	return j.w.Flush()
 }
 
 // BuildJSON returns the JSON report of res as one document (JSON streams
 // the same bytes).
 func BuildJSON(res *engine.Result, opts Options) *JSONReport {
-	out := jsonHead(res, opts)
 	ds := Visible(res.Diagnostics)
+	out := &JSONReport{
+		SchemaVersion: JSONSchemaVersion,
+		Tool:          jsonTool(opts),
+		Diagnostics:   []JSONDiagnostic{},
+		Projects:      []JSONProject{},
+		Summary:       jsonSummary(res, ds, opts),
+	}
 	lines := map[string]*pyast.LineIndex{}
 	for i := range ds {
 		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic(res, &ds[i], opts, lines))
 	}
+	for _, p := range res.Projects {
+		out.Projects = append(out.Projects, jsonProject(res, p))
+	}
 	return out
 }
 
-// jsonHead returns the report without its diagnostics.
-func jsonHead(res *engine.Result, opts Options) *JSONReport {
-	ds := Visible(res.Diagnostics)
+func jsonTool(opts Options) JSONTool { return JSONTool{Name: "mcplint", Version: opts.ToolVersion} }
+
+// jsonSummary counts ds, the visible findings of res.
+func jsonSummary(res *engine.Result, ds []rules.Diagnostic, opts Options) JSONSummary {
 	c := Count(ds, opts.Unsafe)
-	out := &JSONReport{
-		SchemaVersion: JSONSchemaVersion,
-		Tool:          JSONTool{Name: "mcplint", Version: opts.ToolVersion},
-		Diagnostics:   []JSONDiagnostic{},
-		Projects:      []JSONProject{},
-		Summary: JSONSummary{
-			Findings: c.Total, Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes,
-			Fixable: c.Fixable, HiddenFixes: c.Hidden, ByCode: c.ByCode,
-			Suppressed: nonNil(res.Suppressed), Dropped: nonNil(res.Dropped),
-			Files: res.Files, Parsed: res.Parsed, Verdict: Overall(res).String(),
-		},
+	s := JSONSummary{
+		Findings: c.Total, Errors: c.Errors, Warnings: c.Warnings, Notes: c.Notes,
+		Fixable: c.Fixable, HiddenFixes: c.Hidden, ByCode: c.ByCode,
+		Suppressed: nonNil(res.Suppressed), Dropped: nonNil(res.Dropped),
+		Files: res.Files, Parsed: res.Parsed, Verdict: Overall(res).String(),
 	}
 	if o := opts.Outcome; o != nil {
-		out.Summary.Fixed, out.Summary.FixedFiles = o.Fixed, len(o.Files)
+		s.Fixed, s.FixedFiles = o.Fixed, len(o.Files)
 	}
-	for _, p := range res.Projects {
-		jp := JSONProject{Dir: p.Dir, Versions: map[string]string{}, Handlers: []JSONHandler{}, Modules: p.Modules, Verdict: ProjectVerdict(res, p).String()}
-		for _, pkg := range VersionPackages {
-			if s := Describe(p, pkg); s != "" {
-				jp.Versions[pkg] = s
-			}
+	return s
+}
+
+func jsonProject(res *engine.Result, p *engine.ProjectSummary) JSONProject {
+	jp := JSONProject{Dir: p.Dir, Versions: map[string]string{}, Handlers: make([]JSONHandler, 0, len(p.Handlers)), Modules: p.Modules, Verdict: ProjectVerdict(res, p).String()}
+	for _, pkg := range VersionPackages {
+		if s := Describe(p, pkg); s != "" {
+			jp.Versions[pkg] = s
 		}
-		if g := p.Guard; g != nil {
-			jp.Guard = JSONGuard{Path: g.Path, Line: g.Line}
-		}
-		for _, h := range p.Handlers {
-			jp.Handlers = append(jp.Handlers, JSONHandler{Name: h.Name, Kind: h.Kind, Framework: h.Framework.String(), Async: h.Async, Path: h.Path, Line: h.Line})
-		}
-		out.Projects = append(out.Projects, jp)
 	}
-	return out
+	if g := p.Guard; g != nil {
+		jp.Guard = JSONGuard{Path: g.Path, Line: g.Line}
+	}
+	for _, h := range p.Handlers {
+		jp.Handlers = append(jp.Handlers, JSONHandler{Name: h.Name, Kind: h.Kind, Framework: h.Framework.String(), Async: h.Async, Path: h.Path, Line: h.Line})
+	}
+	return jp
 }
 
 func nonNil(m map[string]int) map[string]int {
