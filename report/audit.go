@@ -111,9 +111,18 @@ type AuditJSONSummary struct {
 	Worst        string         `json:"worst"`
 }
 
-// AuditJSON writes an audit as JSON.
+// AuditJSON writes an audit as JSON: buildAuditJSON's document, with the
+// bytes encoding/json would write (indented by two spaces, no HTML
+// escaping).
 func AuditJSON(w io.Writer, repos []Audited, opts Options) error {
-	out := AuditJSONReport{
+	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	j.auditReport(buildAuditJSON(repos, opts))
+	j.w.WriteByte('\n')
+	return j.w.Flush()
+}
+
+func buildAuditJSON(repos []Audited, opts Options) *AuditJSONReport {
+	out := &AuditJSONReport{
 		SchemaVersion: JSONSchemaVersion,
 		Tool:          JSONTool{Name: "mcplint", Version: opts.ToolVersion},
 		Repositories:  []AuditJSONRepo{},
@@ -124,10 +133,7 @@ func AuditJSON(w io.Writer, repos []Audited, opts Options) error {
 		out.Summary.Verdicts[v.String()]++
 		out.Repositories = append(out.Repositories, AuditJSONRepo{Path: r.Path, Verdict: v.String(), Report: BuildJSON(r.Result, opts)})
 	}
-	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
-	j.auditReport(&out)
-	j.w.WriteByte('\n')
-	return j.w.Flush()
+	return out
 }
 
 // auditReport writes an audit as encoding/json would (see jsonWriter).
@@ -137,21 +143,7 @@ func (j *jsonWriter) auditReport(a *AuditJSONReport) {
 	j.key("tool")
 	j.tool(a.Tool)
 	j.key("repositories")
-	j.open('[')
-	for _, r := range a.Repositories {
-		j.next()
-		j.open('{')
-		j.strField("path", r.Path)
-		j.strField("verdict", r.Verdict)
-		j.key("report")
-		if r.Report == nil {
-			j.w.WriteString("null")
-		} else {
-			j.report(r.Report)
-		}
-		j.close('}')
-	}
-	j.close(']')
+	j.auditRepos(a.Repositories)
 	j.key("summary")
 	j.open('{')
 	j.intField("repositories", a.Summary.Repositories)
@@ -160,4 +152,23 @@ func (j *jsonWriter) auditReport(a *AuditJSONReport) {
 	j.strField("worst", a.Summary.Worst)
 	j.close('}')
 	j.close('}')
+}
+
+func (j *jsonWriter) auditRepos(rs []AuditJSONRepo) {
+	if j.null(rs == nil) {
+		return
+	}
+	j.open('[')
+	for _, r := range rs {
+		j.next()
+		j.open('{')
+		j.strField("path", r.Path)
+		j.strField("verdict", r.Verdict)
+		j.key("report")
+		if !j.null(r.Report == nil) {
+			j.report(r.Report)
+		}
+		j.close('}')
+	}
+	j.close(']')
 }

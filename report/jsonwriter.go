@@ -11,7 +11,7 @@ import (
 // jsonWriter writes the JSON report's types straight into a bufio.Writer,
 // byte for byte as encoding/json's Encoder with SetIndent("", "  ") and
 // SetEscapeHTML(false) writes them: keys in struct order, map keys sorted,
-// "[]" and "{}" for empty (or nil) slices and maps, two spaces per level.
+// "[]" and "{}" for empty slices and maps, null for nil ones, two spaces per level.
 // It exists because encoding/json encodes through reflection and then
 // indents in a second pass over a growing buffer, which was half of a warm
 // run's CPU on a large tree; goccy/go-json, the fast drop-in, writes
@@ -144,6 +144,9 @@ func (j *jsonWriter) str(s string) {
 }
 
 func (j *jsonWriter) strMap(m map[string]string) {
+	if j.null(m == nil) {
+		return
+	}
 	j.open('{')
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		j.strField(k, m[k])
@@ -152,6 +155,9 @@ func (j *jsonWriter) strMap(m map[string]string) {
 }
 
 func (j *jsonWriter) intMap(m map[string]int) {
+	if j.null(m == nil) {
+		return
+	}
 	j.open('{')
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		j.intField(k, m[k])
@@ -196,38 +202,68 @@ func (j *jsonWriter) diagnostic(d *JSONDiagnostic) {
 	j.key("fixable")
 	j.bool(d.Fixable)
 	j.key("related")
-	j.open('[')
-	for _, r := range d.Related {
-		j.next()
-		j.open('{')
-		j.span(r.Path, r.Start, r.End)
-		j.strField("message", r.Message)
-		j.close('}')
-	}
-	j.close(']')
+	j.related(d.Related)
 	j.key("fixes")
+	j.fixes(d.Fixes)
+	j.close('}')
+}
+
+// null writes null for a nil slice or map, as encoding/json does (the
+// report's builders make empty ones), and tells whether it did.
+func (j *jsonWriter) null(isNil bool) bool {
+	if isNil {
+		j.w.WriteString("null")
+	}
+	return isNil
+}
+
+func (j *jsonWriter) related(rs []JSONRelated) {
+	if j.null(rs == nil) {
+		return
+	}
 	j.open('[')
-	for _, f := range d.Fixes {
+	for i := range rs {
 		j.next()
 		j.open('{')
-		j.strField("message", f.Message)
-		j.strField("applicability", f.Applicability)
-		j.key("edits")
-		j.open('[')
-		for _, e := range f.Edits {
-			j.next()
-			j.open('{')
-			j.span(e.Path, e.Start, e.End)
-			j.strField("content", e.Content)
-			j.key("create")
-			j.bool(e.Create)
-			j.close('}')
-		}
-		j.close(']')
+		j.span(rs[i].Path, rs[i].Start, rs[i].End)
+		j.strField("message", rs[i].Message)
 		j.close('}')
 	}
 	j.close(']')
-	j.close('}')
+}
+
+func (j *jsonWriter) fixes(fs []JSONFix) {
+	if j.null(fs == nil) {
+		return
+	}
+	j.open('[')
+	for i := range fs {
+		j.next()
+		j.open('{')
+		j.strField("message", fs[i].Message)
+		j.strField("applicability", fs[i].Applicability)
+		j.key("edits")
+		j.edits(fs[i].Edits)
+		j.close('}')
+	}
+	j.close(']')
+}
+
+func (j *jsonWriter) edits(es []JSONEdit) {
+	if j.null(es == nil) {
+		return
+	}
+	j.open('[')
+	for i := range es {
+		j.next()
+		j.open('{')
+		j.span(es[i].Path, es[i].Start, es[i].End)
+		j.strField("content", es[i].Content)
+		j.key("create")
+		j.bool(es[i].Create)
+		j.close('}')
+	}
+	j.close(']')
 }
 
 func (j *jsonWriter) project(p *JSONProject) {
@@ -236,8 +272,24 @@ func (j *jsonWriter) project(p *JSONProject) {
 	j.key("versions")
 	j.strMap(p.Versions)
 	j.key("handlers")
+	j.handlers(p.Handlers)
+	j.intField("modules", p.Modules)
+	j.strField("verdict", p.Verdict)
+	j.key("guard")
+	j.open('{')
+	j.strField("path", p.Guard.Path)
+	j.intField("line", p.Guard.Line)
+	j.close('}')
+	j.close('}')
+}
+
+func (j *jsonWriter) handlers(hs []JSONHandler) {
+	if j.null(hs == nil) {
+		return
+	}
 	j.open('[')
-	for _, h := range p.Handlers {
+	for i := range hs {
+		h := &hs[i]
 		j.next()
 		j.open('{')
 		j.strField("name", h.Name)
@@ -250,14 +302,6 @@ func (j *jsonWriter) project(p *JSONProject) {
 		j.close('}')
 	}
 	j.close(']')
-	j.intField("modules", p.Modules)
-	j.strField("verdict", p.Verdict)
-	j.key("guard")
-	j.open('{')
-	j.strField("path", p.Guard.Path)
-	j.intField("line", p.Guard.Line)
-	j.close('}')
-	j.close('}')
 }
 
 func (j *jsonWriter) summary(s *JSONSummary) {
@@ -289,19 +333,23 @@ func (j *jsonWriter) report(r *JSONReport) {
 	j.key("tool")
 	j.tool(r.Tool)
 	j.key("diagnostics")
-	j.open('[')
-	for i := range r.Diagnostics {
-		j.next()
-		j.diagnostic(&r.Diagnostics[i])
+	if !j.null(r.Diagnostics == nil) {
+		j.open('[')
+		for i := range r.Diagnostics {
+			j.next()
+			j.diagnostic(&r.Diagnostics[i])
+		}
+		j.close(']')
 	}
-	j.close(']')
 	j.key("projects")
-	j.open('[')
-	for i := range r.Projects {
-		j.next()
-		j.project(&r.Projects[i])
+	if !j.null(r.Projects == nil) {
+		j.open('[')
+		for i := range r.Projects {
+			j.next()
+			j.project(&r.Projects[i])
+		}
+		j.close(']')
 	}
-	j.close(']')
 	j.key("summary")
 	j.summary(&r.Summary)
 	j.close('}')
