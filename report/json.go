@@ -152,8 +152,9 @@ func JSON(w io.Writer, res *engine.Result, opts Options) error {
 	j.close(']')
 	j.key("projects")
 	j.open('[')
+	verdicts := indexProjects(res).verdicts()
 	for _, p := range res.Projects {
-		jp := jsonProject(res, p)
+		jp := jsonProject(p, verdicts[p])
 		j.next()
 		j.project(&jp)
 	}
@@ -181,8 +182,9 @@ func BuildJSON(res *engine.Result, opts Options) *JSONReport {
 	for i := range ds {
 		out.Diagnostics = append(out.Diagnostics, jsonDiagnostic(res, &ds[i], opts, lines))
 	}
+	verdicts := indexProjects(res).verdicts()
 	for _, p := range res.Projects {
-		out.Projects = append(out.Projects, jsonProject(res, p))
+		out.Projects = append(out.Projects, jsonProject(p, verdicts[p]))
 	}
 	return out
 }
@@ -204,8 +206,9 @@ func jsonSummary(res *engine.Result, ds []rules.Diagnostic, opts Options) JSONSu
 	return s
 }
 
-func jsonProject(res *engine.Result, p *engine.ProjectSummary) JSONProject {
-	jp := JSONProject{Dir: p.Dir, Versions: map[string]string{}, Handlers: make([]JSONHandler, 0, len(p.Handlers)), Modules: p.Modules, Verdict: ProjectVerdict(res, p).String()}
+// jsonProject describes p, whose verdict is v.
+func jsonProject(p *engine.ProjectSummary, v Verdict) JSONProject {
+	jp := JSONProject{Dir: p.Dir, Versions: map[string]string{}, Handlers: make([]JSONHandler, 0, len(p.Handlers)), Modules: p.Modules, Verdict: v.String()}
 	for _, pkg := range VersionPackages {
 		if s := Describe(p, pkg); s != "" {
 			jp.Versions[pkg] = s

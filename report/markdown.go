@@ -47,6 +47,13 @@ func WriteMarkdownBody(b MarkdownWriter, res *engine.Result, opts Options, level
 	ds := Visible(res.Diagnostics)
 	c := Count(ds, opts.Unsafe)
 	overall := Overall(res)
+	projects := indexProjects(res)
+	verdicts := projects.verdicts()
+	byProject := map[*engine.ProjectSummary][]*rules.Diagnostic{}
+	for i := range ds {
+		p := projects.of(&ds[i])
+		byProject[p] = append(byProject[p], &ds[i])
+	}
 	fmt.Fprintf(b, "**Crashes on cancel: %s** · %s", overall, plural(c.Total, "finding"))
 	if c.Total > 0 {
 		fmt.Fprintf(b, " (%s)", c.breakdown())
@@ -69,20 +76,15 @@ func WriteMarkdownBody(b MarkdownWriter, res *engine.Result, opts Options, level
 			for _, pkg := range VersionPackages {
 				fmt.Fprintf(b, " %s |", cell(mdText(strings.TrimPrefix(Describe(p, pkg), pkg+" "))))
 			}
-			fmt.Fprintf(b, " %d | %s | %s |\n", len(p.Handlers), cell(codeCounts(res, ds, p)), verdictCell(ProjectVerdict(res, p)))
+			fmt.Fprintf(b, " %d | %s | %s |\n", len(p.Handlers), cell(codeCounts(byProject[p])), verdictCell(verdicts[p]))
 		}
 		b.WriteString("\n")
-	}
-	byProject := map[*engine.ProjectSummary][]*rules.Diagnostic{}
-	for i := range ds {
-		p := ProjectOf(res, &ds[i])
-		byProject[p] = append(byProject[p], &ds[i])
 	}
 	lines := map[string]*pyast.LineIndex{}
 	details := 0
 	for _, p := range res.Projects {
 		fmt.Fprintf(b, "%sProject %s\n\n", h(0), mdCode(p.Dir))
-		fmt.Fprintf(b, "Crashes on cancel: **%s**", ProjectVerdict(res, p))
+		fmt.Fprintf(b, "Crashes on cancel: **%s**", verdicts[p])
 		if len(p.Handlers) == 0 {
 			b.WriteString(" (no MCP request handler found)")
 		}
@@ -127,12 +129,10 @@ func verdictCell(v Verdict) string {
 }
 
 // codeCounts returns "MCP101 ×2, MCP104 ×1" for a project's findings.
-func codeCounts(res *engine.Result, ds []rules.Diagnostic, p *engine.ProjectSummary) string {
+func codeCounts(ds []*rules.Diagnostic) string {
 	n := map[string]int{}
-	for i := range ds {
-		if ProjectOf(res, &ds[i]) == p {
-			n[ds[i].Code]++
-		}
+	for _, d := range ds {
+		n[d.Code]++
 	}
 	var parts []string
 	for _, code := range sortedKeys(n) {

@@ -66,18 +66,63 @@ func diagnosticVerdict(d *rules.Diagnostic) Verdict {
 // versions nothing pins, a file could not be analysed, or no handler was
 // found at all, no otherwise.
 func ProjectVerdict(res *engine.Result, p *engine.ProjectSummary) Verdict {
-	v := VerdictNo
-	if len(p.Handlers) == 0 {
-		v = VerdictUnknown
+	if v, ok := indexProjects(res).verdicts()[p]; ok {
+		return v
 	}
-	for i := range res.Diagnostics {
-		d := &res.Diagnostics[i]
-		if d.Suppression != nil || ProjectOf(res, d) != p {
+	return baseVerdict(p)
+}
+
+// baseVerdict is a project's verdict before its findings.
+func baseVerdict(p *engine.ProjectSummary) Verdict {
+	if len(p.Handlers) == 0 {
+		return VerdictUnknown
+	}
+	return VerdictNo
+}
+
+// projectIndex finds the projects of a run's findings (ProjectOf) by one
+// map lookup when a finding names its project: a run with many findings
+// and projects scanned every project for every finding, once per project.
+type projectIndex struct {
+	res   *engine.Result
+	byDir map[string]*engine.ProjectSummary // the first project of each Dir, as ProjectOf finds it
+}
+
+func indexProjects(res *engine.Result) *projectIndex {
+	x := &projectIndex{res: res, byDir: make(map[string]*engine.ProjectSummary, len(res.Projects))}
+	for _, p := range res.Projects {
+		if _, ok := x.byDir[p.Dir]; !ok {
+			x.byDir[p.Dir] = p
+		}
+	}
+	return x
+}
+
+// of is ProjectOf(x.res, d).
+func (x *projectIndex) of(d *rules.Diagnostic) *engine.ProjectSummary {
+	if d.Project != "" {
+		return x.byDir[d.Project]
+	}
+	return ProjectOf(x.res, d)
+}
+
+// verdicts returns ProjectVerdict of every project of the run, in one pass
+// over its findings.
+func (x *projectIndex) verdicts() map[*engine.ProjectSummary]Verdict {
+	vs := make(map[*engine.ProjectSummary]Verdict, len(x.res.Projects))
+	for _, p := range x.res.Projects {
+		vs[p] = baseVerdict(p)
+	}
+	for i := range x.res.Diagnostics {
+		d := &x.res.Diagnostics[i]
+		if d.Suppression != nil {
 			continue
 		}
-		v = max(v, diagnosticVerdict(d))
+		if p := x.of(d); p != nil {
+			vs[p] = max(vs[p], diagnosticVerdict(d))
+		}
 	}
-	return v
+	return vs
 }
 
 // Overall is the worst verdict over the run's projects and findings.
@@ -86,8 +131,9 @@ func Overall(res *engine.Result) Verdict {
 	if len(res.Projects) == 0 {
 		v = VerdictUnknown
 	}
+	vs := indexProjects(res).verdicts()
 	for _, p := range res.Projects {
-		v = max(v, ProjectVerdict(res, p))
+		v = max(v, vs[p])
 	}
 	for i := range res.Diagnostics {
 		if d := &res.Diagnostics[i]; d.Suppression == nil {
