@@ -249,7 +249,7 @@ func (b *builder) installs(m *pyast.Module, st, obj *pyast.Node, name string, va
 		}
 		return nil
 	}
-	if name != "respond" && name != "cancel" || !nameResolves(m, obj, ResponderClass) {
+	if name != "respond" && name != "cancel" || !isResponder(m, obj) {
 		return nil
 	}
 	p := &GuardPatch{Module: m, Stmt: st, Method: name, Target: m.Text(obj)}
@@ -257,6 +257,45 @@ func (b *builder) installs(m *pyast.Module, st, obj *pyast.Node, name string, va
 		p.Func, p.Checks = r, returnsEarlyOnCompleted(r.Module, r.Func)
 	}
 	return []*GuardPatch{p}
+}
+
+// isResponder reports whether obj names mcp.shared.session.RequestResponder:
+// through imports and aliases, or through getattr(<mcp.shared.session>,
+// "RequestResponder"[, default]), written in place or assigned to the
+// variable obj names (a guard that probes the SDK before patching it).
+func isResponder(m *pyast.Module, obj *pyast.Node) bool {
+	if nameResolves(m, obj, ResponderClass) {
+		return true
+	}
+	obj = pyast.Unparen(obj)
+	if obj == nil {
+		return false
+	}
+	if obj.Kind() != "identifier" {
+		return getattrResponder(m, obj)
+	}
+	bs := m.ScopeAt(obj).Lookup(m.Text(obj))
+	for _, b := range bs {
+		if !getattrResponder(m, b.Value()) {
+			return false
+		}
+	}
+	return len(bs) > 0
+}
+
+// getattrResponder matches getattr(<mcp.shared.session>, "RequestResponder")
+// with or without a default.
+func getattrResponder(m *pyast.Module, v *pyast.Node) bool {
+	v = pyast.Unparen(v)
+	if v == nil || v.Kind() != "call" || !nameResolves(m, pyast.Callee(v), "getattr") {
+		return false
+	}
+	args, _ := m.Args(v)
+	if len(args) < 2 || len(args) > 3 {
+		return false
+	}
+	name, ok := stringValue(m, args[1])
+	return ok && name == "RequestResponder" && nameResolves(m, args[0], "mcp.shared.session")
 }
 
 // replacement resolves the value installed as a method: a project function,
