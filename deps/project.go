@@ -85,7 +85,8 @@ type Project struct {
 	reqs      []*Requirement
 	opts      Options
 	resolved  map[string]*Resolution
-	workspace bool // a [tool.uv.workspace] root
+	pinned    map[string]*Resolution // Resolution without narrowing open ranges
+	workspace bool                   // a [tool.uv.workspace] root
 }
 
 // WorkspaceRoot reports whether the project's pyproject.toml declares a uv
@@ -403,6 +404,23 @@ func (p *Project) MCP1() Tri {
 		return p.MCPAdmits("1.0.0", "2.0.0")
 	}
 	return p.FastMCPAdmits("", "4.0.0")
+}
+
+// PinsAdmitMCP1 is MCP1 for every environment the project's files allow,
+// not only a fresh install: a range open above (mcp>=1.0, fastmcp>=2) admits
+// 1.x even though an installer picks 2.x today. No means the locks and
+// declared ranges themselves exclude mcp 1.x.
+func (p *Project) PinsAdmitMCP1() Tri {
+	if p == nil {
+		return Unknown
+	}
+	if r := p.pinnedResolution("mcp"); r.Known {
+		return triOf(r.Set.AdmitsRange("1.0.0", "2.0.0"))
+	}
+	if r := p.pinnedResolution("fastmcp"); r.Known {
+		return triOf(r.Set.AdmitsRange("", "4.0.0"))
+	}
+	return Unknown
 }
 
 // FastMCP3 reports whether the project can run PrefectHQ fastmcp 3.x.

@@ -71,8 +71,25 @@ func (p *Project) Resolution(pkg string) *Resolution {
 	if p.resolved == nil {
 		p.resolved = map[string]*Resolution{}
 	}
-	r := p.resolve(pkg)
+	r := p.resolve(pkg, true)
 	p.resolved[pkg] = r
+	return r
+}
+
+// pinnedResolution is Resolution without narrowing a range open above to the
+// newest release: the versions the project's files admit, for claims that
+// must hold for every environment they allow (an environment made before
+// the newest release still runs an older one).
+func (p *Project) pinnedResolution(pkg string) *Resolution {
+	pkg = NormalizeName(pkg)
+	if r := p.pinned[pkg]; r != nil {
+		return r
+	}
+	if p.pinned == nil {
+		p.pinned = map[string]*Resolution{}
+	}
+	r := p.resolve(pkg, false)
+	p.pinned[pkg] = r
 	return r
 }
 
@@ -92,7 +109,9 @@ func (p *Project) matching(pkg string) []*Requirement {
 	return out
 }
 
-func (p *Project) resolve(pkg string) *Resolution {
+// resolve resolves pkg; narrow resolves ranges open above to the newest
+// release they admit.
+func (p *Project) resolve(pkg string, narrow bool) *Resolution {
 	res := &Resolution{Package: pkg}
 	for _, r := range p.matching(pkg) {
 		switch {
@@ -111,7 +130,11 @@ func (p *Project) resolve(pkg string) *Resolution {
 	// mcp is also pulled by fastmcp: fastmcp < 4 needs mcp 1.x, >= 4 mcp 2.x.
 	implied, hasImplied := Set{}, false
 	if pkg == "mcp" {
-		if f := p.Resolution("fastmcp"); f.Known && len(f.Locked)+len(f.Declared) > 0 {
+		f := p.Resolution("fastmcp")
+		if !narrow {
+			f = p.pinnedResolution("fastmcp")
+		}
+		if f.Known && len(f.Locked)+len(f.Declared) > 0 {
 			hasImplied = true
 			if f.Set.AdmitsRange("", "4.0.0") {
 				implied = implied.Union(mustRange("1.0.0", "2.0.0"))
@@ -164,7 +187,10 @@ func (p *Project) resolve(pkg string) *Resolution {
 			if hasImplied {
 				s = s.Intersect(implied).withPre(s.Prereleases)
 			}
-			res.Set = res.Set.Union(resolveOpen(s, knownReleases[pkg]))
+			if narrow {
+				s = resolveOpen(s, knownReleases[pkg])
+			}
+			res.Set = res.Set.Union(s)
 		}
 	case hasImplied:
 		res.Known = true

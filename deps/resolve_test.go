@@ -191,3 +191,30 @@ func TestUVSource(t *testing.T) {
 		t.Errorf("source %+v", r.Source)
 	}
 }
+
+// PinsAdmitMCP1 reads the ranges as written: an open range admits 1.x even
+// though a fresh install resolves it to 2.x; a lock or a range that
+// excludes 1.x does not.
+func TestPinsAdmitMCP1(t *testing.T) {
+	for _, c := range []struct {
+		files      map[string]string
+		mcp1, pins Tri
+	}{
+		{map[string]string{"requirements.txt": "mcp[cli]>=1.0\n"}, No, Yes},
+		{map[string]string{"requirements.txt": "fastmcp>=2.0.0\n"}, No, Yes},
+		{map[string]string{"requirements.txt": "mcp>=2,<3\n"}, No, No},
+		{map[string]string{"requirements.txt": "fastmcp>=4\n"}, No, No},
+		{map[string]string{"requirements.txt": "mcp>=1.27,<2\n"}, Yes, Yes},
+		{map[string]string{"pyproject.toml": "[project]\ndependencies = [\"mcp>=1.0\"]\n",
+			"uv.lock": "[[package]]\nname = \"mcp\"\nversion = \"2.3.0\"\n"}, No, No},
+		{map[string]string{"requirements.txt": "requests\n"}, Unknown, Unknown},
+	} {
+		p := loadMem(t, Options{}, c.files)
+		if got := p.MCP1(); got != c.mcp1 {
+			t.Errorf("%v: MCP1 = %s, want %s", c.files, got, c.mcp1)
+		}
+		if got := p.PinsAdmitMCP1(); got != c.pins {
+			t.Errorf("%v: PinsAdmitMCP1 = %s, want %s", c.files, got, c.pins)
+		}
+	}
+}

@@ -16,7 +16,9 @@ var mcp107 = Register(&Rule{
 	Doc: Doc{
 		Summary: "A respond/cancel guard in a project that can only run mcp 2.x, which needs none",
 		WhatItDoes: "Flags code that patches `mcp.shared.session.RequestResponder` (the mcp 1.x idempotence guard, " +
-			"see MCP106) in a project whose dependencies admit only mcp >= 2.0.0.",
+			"see MCP106) in a project whose dependencies admit only mcp >= 2.0.0: the locks, or the declared ranges " +
+			"themselves, exclude 1.x. A range open above (`mcp>=1.0`, `fastmcp>=2`) is not enough, although a fresh " +
+			"install picks 2.x: an environment made before still runs 1.x, where the guard is what stops the crash.",
 		WhyIsThisBad: "mcp 2.x replaced `RequestResponder` with a dispatcher that never answers a cancelled request " +
 			"and drops the late result, so the guard protects nothing; `from mcp.shared.session import " +
 			"RequestResponder` fails there, and the patch relies on a private attribute that no longer exists.",
@@ -31,7 +33,10 @@ var mcp107 = Register(&Rule{
 })
 
 func runMCP107(p *Pass) {
-	if p.Project == nil || p.Project.MCP1() != deps.No {
+	// The pins themselves must exclude mcp 1.x: an open range (mcp>=1.0,
+	// fastmcp>=2) resolves to 2.x for a fresh install, but an environment made
+	// before still runs 1.x, where removing the guard brings the crash back.
+	if p.Project == nil || p.Project.PinsAdmitMCP1() != deps.No {
 		return
 	}
 	for _, g := range p.Handlers.Guards() {
