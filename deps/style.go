@@ -178,8 +178,9 @@ const maxExtendDepth = 8
 
 // styleFinder finds the style files of one project.
 type styleFinder struct {
-	l    *loader
-	root string // slash path the search stays in
+	l      *loader
+	root   string       // slash path the search stays in
+	within *safeio.Root // root, resolved once for the search's checks
 }
 
 // readStyle sets the project's Style from the files found upward from dir.
@@ -188,7 +189,7 @@ func (l *loader) readStyle(dir string) {
 	if root == "" {
 		root = l.proj.Dir
 	}
-	s := &styleFinder{l: l, root: path.Clean(root)}
+	s := &styleFinder{l: l, root: path.Clean(root), within: safeio.NewRoot(filepath.FromSlash(path.Clean(root)))}
 	st := &l.proj.Style
 	ruff := s.ruff(path.Clean(dir))
 	var ruffIsort tomlValues
@@ -216,7 +217,7 @@ func (l *loader) readStyle(dir string) {
 func (s *styleFinder) folders(dir string, stop func(d string) bool) []string {
 	var out []string
 	for d, n := dir, 0; n < maxConfigDepth; n++ {
-		if safeio.Within(filepath.FromSlash(s.root), filepath.FromSlash(d)) != nil {
+		if s.within.Within(filepath.FromSlash(d)) != nil {
 			break
 		}
 		out = append(out, d)
@@ -250,7 +251,7 @@ func vcsRoot(d string) bool {
 // the result.
 func (s *styleFinder) read(p string) []byte {
 	var outside *safeio.OutsideError
-	if err := safeio.Within(filepath.FromSlash(s.root), filepath.FromSlash(p)); errors.As(err, &outside) ||
+	if err := s.within.Within(filepath.FromSlash(p)); errors.As(err, &outside) ||
 		err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -327,7 +328,7 @@ func (s *styleFinder) extend(p string, cfg *ttable) []*ttable {
 			next = path.Join(path.Dir(p), filepath.ToSlash(ext))
 		}
 		next = path.Clean(filepath.ToSlash(next))
-		err := safeio.Within(filepath.FromSlash(s.root), filepath.FromSlash(next))
+		err := s.within.Within(filepath.FromSlash(next))
 		var outside *safeio.OutsideError
 		switch {
 		case errors.As(err, &outside):

@@ -149,28 +149,64 @@ func (e *OutsideError) Error() string { return "outside the scanned tree: not re
 // resolved, an *os.PathError with an *OutsideError inside when it is not,
 // and the resolution's error when path does not exist. The check is lexical
 // first, so a path outside root is refused whether or not it exists.
-func Within(root, path string) error {
-	absRoot, err := filepath.Abs(root)
+func Within(root, path string) error { return NewRoot(root).Within(path) }
+
+// Root is a root folder resolved once for many Within checks (a style
+// search checks a few dozen paths against one root, and resolving the root
+// and the working directory each time was most of a warm run's system
+// calls). It keeps the working directory it saw: use it for one burst of
+// checks, not across a change of directory.
+type Root struct {
+	root      string
+	cwd       string
+	cwdErr    error
+	abs, real string // root made absolute, and with its symlinks resolved
+	absErr    error
+	realErr   error
+}
+
+// NewRoot resolves root for Within.
+func NewRoot(root string) *Root {
+	r := &Root{root: root}
+	r.cwd, r.cwdErr = os.Getwd()
+	if r.abs, r.absErr = r.absolute(root); r.absErr == nil {
+		r.real, r.realErr = filepath.EvalSymlinks(r.abs)
+	}
+	return r
+}
+
+// absolute is filepath.Abs with the working directory NewRoot saw.
+func (r *Root) absolute(path string) (string, error) {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path), nil
+	}
+	if r.cwdErr != nil {
+		return "", r.cwdErr
+	}
+	return filepath.Join(r.cwd, path), nil
+}
+
+// Within is the package's Within(root, path) for r's root.
+func (r *Root) Within(path string) error {
+	if r.absErr != nil {
+		return r.absErr
+	}
+	abs, err := r.absolute(path)
 	if err != nil {
 		return err
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return err
+	if !under(r.abs, abs) {
+		return &os.PathError{Op: "open", Path: path, Err: &OutsideError{r.root}}
 	}
-	if !under(absRoot, abs) {
-		return &os.PathError{Op: "open", Path: path, Err: &OutsideError{root}}
-	}
-	realRoot, err := filepath.EvalSymlinks(absRoot)
-	if err != nil {
-		return err
+	if r.realErr != nil {
+		return r.realErr
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return err
 	}
-	if !under(realRoot, real) {
-		return &os.PathError{Op: "open", Path: path, Err: &OutsideError{root}}
+	if !under(r.real, real) {
+		return &os.PathError{Op: "open", Path: path, Err: &OutsideError{r.root}}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ package safeio
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,5 +165,28 @@ func TestWithin(t *testing.T) {
 		if got := errors.As(err, &oe); got != c.outside {
 			t.Errorf("Within(%s, %s) = %v, want outside=%v", c.root, c.path, err, c.outside)
 		}
+	}
+	// One Root answers a burst of checks as Within does, relative paths
+	// (from the working directory) included.
+	t.Chdir(outer)
+	r := NewRoot("repo")
+	for _, c := range []struct {
+		path    string
+		outside bool
+	}{
+		{"repo/sub/base.txt", false}, {"repo/inner.txt", false}, {filepath.Join(root, "sub", "base.txt"), false}, {"repo", false},
+		{"repo/escape.txt", true}, {"repo/up/secret.txt", true}, {"secret.txt", true}, {"repo/../secret.txt", true}, {"/proc/self/environ", true},
+	} {
+		err := r.Within(c.path)
+		var oe *OutsideError
+		if got := errors.As(err, &oe); got != c.outside || (err == nil) != (Within("repo", c.path) == nil) {
+			t.Errorf("Root(repo).Within(%s) = %v, want outside=%v (Within: %v)", c.path, err, c.outside, Within("repo", c.path))
+		}
+	}
+	if err := r.Within("repo/missing.txt"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file under the root: %v, want not-exist", err)
+	}
+	if err := NewRoot("nothere").Within("nothere/x"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing root: %v, want not-exist", err)
 	}
 }
