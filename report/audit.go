@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -115,10 +114,9 @@ type AuditJSONSummary struct {
 // bytes encoding/json would write (indented by two spaces, no HTML
 // escaping).
 func AuditJSON(w io.Writer, repos []Audited, opts Options) error {
-	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	j := newJSONWriter(w)
 	j.auditReport(buildAuditJSON(repos, opts))
-	j.w.WriteByte('\n')
-	return j.w.Flush()
+	return j.finish()
 }
 
 func buildAuditJSON(repos []Audited, opts Options) *AuditJSONReport {
@@ -140,14 +138,14 @@ func buildAuditJSON(repos []Audited, opts Options) *AuditJSONReport {
 func (j *jsonWriter) auditReport(a *AuditJSONReport) {
 	j.open('{')
 	j.intField("schema_version", a.SchemaVersion)
-	j.key("tool")
+	j.field("tool")
 	j.tool(a.Tool)
-	j.key("repositories")
+	j.field("repositories")
 	j.auditRepos(a.Repositories)
-	j.key("summary")
+	j.field("summary")
 	j.open('{')
 	j.intField("repositories", a.Summary.Repositories)
-	j.key("verdicts")
+	j.field("verdicts")
 	j.intMap(a.Summary.Verdicts)
 	j.strField("worst", a.Summary.Worst)
 	j.close('}')
@@ -164,7 +162,7 @@ func (j *jsonWriter) auditRepos(rs []AuditJSONRepo) {
 		j.open('{')
 		j.strField("path", r.Path)
 		j.strField("verdict", r.Verdict)
-		j.key("report")
+		j.field("report")
 		if !j.null(r.Report == nil) {
 			j.report(r.Report)
 		}

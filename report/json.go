@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"io"
 
 	"github.com/mcplint/mcplint/engine"
@@ -135,12 +134,12 @@ type JSONSummary struct {
 // the bytes are those of encoding BuildJSON's document with encoding/json
 // (indented by two spaces, no HTML escaping), without holding it in memory.
 func JSON(w io.Writer, res *engine.Result, opts Options) error {
-	j := &jsonWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	j := newJSONWriter(w)
 	j.open('{')
 	j.intField("schema_version", JSONSchemaVersion)
-	j.key("tool")
+	j.field("tool")
 	j.tool(jsonTool(opts))
-	j.key("diagnostics")
+	j.field("diagnostics")
 	j.open('[')
 	ds := Visible(res.Diagnostics)
 	lines := map[string]*pyast.LineIndex{}
@@ -150,7 +149,7 @@ func JSON(w io.Writer, res *engine.Result, opts Options) error {
 		j.diagnostic(&jd)
 	}
 	j.close(']')
-	j.key("projects")
+	j.field("projects")
 	j.open('[')
 	verdicts := indexProjects(res).verdicts()
 	for _, p := range res.Projects {
@@ -159,12 +158,11 @@ func JSON(w io.Writer, res *engine.Result, opts Options) error {
 		j.project(&jp)
 	}
 	j.close(']')
-	j.key("summary")
+	j.field("summary")
 	s := jsonSummary(res, ds, opts)
 	j.summary(&s)
 	j.close('}')
-	j.w.WriteByte('\n')
-	return j.w.Flush()
+	return j.finish()
 }
 
 // BuildJSON returns the JSON report of res as one document (JSON streams

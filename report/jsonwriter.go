@@ -1,33 +1,58 @@
 package report
 
 import (
-	"bufio"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
 	"unicode/utf8"
 )
 
-// jsonWriter writes the JSON report's types straight into a bufio.Writer,
-// byte for byte as encoding/json's Encoder with SetIndent("", "  ") and
-// SetEscapeHTML(false) writes them: keys in struct order, map keys sorted,
-// "[]" and "{}" for empty slices and maps, null for nil ones, two spaces per level.
+// jsonWriter writes the JSON report's types byte for byte as
+// encoding/json's Encoder with SetIndent("", "  ") and SetEscapeHTML(false)
+// writes them: keys in struct order, map keys sorted, "[]" and "{}" for
+// empty slices and maps, null for nil ones, two spaces per level. It
+// appends to a buffer that it hands to the writer every 64 KiB, so a report
+// of any size takes little memory.
+//
 // It exists because encoding/json encodes through reflection and then
 // indents in a second pass over a growing buffer, which was half of a warm
 // run's CPU on a large tree; goccy/go-json, the fast drop-in, writes
 // different bytes (\u0008 for \b, map keys of non-ASCII strings in another
-// order). TestJSONWriterSameBytes and FuzzJSONWriter compare it with
-// encoding/json.
+// order). TestJSONWriterEngineResults, TestJSONWriterHostile and
+// FuzzJSONWriter compare it with encoding/json.
 type jsonWriter struct {
-	w *bufio.Writer
+	out io.Writer
+	err error // the first error of out
+	buf []byte
 	// empty holds, per open object or array, whether nothing was written
 	// in it yet (it closes on the same line then).
 	empty []bool
-	num   [20]byte
+}
+
+const jsonChunk = 64 << 10
+
+func newJSONWriter(w io.Writer) *jsonWriter {
+	return &jsonWriter{out: w, buf: make([]byte, 0, jsonChunk+4<<10)}
+}
+
+// flush hands the buffer to the writer.
+func (j *jsonWriter) flush() {
+	if len(j.buf) > 0 && j.err == nil {
+		_, j.err = j.out.Write(j.buf)
+	}
+	j.buf = j.buf[:0]
+}
+
+// finish ends the document with a newline and writes what is left.
+func (j *jsonWriter) finish() error {
+	j.buf = append(j.buf, '\n')
+	j.flush()
+	return j.err
 }
 
 func (j *jsonWriter) open(c byte) {
-	j.w.WriteByte(c)
+	j.buf = append(j.buf, c)
 	j.empty = append(j.empty, true)
 }
 
@@ -37,14 +62,17 @@ func (j *jsonWriter) close(c byte) {
 		j.newline(n)
 	}
 	j.empty = j.empty[:n]
-	j.w.WriteByte(c)
+	j.buf = append(j.buf, c)
 }
 
 // next starts an element of the innermost array or object.
 func (j *jsonWriter) next() {
+	if len(j.buf) >= jsonChunk {
+		j.flush()
+	}
 	n := len(j.empty) - 1
 	if !j.empty[n] {
-		j.w.WriteByte(',')
+		j.buf = append(j.buf, ',')
 	}
 	j.empty[n] = false
 	j.newline(n + 1)
@@ -53,34 +81,47 @@ func (j *jsonWriter) next() {
 const jsonIndent = "                                " // 16 levels; deeper levels repeat it
 
 func (j *jsonWriter) newline(depth int) {
-	j.w.WriteByte('\n')
+	j.buf = append(j.buf, '\n')
 	for n := 2 * depth; n > 0; {
 		k := min(n, len(jsonIndent))
-		j.w.WriteString(jsonIndent[:k])
+		j.buf = append(j.buf, jsonIndent[:k]...)
 		n -= k
 	}
 }
 
+// key starts a member whose name needs escaping (a map key).
 func (j *jsonWriter) key(k string) {
 	j.next()
 	j.str(k)
-	j.w.WriteString(": ")
+	j.buf = append(j.buf, ": "...)
 }
 
-func (j *jsonWriter) int(n int) { j.w.Write(strconv.AppendInt(j.num[:0], int64(n), 10)) }
-
-func (j *jsonWriter) bool(b bool) {
-	if b {
-		j.w.WriteString("true")
-	} else {
-		j.w.WriteString("false")
-	}
+// field starts a member named by a struct field: plain ASCII letters and
+// underscores, which need no escaping.
+func (j *jsonWriter) field(k string) {
+	j.next()
+	j.buf = append(j.buf, '"')
+	j.buf = append(j.buf, k...)
+	j.buf = append(j.buf, `": `...)
 }
 
-func (j *jsonWriter) strField(k, v string) { j.key(k); j.str(v) }
+func (j *jsonWriter) int(n int) { j.buf = strconv.AppendInt(j.buf, int64(n), 10) }
+
+func (j *jsonWriter) bool(b bool) { j.buf = strconv.AppendBool(j.buf, b) }
+
+func (j *jsonWriter) strField(k, v string) {
+	j.field(k)
+	j.str(v)
+}
+
 func (j *jsonWriter) intField(k string, v int) {
-	j.key(k)
+	j.field(k)
 	j.int(v)
+}
+
+func (j *jsonWriter) boolField(k string, v bool) {
+	j.field(k)
+	j.bool(v)
 }
 
 // str writes s quoted as encoding/json does without HTML escaping: " and \
@@ -89,8 +130,7 @@ func (j *jsonWriter) intField(k string, v int) {
 // \u2029 (JavaScript reads them as line ends); everything else as it is.
 func (j *jsonWriter) str(s string) {
 	const hex = "0123456789abcdef"
-	w := j.w
-	w.WriteByte('"')
+	b := append(j.buf, '"')
 	start := 0 // s[start:i] is written as it is
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -99,25 +139,22 @@ func (j *jsonWriter) str(s string) {
 				i++
 				continue
 			}
-			w.WriteString(s[start:i])
+			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
-				w.WriteByte('\\')
-				w.WriteByte(c)
+				b = append(b, '\\', c)
 			case '\b':
-				w.WriteString(`\b`)
+				b = append(b, '\\', 'b')
 			case '\f':
-				w.WriteString(`\f`)
+				b = append(b, '\\', 'f')
 			case '\n':
-				w.WriteString(`\n`)
+				b = append(b, '\\', 'n')
 			case '\r':
-				w.WriteString(`\r`)
+				b = append(b, '\\', 'r')
 			case '\t':
-				w.WriteString(`\t`)
+				b = append(b, '\\', 't')
 			default:
-				w.WriteString(`\u00`)
-				w.WriteByte(hex[c>>4])
-				w.WriteByte(hex[c&0xf])
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}
 			i++
 			start = i
@@ -126,12 +163,11 @@ func (j *jsonWriter) str(s string) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			w.WriteString(s[start:i])
-			w.WriteString(`\ufffd`)
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
 		case r == '\u2028' || r == '\u2029':
-			w.WriteString(s[start:i])
-			w.WriteString(`\u202`)
-			w.WriteByte(hex[r&0xf])
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
 		default:
 			i += size
 			continue
@@ -139,8 +175,8 @@ func (j *jsonWriter) str(s string) {
 		i += size
 		start = i
 	}
-	w.WriteString(s[start:])
-	w.WriteByte('"')
+	b = append(b, s[start:]...)
+	j.buf = append(b, '"')
 }
 
 func (j *jsonWriter) strMap(m map[string]string) {
@@ -149,7 +185,8 @@ func (j *jsonWriter) strMap(m map[string]string) {
 	}
 	j.open('{')
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		j.strField(k, m[k])
+		j.key(k)
+		j.str(m[k])
 	}
 	j.close('}')
 }
@@ -160,7 +197,8 @@ func (j *jsonWriter) intMap(m map[string]int) {
 	}
 	j.open('{')
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		j.intField(k, m[k])
+		j.key(k)
+		j.int(m[k])
 	}
 	j.close('}')
 }
@@ -183,9 +221,9 @@ func (j *jsonWriter) position(p JSONPosition) {
 
 func (j *jsonWriter) span(path string, start, end JSONPosition) {
 	j.strField("path", path)
-	j.key("start")
+	j.field("start")
 	j.position(start)
-	j.key("end")
+	j.field("end")
 	j.position(end)
 }
 
@@ -199,11 +237,10 @@ func (j *jsonWriter) diagnostic(d *JSONDiagnostic) {
 	j.strField("anchor", d.Anchor)
 	j.strField("project", d.Project)
 	j.strField("exposure", d.Exposure)
-	j.key("fixable")
-	j.bool(d.Fixable)
-	j.key("related")
+	j.boolField("fixable", d.Fixable)
+	j.field("related")
 	j.related(d.Related)
-	j.key("fixes")
+	j.field("fixes")
 	j.fixes(d.Fixes)
 	j.close('}')
 }
@@ -212,7 +249,7 @@ func (j *jsonWriter) diagnostic(d *JSONDiagnostic) {
 // report's builders make empty ones), and tells whether it did.
 func (j *jsonWriter) null(isNil bool) bool {
 	if isNil {
-		j.w.WriteString("null")
+		j.buf = append(j.buf, "null"...)
 	}
 	return isNil
 }
@@ -242,7 +279,7 @@ func (j *jsonWriter) fixes(fs []JSONFix) {
 		j.open('{')
 		j.strField("message", fs[i].Message)
 		j.strField("applicability", fs[i].Applicability)
-		j.key("edits")
+		j.field("edits")
 		j.edits(fs[i].Edits)
 		j.close('}')
 	}
@@ -259,8 +296,7 @@ func (j *jsonWriter) edits(es []JSONEdit) {
 		j.open('{')
 		j.span(es[i].Path, es[i].Start, es[i].End)
 		j.strField("content", es[i].Content)
-		j.key("create")
-		j.bool(es[i].Create)
+		j.boolField("create", es[i].Create)
 		j.close('}')
 	}
 	j.close(']')
@@ -269,13 +305,13 @@ func (j *jsonWriter) edits(es []JSONEdit) {
 func (j *jsonWriter) project(p *JSONProject) {
 	j.open('{')
 	j.strField("dir", p.Dir)
-	j.key("versions")
+	j.field("versions")
 	j.strMap(p.Versions)
-	j.key("handlers")
+	j.field("handlers")
 	j.handlers(p.Handlers)
 	j.intField("modules", p.Modules)
 	j.strField("verdict", p.Verdict)
-	j.key("guard")
+	j.field("guard")
 	j.open('{')
 	j.strField("path", p.Guard.Path)
 	j.intField("line", p.Guard.Line)
@@ -295,8 +331,7 @@ func (j *jsonWriter) handlers(hs []JSONHandler) {
 		j.strField("name", h.Name)
 		j.strField("kind", h.Kind)
 		j.strField("framework", h.Framework)
-		j.key("async")
-		j.bool(h.Async)
+		j.boolField("async", h.Async)
 		j.strField("path", h.Path)
 		j.intField("line", h.Line)
 		j.close('}')
@@ -312,11 +347,11 @@ func (j *jsonWriter) summary(s *JSONSummary) {
 	j.intField("notes", s.Notes)
 	j.intField("fixable", s.Fixable)
 	j.intField("hidden_fixes", s.HiddenFixes)
-	j.key("by_code")
+	j.field("by_code")
 	j.intMap(s.ByCode)
-	j.key("suppressed")
+	j.field("suppressed")
 	j.intMap(s.Suppressed)
-	j.key("dropped")
+	j.field("dropped")
 	j.intMap(s.Dropped)
 	j.intField("files", s.Files)
 	j.intField("parsed", s.Parsed)
@@ -330,9 +365,9 @@ func (j *jsonWriter) summary(s *JSONSummary) {
 func (j *jsonWriter) report(r *JSONReport) {
 	j.open('{')
 	j.intField("schema_version", r.SchemaVersion)
-	j.key("tool")
+	j.field("tool")
 	j.tool(r.Tool)
-	j.key("diagnostics")
+	j.field("diagnostics")
 	if !j.null(r.Diagnostics == nil) {
 		j.open('[')
 		for i := range r.Diagnostics {
@@ -341,7 +376,7 @@ func (j *jsonWriter) report(r *JSONReport) {
 		}
 		j.close(']')
 	}
-	j.key("projects")
+	j.field("projects")
 	if !j.null(r.Projects == nil) {
 		j.open('[')
 		for i := range r.Projects {
@@ -350,7 +385,7 @@ func (j *jsonWriter) report(r *JSONReport) {
 		}
 		j.close(']')
 	}
-	j.key("summary")
+	j.field("summary")
 	j.summary(&r.Summary)
 	j.close('}')
 }

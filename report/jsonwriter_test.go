@@ -1,16 +1,18 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/engine"
 )
 
@@ -33,10 +35,9 @@ func encodingJSON(t testing.TB, v any) string {
 func writeJSON(t testing.TB, write func(*jsonWriter)) string {
 	t.Helper()
 	var b bytes.Buffer
-	j := &jsonWriter{w: bufio.NewWriter(&b)}
+	j := newJSONWriter(&b)
 	write(j)
-	j.w.WriteByte('\n')
-	if err := j.w.Flush(); err != nil {
+	if err := j.finish(); err != nil {
 		t.Fatal(err)
 	}
 	if len(j.empty) != 0 {
@@ -192,4 +193,73 @@ func FuzzJSONWriter(f *testing.F) {
 		r.Summary.ByCode[msg] = n
 		checkWriter(t, r)
 	})
+}
+
+// benchResult is a run of 10,000 findings with a related location and a
+// fix each, and 20 projects of 500 handlers.
+func benchResult() *engine.Result {
+	d := offload()
+	res := newResult()
+	res.Diagnostics = nil
+	for i := 0; i < 10000; i++ {
+		res.Diagnostics = append(res.Diagnostics, d)
+	}
+	res.Projects = nil
+	for i := 0; i < 20; i++ {
+		dir := fmt.Sprintf("servers/s%d", i)
+		var hs []engine.HandlerSummary
+		for h := 0; h < 500; h++ {
+			hs = append(hs, engine.HandlerSummary{Path: dir + "/tools.py", Line: h + 1, Name: fmt.Sprintf("tools.handler_%d", h), Kind: "tool", Async: true})
+		}
+		res.Projects = append(res.Projects, (&engine.ProjectSummary{Dir: dir, Modules: 1, Handlers: hs}).WithDeps(&deps.Project{Dir: dir}))
+	}
+	return res
+}
+
+// BenchmarkJSON writes the report with jsonWriter; BenchmarkJSONEncoding
+// encodes BuildJSON's document with encoding/json as JSON did before.
+func BenchmarkJSON(b *testing.B) {
+	res := benchResult()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := JSON(io.Discard, res, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkJSONEncoding(b *testing.B) {
+	res := benchResult()
+	b.ReportAllocs()
+	for b.Loop() {
+		enc := json.NewEncoder(io.Discard)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(BuildJSON(res, Options{})); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// failAfter fails every write once n bytes were written.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.n -= len(p); f.n < 0 {
+		return 0, errors.New("disk full")
+	}
+	return len(p), nil
+}
+
+// A write that fails is JSON's error (the report is larger than a chunk).
+func TestJSONWriteError(t *testing.T) {
+	res := benchResult()
+	for _, n := range []int{0, jsonChunk / 2, 3 * jsonChunk} {
+		if err := JSON(&failAfter{n}, res, Options{}); err == nil || err.Error() != "disk full" {
+			t.Errorf("failing after %d bytes: %v, want disk full", n, err)
+		}
+	}
+	if err := AuditJSON(&failAfter{10}, []Audited{{Path: "x", Result: res}}, Options{}); err == nil {
+		t.Error("audit: a failed write is not an error")
+	}
 }
