@@ -45,6 +45,18 @@ func scriptBlocks(src []byte) [][2]int {
 // HasScriptBlock reports whether a Python file has PEP 723 metadata.
 func HasScriptBlock(src []byte) bool { return len(scriptBlocks(src)) > 0 }
 
+// InScriptBlock reports whether byte offset off of a Python file lies in its
+// PEP 723 metadata, whose lines all start with "#": there a comment is one
+// inside the TOML ("#   # why"), not the line's "#" prefix.
+func InScriptBlock(src []byte, off int) bool {
+	for _, b := range scriptBlocks(src) {
+		if off >= b[0] && off < b[1] {
+			return true
+		}
+	}
+	return false
+}
+
 // LoadScript reads a PEP 723 script's metadata: the script is a project of
 // its own (Dir is its path).
 func LoadScript(file string, src []byte, opts Options) (*Project, []error) {

@@ -166,6 +166,11 @@ func (e *runner) analyseAll(pr *project) (dir *projectRun, scripts []scriptRun) 
 		}
 		rest.pyFiles = append(rest.pyFiles, f)
 	}
+	for _, s := range scripts {
+		if s.run != nil && s.run.sum != nil && len(s.run.sum.Handlers) > 0 {
+			rest.scriptServer = true
+		}
+	}
 	if len(rest.pyFiles) > 0 || pr.walked {
 		dir = e.analyse(rest, ps)
 	}

@@ -35,6 +35,11 @@ type project struct {
 	// even when every Python file of it is a script).
 	walked bool
 	order  []int // the walk's index of each of pyFiles
+	// scriptServer: a PEP 723 script split off from dir (a project of its
+	// own) registers a handler, so dir's dependency files may be what
+	// installs it (a requirements.txt beside the script): the project
+	// counts as a server for the dependency rules.
+	scriptServer bool
 }
 
 // now is the clock (tests move it forward).
@@ -595,6 +600,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		pass := rules.NewPass(r, pr.dir, proj, mods, hx, report)
 		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
 		pass.CodeUnseen = e.codeUnseen(pr)
+		pass.ScriptServer = pr.scriptServer
 		pass.FunctionSteps = e.opts.limits().FunctionSteps
 		e.runRule(r, pass, pr.dir)
 		// A function too complex for one rule is for the others too (they

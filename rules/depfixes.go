@@ -139,11 +139,20 @@ func pinComment(p *Pass, r *deps.Requirement, words ...string) (string, bool) {
 	if i := bytes.IndexByte(src[r.End:lineEnd], '#'); i >= 0 {
 		comments = append(comments, string(src[r.End+i:lineEnd]))
 	}
-	// Comment-only lines right above (at most three).
+	// Comment-only lines right above (at most three). In PEP 723 metadata
+	// every line starts with "#": a comment line there is "#" then a TOML
+	// comment, and a line like `#   "requests>=2,<3",` is not one.
+	script := strings.HasSuffix(r.Path, ".py") && deps.InScriptBlock(src, r.Start)
 	end := lineStart - 1
 	for k := 0; k < 3 && end > 0; k++ {
 		start := bytes.LastIndexByte(src[:end], '\n') + 1
 		line := strings.TrimSpace(string(src[start:end]))
+		if script {
+			if !strings.HasPrefix(line, "#") {
+				break
+			}
+			line = strings.TrimSpace(line[1:])
+		}
 		if !strings.HasPrefix(line, "#") {
 			break
 		}

@@ -135,7 +135,9 @@ func runMCP001(p *Pass) {
 
 // mcp2Bump is the fix that moves a manifest requirement to mcp 2: an unsafe
 // edit, or advice only when the project uses APIs mcp 2 removed (it would
-// not start) or a comment by the requirement pins it deliberately.
+// not start), when the server it installs is a PEP 723 script beside it
+// (whose code is not read here), or a comment by the requirement pins it
+// deliberately.
 func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 	const spec = ">=2,<3"
 	f := Fix{
@@ -155,6 +157,13 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 	case len(blockers) > 0:
 		f.Message = "require mcp" + spec + " after migrating: not applied, the project uses APIs that mcp 2 removed, so it " +
 			"would not start: " + describeUses(blockers) + " (" + mcp2Migration + ")" + relock(p, r, "mcp", spec)
+		f.Applicability, f.Edits = DisplayOnly, nil
+	case p.ScriptServer:
+		// The server this requirement installs is a PEP 723 script beside
+		// it, a project of its own whose code this project's pass does not
+		// read: whether it uses what mcp 2 removed is unknown here.
+		f.Message = "require mcp" + spec + " after checking the PEP 723 script beside this file (the server it installs) " +
+			"for APIs mcp 2 removed: not applied (" + mcp2Migration + ")" + relock(p, r, "mcp", spec)
 		f.Applicability, f.Edits = DisplayOnly, nil
 	case pinned:
 		f.Message = "require mcp" + spec + " (" + mcp2Migration + "): not applied, a comment there pins it deliberately (" +

@@ -220,6 +220,11 @@ type Pass struct {
 	// Python files (a file given as the root): Handlers then cannot tell
 	// that the project has no server.
 	CodeUnseen bool
+	// ScriptServer is set when a PEP 723 script in the project's folder (a
+	// project of its own) registers a handler: the folder's dependency files
+	// may be what installs the script (a requirements.txt beside it), so the
+	// project is not judged a non-server for lack of Python files of its own.
+	ScriptServer bool
 	// FunctionSteps is the step budget of the cancellation-flow analysis of
 	// each function (checkpoint.Analyzer.SetBudget); 0 means no limit.
 	FunctionSteps int64

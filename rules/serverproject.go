@@ -12,7 +12,8 @@ import (
 // cannot crash anything, so the dependency rules report it as a note only
 // (Exposure No: shown with --show-safe). "" when the project is a server, or
 // when the run cannot tell: no handler index, a file given as the root, a uv
-// workspace root (its members hold the code its lock pins).
+// workspace root (its members hold the code its lock pins), a folder whose
+// PEP 723 script is a server (its requirements may install the script).
 func notAServer(p *Pass) string {
 	if p.notServer == nil {
 		why := serverVerdict(p)
@@ -22,7 +23,7 @@ func notAServer(p *Pass) string {
 }
 
 func serverVerdict(p *Pass) string {
-	if p.Handlers == nil || p.CodeUnseen || p.Project != nil && p.Project.WorkspaceRoot() {
+	if p.Handlers == nil || p.CodeUnseen || p.ScriptServer || p.Project != nil && p.Project.WorkspaceRoot() {
 		return ""
 	}
 	if len(p.Handlers.Handlers) > 0 {
@@ -55,7 +56,7 @@ func serverExposure(p *Pass, msg string) (string, deps.Tri) {
 // worker-thread crash cannot happen, and the mcp 1.x pin it holds is MCP001's
 // finding. "" when a module imports fastmcp or the run cannot tell.
 func fastmcpUnused(p *Pass) string {
-	if p.Handlers == nil || p.CodeUnseen || len(p.Modules) == 0 || p.Project != nil && p.Project.WorkspaceRoot() {
+	if p.Handlers == nil || p.CodeUnseen || p.ScriptServer || len(p.Modules) == 0 || p.Project != nil && p.Project.WorkspaceRoot() {
 		return ""
 	}
 	for _, m := range p.Modules {
