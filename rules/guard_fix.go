@@ -140,7 +140,9 @@ func GuardFix(p *Pass) (Fix, bool) {
 
 // servingSites returns the server constructions the guard is imported
 // beside: those of servers that handlers are registered on (not a test's or
-// an example's), else every one.
+// an example's), else every one outside test code (a FastMCP subclass that
+// registers its tools in __init__ is constructed by the entry point and by
+// the tests alike: the guard goes beside the entry point), else every one.
 func servingSites(hx *handlers.Index) []handlers.ServerSite {
 	var out []handlers.ServerSite
 	for _, s := range hx.ServerSites() {
@@ -149,6 +151,14 @@ func servingSites(hx *handlers.Index) []handlers.ServerSite {
 				out = append(out, s)
 				break
 			}
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, s := range hx.ServerSites() {
+		if !inTests(s.Module.Path) {
+			out = append(out, s)
 		}
 	}
 	if len(out) == 0 {

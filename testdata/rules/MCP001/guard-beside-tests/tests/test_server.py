@@ -1,0 +1,5 @@
+from ydbish.server import PingServer
+
+
+def test_name():
+    assert PingServer().name == "ping"
