@@ -94,7 +94,7 @@ RequestResponder.cancel = _cancel_once
 func GuardFix(p *Pass) (Fix, bool) {
 	hx := p.Handlers
 	sites := servingSites(hx)
-	if len(sites) == 0 || len(hx.Guards()) > 0 {
+	if len(sites) == 0 || len(hx.Guards()) > 0 || mcpBeforeCancel(p) {
 		return Fix{}, false
 	}
 	first := sites[0].Module
@@ -136,6 +136,20 @@ func GuardFix(p *Pass) (Fix, bool) {
 		Applicability: Unsafe,
 		Edits:         edits,
 	}, true
+}
+
+// mcpBeforeCancel reports whether the project's mcp can only be below 1.3.0
+// (a lock or an exact pin there): RequestResponder.cancel() came with
+// 1.3.0rc1 (it is in neither 1.1.x nor 1.2.x), so the guard module would
+// fail at import (AttributeError) and stop the server from starting, and
+// there is no cancel crash for it to close (the notification fails
+// validation instead).
+func mcpBeforeCancel(p *Pass) bool {
+	if p.Project == nil {
+		return false
+	}
+	r := p.Project.Resolution("mcp")
+	return r.Known && !r.Set.AdmitsRange("1.3.0rc1", "")
 }
 
 // servingSites returns the server constructions the guard is imported
