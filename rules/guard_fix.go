@@ -153,32 +153,37 @@ func mcpBeforeCancel(p *Pass) bool {
 }
 
 // servingSites returns the server constructions the guard is imported
-// beside: those of servers that handlers are registered on (not a test's or
-// an example's), else every one outside test code (a FastMCP subclass that
-// registers its tools in __init__ is constructed by the entry point and by
-// the tests alike: the guard goes beside the entry point), else every one.
+// beside, preferring code outside tests: those of servers that handlers are
+// registered on, else any construction. A FastMCP subclass that registers
+// its tools in __init__ is constructed by the entry point and by the tests
+// alike, and a test may register a tool on a subclass of its own: the guard
+// goes beside the entry point, never into tests/ while another site exists.
 func servingSites(hx *handlers.Index) []handlers.ServerSite {
-	var out []handlers.ServerSite
-	for _, s := range hx.ServerSites() {
+	all := hx.ServerSites()
+	var served []handlers.ServerSite
+	for _, s := range all {
 		for _, h := range hx.Handlers {
 			if s.Module.Name != "" && strings.HasPrefix(h.Server, s.Module.Name+".") {
-				out = append(out, s)
+				served = append(served, s)
 				break
 			}
 		}
 	}
-	if len(out) > 0 {
-		return out
-	}
-	for _, s := range hx.ServerSites() {
-		if !inTests(s.Module.Path) {
-			out = append(out, s)
+	for _, sites := range [][]handlers.ServerSite{served, all} {
+		var out []handlers.ServerSite
+		for _, s := range sites {
+			if !inTests(s.Module.Path) {
+				out = append(out, s)
+			}
+		}
+		if len(out) > 0 {
+			return out
 		}
 	}
-	if len(out) == 0 {
-		return hx.ServerSites()
+	if len(served) > 0 {
+		return served
 	}
-	return out
+	return all
 }
 
 // packageOf returns the dotted package a module is in ("" at the top).
