@@ -87,6 +87,7 @@ type Project struct {
 	resolved  map[string]*Resolution
 	pinned    map[string]*Resolution // Resolution without narrowing open ranges
 	workspace bool                   // a [tool.uv.workspace] root
+	codeMCP1  string                 // SetCodeNeedsMCP1's reason
 }
 
 // WorkspaceRoot reports whether the project's pyproject.toml declares a uv
@@ -369,6 +370,33 @@ func (p *Project) File(path string) *File {
 		}
 	}
 	return nil
+}
+
+// SetCodeNeedsMCP1 records that the project's own code uses an API that
+// only mcp 1.x has, so it runs only where mcp is 1.x; why says what the code
+// does and where ("imports mcp.server.fastmcp (server.py:3)"). A declared
+// range of mcp that admits both 1.x and 2.x then resolves within 1.x
+// (mcp>=1.0 is 1.x, not the newest release a fresh install picks: there
+// the code does not even import). A lock's version, an assumed version, the
+// mcp that fastmcp pulls, and a declared range with no 1.x still win: the
+// code is broken there, the versions stay what the files say.
+func (p *Project) SetCodeNeedsMCP1(why string) {
+	if p == nil || p.codeMCP1 == why {
+		return
+	}
+	p.codeMCP1 = why
+	p.resolved, p.pinned = nil, nil
+}
+
+// WithoutCode returns the project as its dependency files alone resolve it
+// (before SetCodeNeedsMCP1): a copy, p is left as it is.
+func (p *Project) WithoutCode() *Project {
+	if p == nil || p.codeMCP1 == "" {
+		return p
+	}
+	q := *p
+	q.codeMCP1, q.resolved, q.pinned = "", nil, nil
+	return &q
 }
 
 // MCPAdmits reports whether the project can run an mcp version in [lo, hi)

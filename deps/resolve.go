@@ -57,6 +57,9 @@ type Resolution struct {
 	Assumed                       string   // the option value used, when nothing declares
 	Stale                         []string // lock entries that the manifests do not admit
 	Implied                       string   // how the set was implied by another package ("fastmcp 3.x pulls mcp 1.x")
+	// Code says why the project's code narrowed a declared range of mcp
+	// to 1.x (Project.SetCodeNeedsMCP1), when it did.
+	Code string
 }
 
 // Resolution returns what the project's files say about pkg ("mcp",
@@ -187,6 +190,14 @@ func (p *Project) resolve(pkg string, narrow bool) *Resolution {
 			if hasImplied {
 				s = s.Intersect(implied).withPre(s.Prereleases)
 			}
+			if pkg == "mcp" && p.codeMCP1 != "" && s.AdmitsRange("2.0.0.dev0", "") {
+				// The code runs only on 1.x: the environments it runs in
+				// have the 1.x part of the range, whatever a fresh install
+				// picks. A range with no 1.x stays: the code is broken there.
+				if c := s.Intersect(mustRange("", "2.0.0")); !c.Empty() {
+					s, res.Code = c, p.codeMCP1
+				}
+			}
 			if narrow {
 				s = resolveOpen(s, knownReleases[pkg])
 			}
@@ -278,6 +289,9 @@ func (p *Project) Describe(pkg string) string {
 		parts = append(parts, "not declared")
 	}
 	out := pkg + " " + strings.Join(parts, ", ")
+	if r.Code != "" {
+		out += "; only 1.x: the code " + r.Code + ", which mcp 2.x removed"
+	}
 	if len(r.Stale) > 0 {
 		out += "; stale lock: " + strings.Join(r.Stale, "; ")
 	}

@@ -79,7 +79,7 @@ type CacheOptions struct {
 }
 
 // cacheFormat changes when the layout of a cache file changes.
-const cacheFormat = "mcplint-cache-1"
+const cacheFormat = "mcplint-cache-2"
 
 // cacheMagic starts every cache file.
 var cacheMagic = []byte("MCPLINTC")
@@ -189,7 +189,8 @@ type projectEntry struct {
 	Handlers []HandlerSummary
 	Guard    *GuardSummary
 	Modules  int
-	Used     int64 // the last run that used it (Unix seconds)
+	CodeMCP1 string // what ties the code to mcp 1.x, for the versions reports show
+	Used     int64  // the last run that used it (Unix seconds)
 }
 
 // cacheState is the cache of one run configuration.

@@ -167,6 +167,7 @@ type ProjectSummary struct {
 
 	deps     *deps.Project
 	loadDeps func() *deps.Project // for an analysis taken from the cache
+	codeMCP1 string               // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
 	once     sync.Once
 }
 

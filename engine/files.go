@@ -230,7 +230,7 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 	if ps.volatile {
 		return run
 	}
-	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), pe.sink.diags...), Handlers: run.sum.Handlers, Guard: run.sum.Guard, Modules: run.sum.Modules}
+	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), pe.sink.diags...), Handlers: run.sum.Handlers, Guard: run.sum.Guard, Modules: run.sum.Modules, CodeMCP1: run.sum.codeMCP1}
 	for _, r := range ps.reads {
 		ent.Extra = append(ent.Extra, r)
 	}
@@ -301,8 +301,12 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 	}
 	top := *e
 	top.ps = &projState{srcs: depSrcs, facts: map[string]*fileEntry{}}
-	return &ProjectSummary{Dir: pr.dir, Handlers: ent.Handlers, Guard: ent.Guard, Modules: ent.Modules,
-		loadDeps: func() *deps.Project { return top.loadDeps(pr) }}
+	return &ProjectSummary{Dir: pr.dir, Handlers: ent.Handlers, Guard: ent.Guard, Modules: ent.Modules, codeMCP1: ent.CodeMCP1,
+		loadDeps: func() *deps.Project {
+			proj := top.loadDeps(pr)
+			proj.SetCodeNeedsMCP1(ent.CodeMCP1)
+			return proj
+		}}
 }
 
 // readRecordOf describes one read for the cache.

@@ -544,7 +544,12 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		}
 	}()
 	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, EntryPoints: e.entryPoints(pr), Jobs: e.opts.Jobs})
-	sum := &ProjectSummary{Dir: pr.dir, deps: proj, Modules: len(mods)}
+	// Code that uses an API only mcp 1.x has runs only on mcp 1.x: an open
+	// range of mcp is resolved within 1.x for it (deps.SetCodeNeedsMCP1).
+	codeMCP1 := mcp1Code(pr.dir, mods, hx)
+	proj.SetCodeNeedsMCP1(codeMCP1)
+	filesOnly := proj.WithoutCode()
+	sum := &ProjectSummary{Dir: pr.dir, deps: proj, Modules: len(mods), codeMCP1: codeMCP1}
 	guard := hx.ActiveGuard()
 	var guardAt []rules.Related
 	if guard != nil {
@@ -566,8 +571,10 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			continue
 		}
 		exposure := deps.Yes
+		byCode := false // the code, not the files, makes it 1.x
 		if r.Exposure != nil {
 			exposure = r.Exposure(proj)
+			byCode = codeMCP1 != "" && r.Exposure(filesOnly) != exposure
 		}
 		sev := r.Severity
 		switch exposure {
@@ -587,6 +594,10 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 				d.Severity = rules.SeverityNone
 			} else {
 				d.Exposure, d.Severity = exposure, sev
+				if byCode {
+					d.Message += "; the project runs only on mcp 1.x although its requirement admits 2.x: its code " +
+						codeMCP1 + ", which mcp 2.x removed"
+				}
 			}
 			if guarded {
 				d.Related = append(d.Related, guardAt...)
@@ -614,6 +625,24 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		}
 	}
 	return sum
+}
+
+// mcp1Code says what in the project's serving code ties it to mcp 1.x (the
+// first use of an API that mcp 2 removed, handlers.MCP1APIs, with its place
+// relative to the project: "imports mcp.server.fastmcp (app/server.py:3)"),
+// or "".
+func mcp1Code(dir string, mods []*pyast.Module, hx *handlers.Index) string {
+	for _, u := range handlers.MCP1APIs(mods, hx) {
+		if !u.Serves {
+			continue
+		}
+		rel := u.Module.Path
+		if dir != "." {
+			rel = strings.TrimPrefix(rel, dir+"/")
+		}
+		return fmt.Sprintf("%s (%s:%d)", u.Phrase(), rel, u.Module.Pos(int(u.Node.StartByte())).Line)
+	}
+	return ""
 }
 
 // loadDeps reads a project's dependency files.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/pyast"
 )
 
 // apiUse is one use of an API that a major version removed.
@@ -22,58 +23,26 @@ type apiUse struct {
 }
 
 // mcp1OnlyAPIs returns the project's uses of APIs that mcp 2 removed (SPEC
-// section 2): imports of mcp.server.fastmcp, McpError, and handlers
-// registered with the 1.x low-level Server decorators (@server.call_tool()),
-// in module order. With any of them, mcp>=2,<3 makes the project fail to
-// start: the bump is advice, not an edit.
+// section 2; handlers.MCP1APIs): imports of mcp.server.fastmcp, McpError,
+// and handlers registered with the 1.x low-level Server decorators
+// (@server.call_tool()), in module order. With any of them, even in a test
+// or behind an ImportError fallback, mcp>=2,<3 can break the project: the
+// bump is advice, not an edit.
 func mcp1OnlyAPIs(p *Pass) []apiUse {
 	var out []apiUse
-	where := func(mpath string, off int, line int) string {
-		rel := mpath
-		if p.Project != nil && p.Project.Dir != "." {
-			rel = strings.TrimPrefix(mpath, p.Project.Dir+"/")
-		}
-		return fmt.Sprintf("%s:%d", rel, line)
-	}
-	for _, m := range p.Modules {
-		for _, kind := range []string{"import_statement", "import_from_statement"} {
-			for n := range m.Nodes(kind) {
-				seen := map[string]bool{}
-				for _, t := range m.ImportTargets(n) {
-					what := ""
-					switch {
-					case t == "mcp.server.fastmcp" || strings.HasPrefix(t, "mcp.server.fastmcp."):
-						what = "mcp.server.fastmcp"
-					case t == "mcp.server.FastMCP":
-						what = "mcp.server.FastMCP"
-					case t == "mcp.McpError" || t == "mcp.shared.exceptions.McpError":
-						what = "McpError"
-					}
-					if what != "" && !seen[what] {
-						seen[what] = true
-						off := int(n.StartByte())
-						out = append(out, apiUse{what, where(m.Path, off, m.Pos(off).Line)})
-					}
-				}
-			}
-		}
-	}
-	if p.Handlers != nil {
-		for _, h := range p.Handlers.Handlers {
-			if h.Framework != handlers.OfficialLowLevel || h.Site == nil || h.SiteModule == nil {
-				continue
-			}
-			for _, d := range h.Func.Decorators {
-				if d.StartByte() == h.Site.StartByte() {
-					m := h.SiteModule
-					off := int(d.StartByte())
-					out = append(out, apiUse{"the 1.x low-level decorator @" + excerpt(m.Text(d), 40), where(m.Path, off, m.Pos(off).Line)})
-					break
-				}
-			}
-		}
+	for _, u := range handlers.MCP1APIs(p.Modules, p.Handlers) {
+		out = append(out, apiUse{u.What, where(p, u.Module, int(u.Node.StartByte()))})
 	}
 	return out
+}
+
+// where is "path:line" of an offset in m, the path relative to the project.
+func where(p *Pass, m *pyast.Module, off int) string {
+	rel := m.Path
+	if p.Project != nil && p.Project.Dir != "." {
+		rel = strings.TrimPrefix(m.Path, p.Project.Dir+"/")
+	}
+	return fmt.Sprintf("%s:%d", rel, m.Pos(off).Line)
 }
 
 // describeUses names each removed API once with its first two places and
