@@ -218,3 +218,69 @@ func TestPinsAdmitMCP1(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeNeedsMCP1: code that uses an API only mcp 1.x has narrows a
+// declared mcp range that admits 2.x to its 1.x part; a lock, a range with
+// no 1.x, an assumed version and the mcp that fastmcp pulls still win.
+func TestCodeNeedsMCP1(t *testing.T) {
+	const why = "imports mcp.server.fastmcp (server.py:1)"
+	lock2 := "[[package]]\nname = \"mcp\"\nversion = \"2.3.0\"\n"
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		files map[string]string
+		// MCP1 and MCPAdmits("", "1.27.0") with the code, and whether the
+		// resolution names the code.
+		mcp1, below127 Tri
+		narrowed       bool
+	}{
+		{"open range", Options{}, map[string]string{"requirements.txt": "mcp[cli]>=1.0\n"}, Yes, Yes, true},
+		{"open range above 1.27", Options{}, map[string]string{"pyproject.toml": "[project]\ndependencies = [\"mcp>=1.27\"]\n"}, Yes, No, true},
+		{"a pre-release floor of 2.x", Options{}, map[string]string{"requirements.txt": "mcp>=1.25,!=1.26.*\nmcp>=2.0.0a1\n"}, Yes, Yes, true},
+		{"already below 2", Options{}, map[string]string{"requirements.txt": "mcp>=1.20,<2\n"}, Yes, Yes, false},
+		{"a lock pins 2.x", Options{}, map[string]string{"pyproject.toml": "[project]\ndependencies = [\"mcp>=1.0\"]\n", "uv.lock": lock2}, No, No, false},
+		{"a range with no 1.x", Options{}, map[string]string{"requirements.txt": "mcp>=2\n"}, No, No, false},
+		{"fastmcp 4 pulls mcp 2.x", Options{}, map[string]string{"requirements.txt": "fastmcp>=2\n"}, No, No, false},
+		{"fastmcp 4 and an open mcp", Options{}, map[string]string{"requirements.txt": "fastmcp>=2\nmcp>=1.0\n"}, No, No, false},
+		{"assumed", Options{AssumeMCP: "2.1.0"}, map[string]string{"pyproject.toml": "[project]\nname = \"x\"\n"}, No, No, false},
+		{"nothing declared", Options{}, map[string]string{"pyproject.toml": "[project]\nname = \"x\"\n"}, Unknown, Unknown, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := loadMem(t, tc.opts, tc.files)
+			before := p.Describe("mcp")
+			p.MCP1() // resolved before the code is known: SetCodeNeedsMCP1 must drop it
+			p.SetCodeNeedsMCP1(why)
+			if got := p.MCP1(); got != tc.mcp1 {
+				t.Errorf("MCP1 = %s, want %s (%s)", got, tc.mcp1, p.Describe("mcp"))
+			}
+			if got := p.MCPAdmits("", "1.27.0"); got != tc.below127 {
+				t.Errorf("below 1.27.0 = %s, want %s", got, tc.below127)
+			}
+			r := p.Resolution("mcp")
+			if (r.Code != "") != tc.narrowed {
+				t.Errorf("Code = %q, narrowed %v", r.Code, tc.narrowed)
+			}
+			desc := p.Describe("mcp")
+			if tc.narrowed != strings.Contains(desc, "; only 1.x: the code "+why+", which mcp 2.x removed") {
+				t.Errorf("Describe = %q", desc)
+			}
+			if !tc.narrowed && desc != before {
+				t.Errorf("Describe changed: %q, was %q", desc, before)
+			}
+			// WithoutCode is the files alone; p keeps the code.
+			if q := p.WithoutCode(); q.Describe("mcp") != before || q.Resolution("mcp").Code != "" {
+				t.Errorf("WithoutCode: %q", q.Describe("mcp"))
+			}
+			if p.Resolution("mcp").Code != r.Code {
+				t.Errorf("WithoutCode changed p")
+			}
+			// Nothing narrows fastmcp, and PinsAdmitMCP1 still reads the pins.
+			if f := p.WithoutCode().Resolution("fastmcp"); f.Known != p.Resolution("fastmcp").Known || f.Set.String() != p.Resolution("fastmcp").Set.String() {
+				t.Errorf("fastmcp changed: %s", p.Describe("fastmcp"))
+			}
+			if p.PinsAdmitMCP1() != p.WithoutCode().PinsAdmitMCP1() {
+				t.Errorf("PinsAdmitMCP1 changed")
+			}
+		})
+	}
+}
