@@ -28,7 +28,9 @@ var mcp001 = Register(&Rule{
 			"requirements files, setup.cfg, setup.py, Pipfile, PEP 723 script metadata) or lock file (uv.lock, " +
 			"poetry.lock, pdm.lock, Pipfile.lock, pylock.toml, pip-compile output), whose admitted versions are all " +
 			"1.x. The message names the crashes the admitted range is exposed to. A range open above (`mcp>=1.20`) " +
-			"resolves to the newest release, 2.x, and is not flagged. Only a server project is reported: one that registers a " +
+			"resolves to the newest release, 2.x, and is not flagged, even where the server's code uses what 2.x removed " +
+			"and so runs only on 1.x: the code rules then count the project as 1.x and say why, and their fixes stay " +
+			"within 1.x (MCP105 raises the floor to `>=1.27.0,<2`). Only a server project is reported: one that registers a " +
 			"handler or constructs a server (a library that builds a `Server`, subclasses one, or takes one to register " +
 			"handlers on counts). A client, an agent or a benchmark that only uses `mcp` has no handler to crash: its pin " +
 			"is a note, shown with `--show-safe`, whose message says so.",
