@@ -191,6 +191,12 @@ type projectEntry struct {
 	Modules  int
 	CodeMCP1 string // what ties the code to mcp 1.x, for the versions reports show
 	Used     int64  // the last run that used it (Unix seconds)
+
+	// ahead marks an analysis made ahead of the run that will use it
+	// (Options.Speculate), with the number of files it parsed or reused;
+	// not kept in the cache file.
+	ahead       bool
+	aheadParsed int
 }
 
 // cacheState is the cache of one run configuration.
@@ -237,6 +243,16 @@ func (c *Cache) putProject(st *cacheState, key [32]byte, pe *projectEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st.Projects[key] = pe
+}
+
+// takeAhead reports whether pe was analysed ahead of the run that now uses
+// it, and with how many files parsed; only its first use is told so.
+func (c *Cache) takeAhead(pe *projectEntry) (parsed int, ahead bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	parsed, ahead = pe.aheadParsed, pe.ahead
+	pe.ahead, pe.aheadParsed = false, 0
+	return parsed, ahead
 }
 
 // fileName is the cache file of a run configuration.

@@ -56,6 +56,19 @@ type Options struct {
 	// Processors run in order on the diagnostics after the rules, before
 	// severity and sorting (suppressions, select/ignore, baseline, ...).
 	Processors []Processor
+
+	// Speculate, with a Cache, prepares the next run (the fixer's next
+	// round): after a project's analysis it is given the project's
+	// findings as a run reports them (processed, sorted) and the bytes the
+	// analysis read, and returns the contents it will give the next run
+	// for some of the project's files (nil: none). The project is then
+	// analysed again at once with them, while the parsed modules of the
+	// files they leave unchanged are still in memory and reused, and that
+	// analysis goes into the Cache, where the next run finds it by the
+	// contents' hashes like any other entry: a wrong guess costs an
+	// analysis, never a wrong result. Called from several goroutines; not
+	// called when a processor is not a LocalProcessor.
+	Speculate func(diags []rules.Diagnostic, read func(path string) ([]byte, error)) map[string][]byte
 }
 
 // Limits bound the work spent on one file or one function, in steps (not
@@ -95,6 +108,16 @@ type WalkOptions struct {
 type Processor interface {
 	Name() string
 	Process(res *Result, diags []rules.Diagnostic) ([]rules.Diagnostic, error)
+}
+
+// LocalProcessor is a Processor whose verdict on the findings of some files
+// depends on those files only (their suppression comments), and that keeps
+// no state across calls: run on one project's findings with a Result of the
+// project's files, it keeps, changes and adds for them what it does in the
+// whole run. Options.Speculate needs every processor to be one.
+type LocalProcessor interface {
+	Processor
+	Local()
 }
 
 // Result is everything a run found.

@@ -47,6 +47,10 @@ type projState struct {
 	facts    map[string]*fileEntry
 	reads    map[string]readRecord
 	volatile bool // a result that depends on the machine (a CPU-time limit, a panic): not cached
+	// parsed collects the modules the analysis parsed, by path, when a
+	// speculative analysis may follow (Options.Speculate); prior holds
+	// those a speculative analysis may reuse (see parseOne).
+	parsed, prior map[string]parsedModule
 }
 
 // gather learns what each of paths holds: from the cache when the file's
@@ -197,7 +201,16 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 	if ent := e.cache.project(e.state, key); ent != nil {
 		if sum := pe.reuse(pr, ent); sum != nil {
 			e.use(key)
-			e.counts.reused.Add(1)
+			// An analysis made ahead for this run counts as this run's
+			// (the files its analysis parsed or reused from the previous
+			// analysis are those an analysis now would parse); reused once,
+			// it is an entry as any other.
+			if parsed, ahead := e.cache.takeAhead(ent); ahead {
+				e.counts.analysed.Add(1)
+				e.counts.parsed.Add(int64(parsed))
+			} else {
+				e.counts.reused.Add(1)
+			}
 			run.sum = sum
 			return run
 		}
@@ -225,19 +238,31 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 	}
 	key = e.projectKey(pr, ps.facts)
 	ps.reads = map[string]readRecord{}
+	if e.opts.Speculate != nil {
+		ps.parsed = map[string]parsedModule{}
+	}
 	run.sum = pe.runProject(pr)
 	e.counts.analysed.Add(1)
 	if ps.volatile {
+		closeModules(ps.parsed, nil)
 		return run
 	}
-	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), pe.sink.diags...), Handlers: run.sum.Handlers, Guard: run.sum.Guard, Modules: run.sum.Modules, CodeMCP1: run.sum.codeMCP1}
+	e.cache.putProject(e.state, key, newProjectEntry(ps, pe.sink.diags, run.sum))
+	e.use(key)
+	if ps.parsed != nil {
+		pe.speculate(pr, ps)
+	}
+	return run
+}
+
+// newProjectEntry is the cache entry of an analysis.
+func newProjectEntry(ps *projState, diags []rules.Diagnostic, sum *ProjectSummary) *projectEntry {
+	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), diags...), Handlers: sum.Handlers, Guard: sum.Guard, Modules: sum.Modules, CodeMCP1: sum.codeMCP1}
 	for _, r := range ps.reads {
 		ent.Extra = append(ent.Extra, r)
 	}
 	sort.Slice(ent.Extra, func(i, j int) bool { return ent.Extra[i].Path < ent.Extra[j].Path })
-	e.cache.putProject(e.state, key, ent)
-	e.use(key)
-	return run
+	return ent
 }
 
 func (e *runner) use(key [32]byte) {

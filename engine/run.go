@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -538,11 +539,13 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	for _, m := range mods {
 		seen[m.Path] = m.Src
 	}
-	defer func() {
-		for _, m := range mods {
-			m.Close()
-		}
-	}()
+	if ps := e.ps; ps == nil || ps.parsed == nil && ps.prior == nil {
+		defer func() {
+			for _, m := range mods {
+				m.Close()
+			}
+		}()
+	} // else the modules are kept for, or shared with, a speculative analysis, which closes them
 	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, EntryPoints: e.entryPoints(pr), Jobs: e.opts.Jobs})
 	// Code that uses an API only mcp 1.x has runs only on mcp 1.x: an open
 	// range of mcp is resolved within 1.x for it (deps.SetCodeNeedsMCP1).
@@ -836,9 +839,7 @@ type parsedModule struct {
 func (e *runner) parseAll(files []string, srcs map[string][]byte, names *moduleNames) []parsedModule {
 	out := make([]parsedModule, len(files))
 	parallel(len(files), e.opts.Jobs, func(i int) {
-		if m := e.parseOne(files[i], srcs[files[i]], names.name(files[i])); m != nil {
-			out[i] = parsedModule{m, referencedModules(m)}
-		}
+		out[i] = e.parseOne(files[i], srcs[files[i]], names.name(files[i]))
 	})
 	res := out[:0]
 	for _, p := range out {
@@ -846,15 +847,32 @@ func (e *runner) parseAll(files []string, srcs map[string][]byte, names *moduleN
 			res = append(res, p)
 		}
 	}
+	if ps := e.ps; ps != nil && ps.parsed != nil {
+		ps.mu.Lock()
+		for _, p := range res {
+			ps.parsed[p.m.Path] = p
+		}
+		ps.mu.Unlock()
+	}
 	return res
 }
 
-func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
+// parses counts the files parsed by this process (a module reused by a
+// speculative analysis is not parsed again; tests read it).
+var parses atomic.Int64
+
+// parseOne parses one file and finds the modules it references, or takes
+// both from the project's prior analysis (projState.prior) when that parsed
+// the same bytes under the same module name: a Module is not changed by
+// the analyses that read it, so the one parsed then is the one a parse now
+// would give. Either way it reports what the parse says of the file
+// (MCP000 for a syntax error, ...) into this analysis.
+func (e *runner) parseOne(p string, src []byte, name string) (pm parsedModule) {
 	defer func() {
 		if v := recover(); v != nil {
 			e.fileError(p, src, 0, fmt.Sprintf("internal error while parsing: %v", v))
 			e.setVolatile()
-			m = nil
+			pm = parsedModule{}
 		}
 	}()
 	if !utf8.Valid(src) {
@@ -869,19 +887,26 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 		e.fileError(p, src, off, "file is not valid UTF-8; analysed as far as it parses")
 	}
 	e.counts.parsed.Add(1)
-	m, err := pyast.ParseLimits(p, name, src, e.opts.limits().Parse)
-	var tc *pyast.TooComplexError
-	if errors.As(err, &tc) && tc.What == "cpu" {
-		e.setVolatile() // the machine's load decides it
-	}
-	if err != nil {
-		off := 0
-		if tc != nil {
-			off = min(tc.Offset, len(src)) // where the parser gave up
+	if prior, ok := e.priorModule(p, name, src); ok {
+		pm = prior
+	} else {
+		parses.Add(1)
+		m, err := pyast.ParseLimits(p, name, src, e.opts.limits().Parse)
+		var tc *pyast.TooComplexError
+		if errors.As(err, &tc) && tc.What == "cpu" {
+			e.setVolatile() // the machine's load decides it
 		}
-		e.fileError(p, src, off, err.Error())
-		return nil
+		if err != nil {
+			off := 0
+			if tc != nil {
+				off = min(tc.Offset, len(src)) // where the parser gave up
+			}
+			e.fileError(p, src, off, err.Error())
+			return parsedModule{}
+		}
+		pm = parsedModule{m, referencedModules(m)}
 	}
+	m := pm.m
 	// Other spellings of noqa are rare; the suppression stage lexes those
 	// files itself.
 	if containsAny(src, commentMarkers) {
@@ -904,7 +929,7 @@ func (e *runner) parseOne(p string, src []byte, name string) (m *pyast.Module) {
 	if off := m.StrayBOM(); off >= 0 {
 		e.fileError(p, src, off, "syntax error: invalid non-printable character U+FEFF (a byte order mark is allowed only at the start of the file); analysed as if it were a space")
 	}
-	return m
+	return pm
 }
 
 // referencedModules returns the dotted names a module imports or calls

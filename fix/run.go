@@ -87,6 +87,12 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 	if opts.Cache == nil {
 		opts.Cache = engine.NewCache(engine.CacheOptions{})
 	}
+	// Each analysis prepares the next round's (engine.Options.Speculate):
+	// right after a project's analysis, while its parsed modules are in
+	// memory, the project's fixes are planned as the round will plan them
+	// and the project is analysed again with them, parsing only the files
+	// they edit. The round's analysis then finds that in the cache.
+	opts.Speculate = ahead(pick, nil)
 	res, err := engine.Run(roots, opts)
 	if err != nil {
 		return nil, err
@@ -137,6 +143,10 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 			next[c.Path] = c.New
 		}
 		opts.Overlay = next
+		opts.Speculate = nil
+		if round+1 < rounds {
+			opts.Speculate = ahead(pick, broken)
+		}
 		after, err := engine.Run(roots, opts)
 		if err != nil {
 			return nil, err
@@ -205,6 +215,9 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		}
 		if failed {
 			opts.Overlay = next
+			if round+1 < rounds {
+				opts.Speculate = ahead(pick, broken)
+			}
 			if after, err = engine.Run(roots, opts); err != nil {
 				return nil, err
 			}
@@ -248,6 +261,40 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 	}
 	out.Result = res
 	return out, nil
+}
+
+// ahead returns the engine.Options.Speculate of an analysis that a round
+// follows: the contents the round will give a project's files, planned from
+// the project's findings as the round plans them (without the fixes of
+// files found broken so far). A project whose plan creates a file, or
+// edits a file of another project, the engine does not speculate on; a
+// guess the round does not confirm (a check reverts a fix) is only work
+// lost.
+func ahead(pick func(*rules.Diagnostic) *rules.Fix, broken map[string]string) func([]rules.Diagnostic, func(string) ([]byte, error)) map[string][]byte {
+	known := make(map[string]string, len(broken))
+	for p, r := range broken {
+		known[p] = r
+	}
+	return func(diags []rules.Diagnostic, read func(string) ([]byte, error)) map[string][]byte {
+		kept := diags[:0:0]
+		for _, d := range diags {
+			if !touchesBroken(pick(&d), known) {
+				kept = append(kept, d)
+			}
+		}
+		changes, _, err := Plan(kept, pick, read)
+		if err != nil || len(changes) == 0 {
+			return nil
+		}
+		next := make(map[string][]byte, len(changes))
+		for _, c := range changes {
+			if c.Created {
+				return nil
+			}
+			next[c.Path] = c.New
+		}
+		return next
+	}
 }
 
 // anyEditIn reports whether f edits one of paths.

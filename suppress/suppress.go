@@ -49,6 +49,10 @@ type Processor struct {
 // Name implements engine.Processor.
 func (p *Processor) Name() string { return "suppressions" }
 
+// Local implements engine.LocalProcessor: a finding is suppressed by the
+// comments of its own file, and the findings about comments are in theirs.
+func (p *Processor) Local() {}
+
 func (p *Processor) enabled(code string) bool {
 	if p.Enabled != nil {
 		return p.Enabled(code)

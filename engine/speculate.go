@@ -1,0 +1,165 @@
+package engine
+
+import (
+	"bytes"
+	"sort"
+	"sync"
+
+	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/rules"
+)
+
+// speculate asks Options.Speculate what the next run will give the project
+// pr just analysed (e, with its sink and its state ps), and analyses pr
+// again with those contents, reusing the modules of the first analysis for
+// the files they leave unchanged (parseOne): the fixer's next round then
+// finds the analysis in the cache instead of parsing every file of the
+// project again. The analysis is keyed, as every entry, by the contents it
+// read, so a guess that turns out wrong is never used. The modules of both
+// analyses are closed when it returns: memory stays bounded by the project.
+func (e *runner) speculate(pr *project, ps *projState) {
+	prior := ps.parsed
+	ps.parsed = nil
+	var again map[string]parsedModule
+	defer func() { closeModules(prior, again) }()
+	for _, p := range e.opts.Processors {
+		if _, ok := p.(LocalProcessor); !ok {
+			return
+		}
+	}
+	read := func(p string) ([]byte, error) {
+		ps.mu.Lock()
+		b, ok := ps.srcs[p]
+		ps.mu.Unlock()
+		if ok {
+			return b, nil
+		}
+		return e.readRaw(p)
+	}
+	diags, ok := e.reported(pr, ps, read)
+	if !ok {
+		return
+	}
+	next := e.opts.Speculate(diags, read)
+	if len(next) == 0 {
+		return
+	}
+	overlay := make(map[string][]byte, len(e.opts.Overlay)+len(next))
+	for p, b := range e.opts.Overlay {
+		overlay[p] = b
+	}
+	sps := &projState{srcs: make(map[string][]byte, len(ps.srcs)), facts: make(map[string]*fileEntry, len(ps.facts)),
+		reads: map[string]readRecord{}, prior: prior, parsed: map[string]parsedModule{}}
+	for p, b := range ps.srcs {
+		sps.srcs[p] = b
+	}
+	for p, f := range ps.facts {
+		sps.facts[p] = f
+	}
+	for p, b := range next {
+		// Only the project's own files, as they are grouped now: a new
+		// file, or one that becomes a PEP 723 script, can change which
+		// project a file belongs to.
+		old := ps.facts[p]
+		if old == nil || old.Err != "" {
+			return
+		}
+		f := e.describe(p, b, nil)
+		if f.Script != old.Script {
+			return
+		}
+		overlay[p], sps.srcs[p], sps.facts[p] = b, b, f
+	}
+	se := *e
+	se.opts.Overlay = overlay
+	se.opts.Speculate = nil
+	se.sink = &sink{}
+	se.ps = sps
+	// Nothing of this analysis may reach the run's result: its own, thrown
+	// away (the cache entry carries what a run needs).
+	se.res = &Result{Roots: e.res.Roots, Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}, markerless: map[string]bool{}}
+	se.resMu = &sync.Mutex{}
+	se.runFacts = &sync.Map{}
+	se.usedProjects = map[[32]byte]bool{}
+	se.counts = &runCounts{}
+	key := se.projectKey(pr, sps.facts)
+	if e.cache.project(e.state, key) != nil {
+		return
+	}
+	sum := se.runProject(pr)
+	again = sps.parsed
+	if sps.volatile {
+		return
+	}
+	ent := newProjectEntry(sps, se.sink.diags, sum)
+	ent.ahead, ent.aheadParsed = true, int(se.counts.parsed.Load())
+	e.cache.putProject(e.state, key, ent)
+}
+
+// reported returns the findings of the project's analysis as a run would
+// report them: through the processors (each a LocalProcessor, given a
+// Result of the project's files), without those no run shows, sorted.
+func (e *runner) reported(pr *project, ps *projState, read func(string) ([]byte, error)) ([]rules.Diagnostic, bool) {
+	res := &Result{Roots: e.res.Roots, Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}, markerless: map[string]bool{}, read: read}
+	res.Paths = dedupe(append(append([]string(nil), pr.depFiles...), pr.pyFiles...))
+	sort.Strings(res.Paths)
+	e.resMu.Lock()
+	for _, p := range res.Paths {
+		if f := ps.facts[p]; f != nil && !f.Marks && f.Err == "" {
+			res.markerless[p] = true
+		}
+		if spans, ok := e.res.Comments[p]; ok {
+			if res.Comments == nil {
+				res.Comments = map[string][][2]int{}
+			}
+			res.Comments[p] = spans
+		}
+	}
+	e.resMu.Unlock()
+	diags := append([]rules.Diagnostic(nil), e.sink.diags...)
+	for _, p := range e.opts.Processors {
+		var err error
+		if diags, err = p.Process(res, diags); err != nil {
+			return nil, false
+		}
+	}
+	out := diags[:0]
+	for _, d := range diags {
+		if d.Severity == rules.SeverityNone {
+			if !e.opts.ShowSafe {
+				continue
+			}
+			d.Severity = rules.SeverityNote
+		}
+		out = append(out, d)
+	}
+	SortDiagnostics(out)
+	return out, true
+}
+
+// closeModules closes the modules of some analyses, each once.
+func closeModules(sets ...map[string]parsedModule) {
+	done := map[*pyast.Module]bool{}
+	for _, set := range sets {
+		for _, pm := range set {
+			if !done[pm.m] {
+				done[pm.m] = true
+				pm.m.Close()
+			}
+		}
+	}
+}
+
+// priorModule returns the module of p that the project's previous analysis
+// parsed, when it parsed these very bytes under this module name.
+func (e *runner) priorModule(p, name string, src []byte) (parsedModule, bool) {
+	ps := e.ps
+	if ps == nil || ps.prior == nil {
+		return parsedModule{}, false
+	}
+	pm, ok := ps.prior[p]
+	if !ok || pm.m.Name != name || !bytes.Equal(pm.m.Src, src) {
+		return parsedModule{}, false
+	}
+	return pm, true
+}
