@@ -137,6 +137,11 @@ func (e *runner) reported(pr *project, ps *projState, read func(string) ([]byte,
 	return out, true
 }
 
+// Parses returns how many Python files this process has parsed: a module
+// that an analysis made ahead reuses (Options.Speculate) is not parsed
+// again. Tests read it.
+func Parses() int64 { return parses.Load() }
+
 // closeModules closes the modules of some analyses, each once.
 func closeModules(sets ...map[string]parsedModule) {
 	done := map[*pyast.Module]bool{}

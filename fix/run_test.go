@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,5 +219,63 @@ func TestRunAppliesNoFixInAFileWithSyntaxErrors(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no MCP103 finding: the test no longer exercises a fix")
+	}
+}
+
+// passThrough is a processor that changes nothing but is not an
+// engine.LocalProcessor: with it the engine analyses nothing ahead.
+type passThrough struct{}
+
+func (passThrough) Name() string { return "pass-through" }
+func (passThrough) Process(_ *engine.Result, diags []rules.Diagnostic) ([]rules.Diagnostic, error) {
+	return diags, nil
+}
+
+func TestRunParsesOnlyTheEditedFilesAgainAndFixesAsBefore(t *testing.T) {
+	tool := func(name string) string {
+		return "from mcp.server.fastmcp import FastMCP\nimport anyio\nfrom helpers import work\nmcp = FastMCP('" + name + "')\n\n@mcp.tool()\nasync def t(x: int) -> str:\n    r = await anyio.to_thread.run_sync(work)\n    return str(r)\n"
+	}
+	root := testfs.Write(t, map[string]string{
+		"requirements.txt": "mcp==1.26.0\n",
+		"a.py":             tool("a"),
+		"b.py":             tool("b"),
+		"c.py":             tool("c"),
+		"helpers.py":       "from more import one\ndef work(): return one()\n",
+		"more.py":          "def one(): return 1\n",
+	})
+	t.Chdir(root)
+	type outcome struct {
+		files, failures, remaining string
+		parsed                     int64
+	}
+	fixAll := func(procs []engine.Processor) outcome {
+		t.Helper()
+		before := engine.Parses()
+		out, err := Run([]string{"."}, engine.Options{Jobs: 2, Rules: []*rules.Rule{rules.Lookup("MCP101")}, Processors: procs}, Mode{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o outcome
+		o.parsed = engine.Parses() - before
+		for _, f := range out.Files {
+			o.files += fmt.Sprintf("%s fixed %d with %v:\n%s\n", f.Path, f.Fixed, f.With, f.New)
+		}
+		o.failures = fmt.Sprint(out.Failures)
+		for _, d := range out.Result.Diagnostics {
+			o.remaining += fmt.Sprintf("%s:%d %s %s\n", d.Path, d.Start.Line, d.Code, d.Message)
+		}
+		return o
+	}
+	ahead, plain := fixAll(nil), fixAll([]engine.Processor{passThrough{}})
+	if strings.Count(ahead.files, "fixed 1") != 3 {
+		t.Fatalf("fixed files:\n%s\nwant a.py, b.py and c.py fixed", ahead.files)
+	}
+	if ahead.files != plain.files || ahead.failures != plain.failures || ahead.remaining != plain.remaining {
+		t.Errorf("the fixes differ with the analysis made ahead:\n%+v\nwithout:\n%+v", ahead, plain)
+	}
+	// Five modules parsed, then the three the fixes edit; without the
+	// analysis ahead, the five again.
+	if ahead.parsed != 8 || plain.parsed != 10 {
+		t.Errorf("%d and %d files parsed, want 8 (the edited ones again) and 10 (all again)", ahead.parsed, plain.parsed)
 	}
 }
