@@ -70,6 +70,15 @@ func (e *runner) speculate(pr *project, ps *projState) {
 		}
 		overlay[p], sps.srcs[p], sps.facts[p] = b, b, f
 	}
+	// The modules of the edited files cannot be reused: let them go before
+	// their successors are parsed (when a fix edits every file, as many as
+	// the project has), so that memory stays that of one analysis.
+	for p := range next {
+		if pm, ok := prior[p]; ok {
+			pm.m.Close()
+			delete(prior, p)
+		}
+	}
 	se := *e
 	se.opts.Overlay = overlay
 	se.opts.Speculate = nil
