@@ -152,10 +152,11 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 			return nil, err
 		}
 		// Check every change; a failing file is reverted and not fixed again.
+		errsBefore, errsAfter := fileErrors(diags), fileErrors(after.Diagnostics)
 		failed := false
 		reverted := map[string]bool{}
 		for _, c := range changes {
-			if reason := check(c, diags, after); reason != "" {
+			if reason := check(c, diags, after, errsBefore, errsAfter); reason != "" {
 				broken[c.Path] = reason
 				out.Failures = append(out.Failures, Failure{c.Path, reason})
 				reverted[c.Path] = true
@@ -252,8 +253,9 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 	for _, f := range out.Files {
 		changed[f.Path] = true
 	}
+	groups := together.groups()
 	for _, f := range out.Files {
-		for _, p := range together.members(f.Path) {
+		for _, p := range groups[together.find(f.Path)] {
 			if p != f.Path && changed[p] {
 				f.With = append(f.With, p)
 			}
@@ -333,16 +335,17 @@ func (s sets) join(a, b string) {
 	}
 }
 
-// members returns the paths in p's set, sorted (p alone when it is in none).
-func (s sets) members(p string) []string {
-	r := s.find(p)
-	out := []string{p}
+// groups returns the paths of each set, sorted, by the set's root (a
+// path in no set is in none of them).
+func (s sets) groups() map[string][]string {
+	out := map[string][]string{}
 	for q := range s {
-		if q != p && s.find(q) == r {
-			out = append(out, q)
-		}
+		r := s.find(q)
+		out[r] = append(out[r], q)
 	}
-	sort.Strings(out)
+	for _, g := range out {
+		sort.Strings(g)
+	}
 	return out
 }
 
@@ -359,10 +362,11 @@ func touchesBroken(f *rules.Fix, broken map[string]string) bool {
 }
 
 // check verifies one change against the analysis of the new contents.
-func check(c *Change, diags []rules.Diagnostic, after *engine.Result) string {
+// errsBefore and errsAfter are fileErrors of diags and of after.
+func check(c *Change, diags []rules.Diagnostic, after *engine.Result, errsBefore, errsAfter map[string]int) string {
 	// The re-analysis parsed the new contents: a file that does not parse,
 	// or whose dependency syntax broke, has more MCP000 findings than before.
-	if fileErrors(after.Diagnostics, c.Path) > fileErrors(diags, c.Path) {
+	if errsAfter[c.Path] > errsBefore[c.Path] {
 		return "the fixed file would not parse"
 	}
 	nl := Newline(c.Old)
@@ -436,11 +440,12 @@ func elsewhereFixed(changes []*Change, diags []rules.Diagnostic) []int {
 	return out
 }
 
-func fileErrors(diags []rules.Diagnostic, path string) int {
-	n := 0
+// fileErrors counts the MCP000 findings of each file.
+func fileErrors(diags []rules.Diagnostic) map[string]int {
+	n := map[string]int{}
 	for _, d := range diags {
-		if d.Path == path && d.Code == rules.FileErrorCode {
-			n++
+		if d.Code == rules.FileErrorCode {
+			n[d.Path]++
 		}
 	}
 	return n
