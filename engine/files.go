@@ -51,6 +51,9 @@ type projState struct {
 	// speculative analysis may follow (Options.Speculate); prior holds
 	// those a speculative analysis may reuse (see parseOne).
 	parsed, prior map[string]parsedModule
+	// lines and priorLines are the same for the import lines of the files
+	// (importLinesOf).
+	lines, priorLines map[string]importRefs
 }
 
 // gather learns what each of paths holds: from the cache when the file's
@@ -239,7 +242,7 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 	key = e.projectKey(pr, ps.facts)
 	ps.reads = map[string]readRecord{}
 	if e.opts.Speculate != nil {
-		ps.parsed = map[string]parsedModule{}
+		ps.parsed, ps.lines = map[string]parsedModule{}, map[string]importRefs{}
 	}
 	run.sum = pe.runProject(pr)
 	e.counts.analysed.Add(1)

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"path"
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -26,7 +25,9 @@ type importGraph struct {
 // frameworkModules are the top-level packages whose import makes a seed.
 var frameworkModules = []string{"mcp", "fastmcp"}
 
-func newImportGraph(files []string, srcs map[string][]byte, names *moduleNames, decorators []string) *importGraph {
+// newImportGraph builds the graph of files (those with bytes in srcs);
+// lines returns the import lines of a file (importLines).
+func newImportGraph(files []string, srcs map[string][]byte, names *moduleNames, decorators []string, lines func(f string) []string) *importGraph {
 	g := &importGraph{index: map[string]int{}, seed: map[string]bool{}}
 	for _, f := range files {
 		if srcs[f] != nil {
@@ -36,7 +37,7 @@ func newImportGraph(files []string, srcs map[string][]byte, names *moduleNames, 
 		}
 	}
 	for i, f := range g.files {
-		for _, ref := range importLines(srcs[f], names.name(f), path.Base(f) == "__init__.py") {
+		for _, ref := range lines(f) {
 			if isSeedImport(ref, decorators) {
 				g.seed[f] = true
 			}

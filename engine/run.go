@@ -763,7 +763,9 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 		}
 		srcs[f] = src
 	}
-	graph := newImportGraph(pr.pyFiles, srcs, names, e.opts.HandlerDecorators)
+	graph := newImportGraph(pr.pyFiles, srcs, names, e.opts.HandlerDecorators, func(f string) []string {
+		return e.importLinesOf(f, srcs[f], names.name(f))
+	})
 	admit := func(f string) {
 		for _, g := range graph.component(f) {
 			if !loaded[g] {

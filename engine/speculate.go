@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"path"
 	"sort"
 	"sync"
 
@@ -20,6 +21,7 @@ import (
 func (e *runner) speculate(pr *project, ps *projState) {
 	prior := ps.parsed
 	ps.parsed = nil
+	defer func() { ps.lines = nil }()
 	var again map[string]parsedModule
 	defer func() { closeModules(prior, again) }()
 	for _, p := range e.opts.Processors {
@@ -49,7 +51,7 @@ func (e *runner) speculate(pr *project, ps *projState) {
 		overlay[p] = b
 	}
 	sps := &projState{srcs: make(map[string][]byte, len(ps.srcs)), facts: make(map[string]*fileEntry, len(ps.facts)),
-		reads: map[string]readRecord{}, prior: prior, parsed: map[string]parsedModule{}}
+		reads: map[string]readRecord{}, prior: prior, parsed: map[string]parsedModule{}, priorLines: ps.lines}
 	for p, b := range ps.srcs {
 		sps.srcs[p] = b
 	}
@@ -144,6 +146,30 @@ func (e *runner) reported(pr *project, ps *projState, read func(string) ([]byte,
 	}
 	SortDiagnostics(out)
 	return out, true
+}
+
+// importRefs are the import lines of a file's bytes under a module name.
+type importRefs struct {
+	src  []byte
+	name string
+	refs []string
+}
+
+// importLinesOf returns importLines of a project file: those the project's
+// prior analysis found, when it read the same bytes under the same module
+// name (see projState.priorLines).
+func (e *runner) importLinesOf(f string, src []byte, name string) []string {
+	ps := e.ps
+	if ps != nil {
+		if l, ok := ps.priorLines[f]; ok && l.name == name && bytes.Equal(l.src, src) {
+			return l.refs
+		}
+	}
+	refs := importLines(src, name, path.Base(f) == "__init__.py")
+	if ps != nil && ps.lines != nil {
+		ps.lines[f] = importRefs{src, name, refs}
+	}
+	return refs
 }
 
 // Parses returns how many Python files this process has parsed: a module
