@@ -290,6 +290,45 @@ func TestGuardInstalledOnTheServingPath(t *testing.T) {
 	}
 }
 
+// In the function that installs the guard, a return where the guard decides
+// that the SDK needs no patch (already patched, already answering once, mcp
+// missing) is not a path that serves unguarded; any other early return is.
+func TestGuardInstallerReturnsEarly(t *testing.T) {
+	install := func(pre string) map[string]string {
+		g := strings.Replace(attrGuard, "RequestResponder.respond = _guarded_respond\nRequestResponder.cancel = _guarded_cancel\n",
+			"def install():\n"+pre+"    RequestResponder.respond = _guarded_respond\n    RequestResponder.cancel = _guarded_cancel\n", 1)
+		return map[string]string{"server.py": server("", ""), "guard.py": "import inspect\nimport os\n" + g,
+			"main.py": "from server import mcp\nfrom guard import install\n\ndef main():\n    install()\n    mcp.run()\n\nmain()\n"}
+	}
+	for _, c := range []struct {
+		name   string
+		pre    string
+		active bool
+	}{
+		{"already patched", "    if getattr(RequestResponder, '_guarded', False):\n        return\n", true},
+		{"already answering once, through a local", "    src = inspect.getsource(RequestResponder.respond)\n    if 'assert not self._completed' not in src:\n        return\n", true},
+		{"in an elif on the class", "    if os.environ.get('X'):\n        pass\n    elif RequestResponder.respond is None:\n        return\n", true},
+		{"mcp missing", "    try:\n        from mcp.shared import session  # noqa: F401\n    except ImportError:\n        return\n", true},
+		{"a switch that is not about the SDK", "    if os.environ.get('NO_GUARD'):\n        return\n", false},
+		{"in the else of a condition on the class", "    if getattr(RequestResponder, '_guarded', False):\n        pass\n    else:\n        return\n", false},
+		{"an except handler of a try that imports something else", "    try:\n        import json  # noqa: F401\n    except ImportError:\n        return\n", false},
+		{"a local that is not the class", "    flag = os.environ.get('NO_GUARD')\n    if flag:\n        return\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ix := build(t, install(c.pre), Config{})
+			if len(ix.Guards()) != 1 {
+				t.Fatalf("guards: %q, want one", guardState(ix))
+			}
+			if got := ix.ActiveGuard() != nil; got != c.active {
+				t.Errorf("active: %v, want %v (%s)", got, c.active, ix.Guards()[0].Why)
+			}
+			if !c.active && !strings.Contains(ix.Guards()[0].Why, "on a path that does not install it") {
+				t.Errorf("why: %q", ix.Guards()[0].Why)
+			}
+		})
+	}
+}
+
 // A wide call tree on the serving path (3,660 calls, more than
 // maxServeCalls): past the bound calls are not followed, and the guard
 // imported before them and the run() call after them are still seen.

@@ -10,8 +10,20 @@ package handlers
 // branch may not run); an install in a try body does (the walk assumes the
 // project's own imports do not fail). At module level it keeps the older,
 // coarser rule: any import before the statement counts.
+//
+// In a function that installs a guard, a return before the install is a
+// path that serves unguarded, unless the guard decides there that the SDK
+// needs no patch: the return is under a condition that reads the class it
+// patches (RequestResponder already patched, or already answering once:
+// `if getattr(RequestResponder, "_patched", False): return`, directly or
+// through a local assigned from it), or in an except handler of a try whose
+// body imports mcp (the SDK is missing: nothing serves).
 
-import "github.com/mcplint/mcplint/pyast"
+import (
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
 
 // ran is what has run: modules (*pyast.Module, their top-level code) and
 // guard patch statements (their Id).
@@ -76,10 +88,13 @@ type serving struct {
 type servePath struct {
 	b       *builder
 	patches map[uintptr]bool // every guard's patch statements
-	serves  []serving
-	stack   map[*pyast.Function]bool
-	exits   *[]flow // the flows at the returns of the function being walked
-	calls   int     // calls followed so far (bounded by maxServeCalls)
+	// installers are the functions that hold a patch statement: their
+	// returns may be the guard's own decision (skipsPatch).
+	installers map[*pyast.Function]bool
+	serves     []serving
+	stack      map[*pyast.Function]bool
+	exits      *[]flow // the flows at the returns of the function being walked
+	calls      int     // calls followed so far (bounded by maxServeCalls)
 }
 
 // maxServeDepth bounds how deep calls are followed (runsServer's bound);
@@ -91,10 +106,13 @@ const (
 )
 
 func (b *builder) newServePath() *servePath {
-	p := &servePath{b: b, patches: map[uintptr]bool{}, stack: map[*pyast.Function]bool{}}
+	p := &servePath{b: b, patches: map[uintptr]bool{}, installers: map[*pyast.Function]bool{}, stack: map[*pyast.Function]bool{}}
 	for _, g := range b.out.guards {
 		for _, pt := range g.Patches {
 			p.patches[pt.Stmt.Id()] = true
+			if f := pt.Module.FuncAt(pt.Stmt); f != nil {
+				p.installers[f] = true
+			}
 		}
 	}
 	return p
@@ -199,7 +217,7 @@ func (p *servePath) stmt(m *pyast.Module, st *pyast.Node, in flow, depth int) fl
 		return join(outs...)
 	case "return_statement":
 		f := p.expr(m, st, in, depth)
-		if p.exits != nil {
+		if p.exits != nil && !p.skipsPatch(m, st) {
 			*p.exits = append(*p.exits, f)
 		}
 		return flow{ran{}, ran{}, true}
@@ -208,6 +226,80 @@ func (p *servePath) stmt(m *pyast.Module, st *pyast.Node, in flow, depth int) fl
 		return flow{ran{}, ran{}, true}
 	}
 	return p.simple(m, st, in, depth)
+}
+
+// skipsPatch reports whether a return in a guard's installing function is
+// the guard deciding that the SDK needs no patch (see the file comment): on
+// that path nothing serves unguarded, so it is not an exit of the call.
+func (p *servePath) skipsPatch(m *pyast.Module, ret *pyast.Node) bool {
+	fn := m.FuncAt(ret)
+	if fn == nil || !p.installers[fn] {
+		return false
+	}
+	child := ret
+	for a := ret.Parent(); a != nil && a.Id() != fn.Node.Id(); child, a = a, a.Parent() {
+		switch a.Kind() {
+		case "except_clause", "except_group_clause":
+			if try := a.Parent(); try != nil && try.Kind() == "try_statement" && importsMCP(m, try.ChildByFieldName("body")) {
+				return true
+			}
+		case "if_statement", "elif_clause":
+			if c := a.ChildByFieldName("consequence"); c != nil && c.Id() == child.Id() && readsResponder(m, a.ChildByFieldName("condition")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// importsMCP reports whether a block imports from the mcp package.
+func importsMCP(m *pyast.Module, blk *pyast.Node) bool {
+	if blk == nil {
+		return false
+	}
+	for _, st := range pyast.NamedChildren(blk) {
+		if st.Kind() != "import_statement" && st.Kind() != "import_from_statement" {
+			continue
+		}
+		for _, t := range m.ImportTargets(st) {
+			if t == "mcp" || strings.HasPrefix(t, "mcp.") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsResponder reports whether an expression reads
+// mcp.shared.session.RequestResponder: named in it, or through a local
+// variable of the function assigned from an expression that names it.
+func readsResponder(m *pyast.Module, e *pyast.Node) bool {
+	found := false
+	var walk func(n *pyast.Node, locals bool)
+	walk = func(n *pyast.Node, locals bool) {
+		if found || n == nil || pyast.IsFunctionBoundary(n) {
+			return
+		}
+		switch n.Kind() {
+		case "identifier", "attribute":
+			if isResponder(m, n) {
+				found = true
+				return
+			}
+			if n.Kind() == "identifier" && locals {
+				for _, b := range m.ScopeAt(n).Lookup(m.Text(n)) {
+					if b.Kind == pyast.BindValue || b.Kind == pyast.BindAlias {
+						walk(b.Value(), false)
+					}
+				}
+			}
+		}
+		for _, c := range pyast.NamedChildren(n) {
+			walk(c, locals)
+		}
+	}
+	walk(e, true)
+	return found
 }
 
 // lastBlock returns the block of a clause (its last named child).
