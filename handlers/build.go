@@ -254,8 +254,38 @@ func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 	if expr == nil {
 		return FuncRef{}, false
 	}
-	for _, q := range m.Resolve(expr) {
-		sym := b.lookup(q)
+	return b.funcOfNames(m, expr, b.resolveNames(m, expr))
+}
+
+// names are the qualified names an expression resolves to (Module.Resolve)
+// and what each names in the project (lookup), found once for the several
+// questions asked of a call's callee (see moduleCalls).
+type names struct {
+	quals []string
+	syms  []symbol
+}
+
+// resolveNames resolves expr in m and looks each of its names up.
+func (b *builder) resolveNames(m *pyast.Module, expr *pyast.Node) names {
+	qs := m.Resolve(expr)
+	if len(qs) == 0 {
+		return names{}
+	}
+	syms := make([]symbol, len(qs))
+	for i, q := range qs {
+		syms[i] = b.lookup(q)
+	}
+	return names{qs, syms}
+}
+
+// funcOfNames is funcOf with expr's names resolved (resolveNames); expr may
+// be nil or parenthesized.
+func (b *builder) funcOfNames(m *pyast.Module, expr *pyast.Node, ns names) (FuncRef, bool) {
+	expr = pyast.Unparen(expr)
+	if expr == nil {
+		return FuncRef{}, false
+	}
+	for _, sym := range ns.syms {
 		if sym.fn != nil {
 			return FuncRef{sym.module, sym.fn}, true
 		}
@@ -402,11 +432,14 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 	var servers []ServerSite
 	var kws []*pyast.Node
 	for n := range m.Nodes("call") {
-		if b.constructsServer(m, n) {
+		// The callee is resolved once for both questions.
+		callee := pyast.Callee(n)
+		ns := b.resolveNames(m, callee)
+		if b.constructsServer(ns) {
 			servers = append(servers, ServerSite{m, n})
 		}
 		caller := m.FuncAt(n)
-		callees := b.callees(m, pyast.Callee(n))
+		callees := b.calleesOfNames(m, callee, ns)
 		for _, callee := range callees {
 			sites = append(sites, site{module: m, call: n, caller: caller, callee: callee})
 		}

@@ -143,10 +143,11 @@ func (b *builder) findGuards() {
 	b.activate()
 }
 
-// constructsServer reports whether call constructs a server: an SDK or
-// fastmcp server class, or a project subclass of one.
-func (b *builder) constructsServer(m *pyast.Module, call *pyast.Node) bool {
-	return b.serverClassOf(m, pyast.Callee(call)) != FrameworkUnknown
+// constructsServer reports whether a call constructs a server (an SDK or
+// fastmcp server class, or a project subclass of one), given the names of
+// its callee (resolveNames).
+func (b *builder) constructsServer(ns names) bool {
+	return b.serverClassOfNames(ns) != FrameworkUnknown
 }
 
 // patchesIn returns the patches installed by module m's top-level code,

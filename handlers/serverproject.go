@@ -62,14 +62,19 @@ func (ix *Index) ServerConstruction() (ServerUse, bool) {
 // MCP server class, or a project subclass of one, or a fastmcp factory that
 // builds a server (FastMCP.from_openapi); FrameworkUnknown otherwise.
 func (b *builder) serverClassOf(m *pyast.Module, n *pyast.Node) Framework {
-	for _, q := range m.Resolve(n) {
+	return b.serverClassOfNames(b.resolveNames(m, n))
+}
+
+// serverClassOfNames is serverClassOf with the expression's names resolved.
+func (b *builder) serverClassOfNames(ns names) Framework {
+	for i, q := range ns.quals {
 		if f, ok := ServerClass(q); ok {
 			return f
 		}
 		if f := b.factoryFramework(q, 0); f != FrameworkUnknown {
 			return f
 		}
-		if b.lookup(q).class != nil {
+		if ns.syms[i].class != nil {
 			if f := b.frameworkOfQual(q, 0); f != FrameworkUnknown {
 				return f
 			}

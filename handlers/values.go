@@ -279,7 +279,12 @@ func (b *builder) loopValues(m *pyast.Module, id *pyast.Node) []valueAt {
 // run: a name of one, or a loop variable over a collection of them (for reg
 // in REGISTRARS: reg(mcp)).
 func (b *builder) callees(m *pyast.Module, callee *pyast.Node) []FuncRef {
-	if r, ok := b.funcOf(m, callee); ok {
+	return b.calleesOfNames(m, callee, b.resolveNames(m, callee))
+}
+
+// calleesOfNames is callees with the callee's names resolved (resolveNames).
+func (b *builder) calleesOfNames(m *pyast.Module, callee *pyast.Node, ns names) []FuncRef {
+	if r, ok := b.funcOfNames(m, callee, ns); ok {
 		out := []FuncRef{r}
 		if obj, attr := lastAttr(m, callee); obj != nil && r.Func.Class != nil && r.Func.Name == attr {
 			// obj.method() on an instance typed by a base class (self in
