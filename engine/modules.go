@@ -81,6 +81,15 @@ func (mn *moduleNames) name(file string) string { return mn.byFile[file] }
 // files returns the files a dotted module name can refer to.
 func (mn *moduleNames) files(name string) []string { return mn.byName[name] }
 
+// all returns every name files answers, in no order.
+func (mn *moduleNames) all() []string {
+	out := make([]string, 0, len(mn.byName))
+	for name := range mn.byName {
+		out = append(out, name)
+	}
+	return out
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

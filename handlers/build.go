@@ -16,6 +16,11 @@ type Config struct {
 	// files it can name (namespace packages and src/ layouts give several
 	// names per file). Nil: modules are found by their Name only.
 	ModuleFiles func(name string) []string
+	// ModuleNames are the names ModuleFiles answers (every name it returns
+	// a file for, and maybe more). Nil with ModuleFiles set: Build does
+	// not answer the names of function locals without looking them up
+	// (locals.go), as it cannot tell which names a module has.
+	ModuleNames []string
 	// EntryPoints are qualified names of functions a launcher runs
 	// ([project.scripts] pkg.mod:main gives pkg.mod.main).
 	EntryPoints []string
@@ -73,6 +78,8 @@ type builder struct {
 	// definitions do not change once Build has indexed them, and the same
 	// names (builtins, imported library calls) are looked up at every call.
 	looked *lookupMemo
+	// locals are the functions whose local values name nothing (locals.go).
+	locals localFuncs
 }
 
 // Build finds the servers, handlers and reachable code of one project.
@@ -103,6 +110,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	}
 	b.out.funcs, b.out.moduleOf = b.funcs, b.moduleOf
 	b.out.builder = b
+	b.findLocalFuncs()
 	b.indexCalls()
 	found := make([][]*Handler, len(mods))
 	b.forEachModule(func(w *builder, i int) {
@@ -267,7 +275,14 @@ type names struct {
 
 // resolveNames resolves expr in m and looks each of its names up.
 func (b *builder) resolveNames(m *pyast.Module, expr *pyast.Node) names {
-	qs := m.Resolve(expr)
+	if expr == nil {
+		return names{}
+	}
+	s := m.ScopeAt(expr)
+	if b.locals != nil && b.localOnly(m, s, expr) {
+		return names{}
+	}
+	qs := m.ResolveIn(s, expr)
 	if len(qs) == 0 {
 		return names{}
 	}
@@ -303,8 +318,8 @@ func (b *builder) funcOfNames(m *pyast.Module, expr *pyast.Node, ns names) (Func
 			types = m.Resolve(pyast.Callee(o))
 		}
 		if len(types) == 0 {
-			for _, q := range m.Resolve(obj) {
-				for _, bd := range b.lookup(q).bindings {
+			for _, sym := range b.resolveNames(m, obj).syms {
+				for _, bd := range sym.bindings {
 					types = append(types, bd.Types()...)
 				}
 			}

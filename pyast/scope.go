@@ -202,15 +202,22 @@ func (s *Scope) Names() []string {
 // Lookup finds name in this scope or the nearest enclosing one that binds it.
 // Class scopes are skipped for code inside methods, as Python does.
 func (s *Scope) Lookup(name string) []*Binding {
+	_, bs := s.LookupScope(name)
+	return bs
+}
+
+// LookupScope is Lookup that also returns the scope that binds name (nil
+// when none does).
+func (s *Scope) LookupScope(name string) (*Scope, []*Binding) {
 	for sc := s; sc != nil; sc = sc.Parent {
 		if sc != s && sc.Func == nil && sc.Parent != nil {
 			continue // an enclosing class body is not visible from a method
 		}
 		if bs := sc.Local(name); len(bs) > 0 {
-			return bs
+			return sc, bs
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // DottedName returns "a.b.c" for an identifier or attribute chain, or "".
