@@ -275,14 +275,7 @@ type names struct {
 
 // resolveNames resolves expr in m and looks each of its names up.
 func (b *builder) resolveNames(m *pyast.Module, expr *pyast.Node) names {
-	if expr == nil {
-		return names{}
-	}
-	s := m.ScopeAt(expr)
-	if b.locals != nil && b.localOnly(m, s, expr) {
-		return names{}
-	}
-	qs := m.ResolveIn(s, expr)
+	qs := b.quals(m, expr)
 	if len(qs) == 0 {
 		return names{}
 	}
@@ -291,6 +284,19 @@ func (b *builder) resolveNames(m *pyast.Module, expr *pyast.Node) names {
 		syms[i] = b.lookup(q)
 	}
 	return names{qs, syms}
+}
+
+// quals is m.Resolve(expr), except that it returns none for the local
+// values that name nothing in the project (locals.go).
+func (b *builder) quals(m *pyast.Module, expr *pyast.Node) []string {
+	if e := pyast.Unparen(expr); e == nil || e.Kind() != "identifier" && e.Kind() != "attribute" {
+		return nil // Resolve resolves names only
+	}
+	s := m.ScopeAt(expr)
+	if b.locals != nil && b.localOnly(m, s, expr) {
+		return nil
+	}
+	return m.ResolveIn(s, expr)
 }
 
 // funcOfNames is funcOf with expr's names resolved (resolveNames); expr may

@@ -34,9 +34,9 @@ import (
 // A value binding's own name never names a definition in memberOf (only a
 // rest of one component finds a value), a def only with one component, a
 // class only with one or two (and the rest here has at least two).
-// serverClassOfNames answers FrameworkUnknown for such names too, when no
-// server class or server function of the libraries is F or under F
-// (libraryFree).
+// serverClassOfNames and registrationCall find nothing in such names too,
+// when no server class, server function or component constructor
+// (fromFunction) of the libraries is F or under F (libPrefix).
 
 // localFuncs are the functions whose local values resolve to nothing, with
 // the names of the definitions nested in them (F.kid...), which their
@@ -74,6 +74,9 @@ func (b *builder) findLocalFuncs() {
 		addPrefixes(libPrefix, name)
 	}
 	for name := range serverFunctions {
+		addPrefixes(libPrefix, name)
+	}
+	for name := range fromFunction {
 		addPrefixes(libPrefix, name)
 	}
 	kids := map[string][]string{}

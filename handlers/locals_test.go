@@ -52,6 +52,7 @@ var localsEdges = []struct {
 	{ // a local named as a server function of the libraries
 		map[string]string{
 			"fastmcp/__init__.py": "def server():\n    create_proxy = make()\n    create_proxy()\n",
+			"fastmcp/tools.py":    "def Tool():\n    from_function = make()\n    from_function(print)\n",
 		},
 		nil,
 	},
@@ -119,6 +120,9 @@ func TestLocalOnlyLooksUpNothing(t *testing.T) {
 						for _, q := range m.Resolve(n) {
 							if sym := b.lookup(q); !sym.isZero() {
 								t.Errorf("%s: %s (%s) is answered as a local but looks up %+v", m.Path, m.Text(n), q, sym)
+							}
+							if _, ok := fromFunction[q]; ok {
+								t.Errorf("%s: %s (%s) is answered as a local but names a component constructor", m.Path, m.Text(n), q)
 							}
 							if _, ok := ServerClass(q); ok || b.factoryFramework(q, 0) != FrameworkUnknown {
 								t.Errorf("%s: %s (%s) is answered as a local but names a server", m.Path, m.Text(n), q)
