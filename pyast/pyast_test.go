@@ -205,3 +205,43 @@ func TestStrayBOM(t *testing.T) {
 		m.Close()
 	}
 }
+
+// TestResolveAttributeChains covers the chain forms resolve extends at once:
+// parentheses, unbound roots, several bindings, and the depth past which a
+// chain resolves to nothing (more than 8 attributes).
+func TestResolveAttributeChains(t *testing.T) {
+	m := parse(t, "app.mod", `import os
+import os.path as p
+try:
+    import json as j
+except ImportError:
+    import simplejson as j
+def f():
+    out = {}
+    (out).a.b()
+    os.path.join()
+    (p).join()
+    j.dumps()
+    len.x()
+    out.a1.a2.a3.a4.a5.a6.a7()
+    out.a1.a2.a3.a4.a5.a6.a7.a8()
+    out.a1.a2.a3.a4.a5.a6.a7.a8.a9()
+    f().x()
+`)
+	got := callNames(m)
+	want := [][]string{
+		{"app.mod.f.out.a.b"},
+		{"os.path.join"},
+		{"os.path.join"},
+		{"json.dumps", "simplejson.dumps"},
+		{"len.x"},
+		{"app.mod.f.out.a1.a2.a3.a4.a5.a6.a7"},
+		{"app.mod.f.out.a1.a2.a3.a4.a5.a6.a7.a8"},
+		nil,
+		nil,
+		{"app.mod.f"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -278,14 +278,60 @@ func (m *Module) resolve(s *Scope, n *Node, depth int) []string {
 		}
 		return out
 	case "attribute":
-		attr := m.TextView(n.ChildByFieldName("attribute"))
-		bases := m.resolve(s, n.ChildByFieldName("object"), depth+1)
+		// The chain's root is resolved, then each of its names extended
+		// by the chain's attributes at once (one string each, not one
+		// per attribute), as resolving object by object would give.
+		var attrs [9]string // the attributes, the last first
+		k := 0
+		for n.Kind() == "attribute" {
+			if depth+k > 8 {
+				return nil
+			}
+			attrs[k] = m.TextView(n.ChildByFieldName("attribute"))
+			k++
+			n = Unparen(n.ChildByFieldName("object"))
+			if n == nil {
+				return nil
+			}
+		}
+		if depth+k > 8 {
+			return nil
+		}
+		var bases []string
+		switch n.Kind() {
+		case "identifier":
+			bs := s.Lookup(m.TextView(n))
+			switch len(bs) {
+			case 0:
+				bases = []string{m.TextView(n)}
+			case 1:
+				bases = bs[0].Targets()
+				if len(bases) > 1 { // as the attributes' appendUnique did
+					bases = appendUnique(nil, bases...)
+				}
+			default:
+				for _, b := range bs {
+					bases = appendUnique(bases, b.Targets()...)
+				}
+			}
+		default:
+			return nil
+		}
 		if len(bases) == 0 {
 			return nil
 		}
-		out := make([]string, 0, len(bases))
-		for _, base := range bases {
-			out = appendUnique(out, base+"."+attr)
+		tail := 0
+		for _, a := range attrs[:k] {
+			tail += 1 + len(a)
+		}
+		out := make([]string, len(bases)) // distinct bases, the same tail: distinct
+		for i, base := range bases {
+			buf := make([]byte, 0, len(base)+tail)
+			buf = append(buf, base...)
+			for j := k - 1; j >= 0; j-- {
+				buf = append(append(buf, '.'), attrs[j]...)
+			}
+			out[i] = unsafe.String(unsafe.SliceData(buf), len(buf))
 		}
 		return out
 	}
