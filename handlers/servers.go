@@ -140,8 +140,10 @@ func (b *builder) serverOfDepth(m *pyast.Module, expr *pyast.Node, depth int) (F
 		}
 		return FrameworkUnknown, ""
 	}
+	s := m.ScopeAt(expr)
+	qs := m.ResolveIn(s, expr)
 	name := ""
-	if qs := m.Resolve(expr); len(qs) > 0 {
+	if len(qs) > 0 {
 		name = qs[0]
 	}
 	if f := b.frameworkOfTypes(m.TypesOf(expr), depth); f != FrameworkUnknown {
@@ -153,8 +155,12 @@ func (b *builder) serverOfDepth(m *pyast.Module, expr *pyast.Node, depth int) (F
 			return f, name
 		}
 	}
-	// An imported or aliased name: look at the definition in its module.
-	for _, q := range m.Resolve(expr) {
+	// An imported or aliased name: look at the definition in its module
+	// (a local value names none: locals.go).
+	if b.locals != nil && b.localOnly(m, s, expr) {
+		return FrameworkUnknown, name
+	}
+	for _, q := range qs {
 		if f := b.frameworkOfQual(q, depth); f != FrameworkUnknown {
 			return f, q
 		}
