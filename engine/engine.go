@@ -145,7 +145,9 @@ type Result struct {
 	// Analysed and Reused count the projects this run analysed and those
 	// whose analysis it took from the cache; ParsedNow counts the Python
 	// files it parsed (Parsed counts those the analyses parsed, cached
-	// or not, for the reports).
+	// or not, for the reports). A project analysed ahead for this run
+	// (Options.Speculate) counts as analysed by it, with the files that
+	// analysis parsed or took parsed from the one before it.
 	Analysed, Reused, ParsedNow int
 
 	// markerless are the files known to hold no suppression comment.

@@ -42,7 +42,7 @@ func (e *runner) speculate(pr *project, ps *projState) {
 	if !ok {
 		return
 	}
-	next := e.opts.Speculate(diags, read)
+	next := e.guess(diags, read)
 	if len(next) == 0 {
 		return
 	}
@@ -105,6 +105,18 @@ func (e *runner) speculate(pr *project, ps *projState) {
 	ent := newProjectEntry(sps, se.sink.diags, sum)
 	ent.ahead, ent.aheadParsed = true, int(se.counts.parsed.Load())
 	e.cache.putProject(e.state, key, ent)
+}
+
+// guess calls Options.Speculate; a guess that panics is no guess (the
+// analysis ahead is only an optimization: the caller's own call of the
+// same code reports the problem).
+func (e *runner) guess(diags []rules.Diagnostic, read func(string) ([]byte, error)) (next map[string][]byte) {
+	defer func() {
+		if recover() != nil {
+			next = nil
+		}
+	}()
+	return e.opts.Speculate(diags, read)
 }
 
 // reported returns the findings of the project's analysis as a run would

@@ -261,3 +261,15 @@ func TestImportLinesAreReusedOnlyForTheSameBytesAndName(t *testing.T) {
 		t.Errorf("import lines %s: reused for another module name", got)
 	}
 }
+
+func TestAGuessThatPanicsIsNoGuess(t *testing.T) {
+	root := specTree(t)
+	t.Chdir(root)
+	opts := specOpts(&guesser{})
+	opts.Speculate = func([]rules.Diagnostic, func(string) ([]byte, error)) map[string][]byte { panic("bad plan") }
+	before := parses.Load()
+	res := run(t, []string{"."}, opts)
+	if n := parses.Load() - before; n != 6 || len(res.Diagnostics) != 4 {
+		t.Errorf("%d files parsed, %d findings; want 6 and 4: the run goes on without the analysis ahead", n, len(res.Diagnostics))
+	}
+}
