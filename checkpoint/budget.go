@@ -96,6 +96,7 @@ func (a *Analyzer) ask(m *pyast.Module, fn *pyast.Function, onOver bool, q func(
 		// The summaries under way did not finish: forget them, and ask
 		// nothing more about fn.
 		clear(a.busy)
+		clear(a.busyRaise)
 		a.spent[fn] = a.budget + 1
 		a.over = append(a.over, TooComplexFunc{Module: m, Func: fn, Steps: a.budget, Deep: tc.deep})
 		v = onOver

@@ -20,6 +20,9 @@ type Analyzer struct {
 	always   map[*pyast.Function]bool
 	enters   map[*pyast.Function]bool
 	busy     map[*pyast.Function]bool
+	// RaisesUnchecked's memo and the functions it is analysing.
+	raises    map[*pyast.Function]bool
+	busyRaise map[*pyast.Function]bool
 
 	// The step budget of each function (budget.go).
 	budget int64
@@ -33,6 +36,7 @@ type Analyzer struct {
 // (nil for none).
 func New(r Resolver) *Analyzer {
 	return &Analyzer{resolver: r, always: map[*pyast.Function]bool{}, enters: map[*pyast.Function]bool{}, busy: map[*pyast.Function]bool{},
+		raises: map[*pyast.Function]bool{}, busyRaise: map[*pyast.Function]bool{},
 		spent: map[*pyast.Function]int64{}}
 }
 

@@ -11,14 +11,43 @@ type cont struct {
 	brk  bool // break of the innermost loop
 	cont bool // continue of the innermost loop
 	ret  bool // return statement
-	exc  bool // raise statement (a raise that leaves the function is not a normal return)
+	exc  bool // raise of another exception than the cancellation (Exits)
+	// caught: a raise statement whose exception the except clauses of the
+	// innermost try around it surely catch (raisesCaught): only their
+	// paths, not the exception going on past the try.
+	caught bool
 }
 
-// funcEnd is the continuation of a function body: falling off the end or
-// returning is a normal return, raising is not.
-var funcEnd = cont{exc: true}
+// Exits are the ways a path leaves a function that end a handler after an
+// unobserved cancellation: a normal return, or raising an exception that is
+// not the cancellation itself (mcp 1.x turns it into an error response, a
+// second response to the cancelled request, like a late result). A raise of
+// the cancellation (Reraises) is no such exit: the SDK expects it, so it
+// counts like a checkpoint.
+type Exits uint8
 
-var allCovered = cont{next: true, brk: true, cont: true, ret: true, exc: true}
+const (
+	// ExitReturn: falling off the end of the function or a return.
+	ExitReturn Exits = 1 << iota
+	// ExitRaise: a raise statement of another exception that leaves the
+	// function (one caught by a try of the same function follows the try's
+	// flow), or such an exception coming out of an awaited project function
+	// (RaisesUnchecked) that nothing in the function catches.
+	ExitRaise
+	// AnyExit is both.
+	AnyExit = ExitReturn | ExitRaise
+)
+
+// funcEnd is the continuation of a function body for a question about the
+// exits e: the paths leaving by one of them are not covered, the others are
+// (they are another question's).
+func funcEnd(e Exits) cont {
+	ret := e&ExitReturn == 0
+	exc := e&ExitRaise == 0
+	return cont{next: ret, brk: ret, cont: ret, ret: ret, exc: exc, caught: exc}
+}
+
+var allCovered = cont{next: true, brk: true, cont: true, ret: true, exc: true, caught: true}
 
 func (k cont) with(next bool) cont { k.next = next; return k }
 
@@ -27,8 +56,11 @@ type flow struct {
 	m *pyast.Module
 	x Extra
 	// summary: the question is whether awaiting a whole function is a
-	// checkpoint for its callers (AlwaysCheckpoints).
+	// checkpoint for its callers (AlwaysCheckpoints, RaisesUnchecked).
 	summary bool
+	// exits are the ways of leaving the function the question is about:
+	// funcEnd(exits) is the continuation of its body.
+	exits Exits
 }
 
 // Extra adjusts a coverage question for MCP104, which asks what follows a
@@ -54,7 +86,8 @@ func (f *flow) ignored(n *pyast.Node) bool {
 }
 
 // Covered reports whether every path from the end of node (an await, a call
-// or a statement) to a normal return of fn passes a real checkpoint. For a
+// or a statement) to an exit of fn (a normal return, or a raise of another
+// exception than the cancellation: Exits) passes a real checkpoint. For a
 // node inside an expression, later checkpoints of the same statement count
 // (await ctx.info(str(await x))); for a node in the header of an if, while,
 // for, with or match statement, the paths go through its bodies; for a
@@ -65,22 +98,30 @@ func (a *Analyzer) Covered(m *pyast.Module, fn *pyast.Function, node *pyast.Node
 
 // CoveredAfter is Covered with the adjustments of x.
 func (a *Analyzer) CoveredAfter(m *pyast.Module, fn *pyast.Function, node *pyast.Node, x Extra) bool {
-	return a.ask(m, fn, true, func() bool {
-		f := &flow{a: a, m: m, x: x}
-		return f.coveredAfter(fn, node)
-	})
+	return a.UncoveredAfter(m, fn, node, x) == 0
+}
+
+// UncoveredAfter returns the exits of fn that some path from the end of
+// node reaches with no real checkpoint (Covered is UncoveredAfter == 0).
+func (a *Analyzer) UncoveredAfter(m *pyast.Module, fn *pyast.Function, node *pyast.Node, x Extra) Exits {
+	return a.uncovered(m, fn, x, func(f *flow) bool { return f.coveredAfter(fn, node) })
 }
 
 // CoveredFrom reports whether every path from the start of start (a block,
 // such as an except clause's body, or a statement, such as a return in a
-// finally: block) to a normal return of fn passes a real checkpoint, with
-// the adjustments of x. A raise that leaves fn is not a normal return.
+// finally: block) to an exit of fn passes a real checkpoint, with the
+// adjustments of x.
 func (a *Analyzer) CoveredFrom(m *pyast.Module, fn *pyast.Function, start *pyast.Node, x Extra) bool {
+	return a.UncoveredFrom(m, fn, start, x) == 0
+}
+
+// UncoveredFrom returns the exits of fn that some path from the start of
+// start reaches with no real checkpoint.
+func (a *Analyzer) UncoveredFrom(m *pyast.Module, fn *pyast.Function, start *pyast.Node, x Extra) Exits {
 	if start == nil {
-		return false
+		return AnyExit
 	}
-	return a.ask(m, fn, true, func() bool {
-		f := &flow{a: a, m: m, x: x}
+	return a.uncovered(m, fn, x, func(f *flow) bool {
 		sh := f.shieldedAt(start)
 		if start.Kind() == "block" {
 			return f.block(start, f.blockCont(fn, start), sh)
@@ -93,15 +134,39 @@ func (a *Analyzer) CoveredFrom(m *pyast.Module, fn *pyast.Function, start *pyast
 	})
 }
 
+// UncoveredRaising returns the exits of fn that an exception (not the
+// cancellation) raised at node reaches with no real checkpoint: the except
+// clauses of the try statements around node in fn, their finally clauses,
+// and out of fn. A caller's view of a project function that raises
+// (RaisesUnchecked): the exception comes out of the call.
+func (a *Analyzer) UncoveredRaising(m *pyast.Module, fn *pyast.Function, node *pyast.Node) Exits {
+	return a.uncovered(m, fn, Extra{}, func(f *flow) bool {
+		s := stmtOf(node)
+		return s != nil && f.stmtCont(fn, s).exc
+	})
+}
+
+// uncovered asks q once for each kind of exit.
+func (a *Analyzer) uncovered(m *pyast.Module, fn *pyast.Function, x Extra, q func(f *flow) bool) Exits {
+	var out Exits
+	for _, e := range [...]Exits{ExitReturn, ExitRaise} {
+		if !a.ask(m, fn, true, func() bool { return q(&flow{a: a, m: m, x: x, exits: e}) }) {
+			out |= e
+		}
+	}
+	return out
+}
+
 // CoveredAfterCall is Covered for the call site of a project function: does
-// every path from the return of call to the normal end of fn checkpoint?
+// every path from the return of call to an exit of fn checkpoint?
 func (a *Analyzer) CoveredAfterCall(m *pyast.Module, fn *pyast.Function, call *pyast.Node) bool {
 	return a.Covered(m, fn, call)
 }
 
 // AlwaysCheckpoints reports whether every normal return of fn passes a real
-// checkpoint, so that awaiting fn is itself a checkpoint. Memoised; a function
-// met again while being analysed (recursion) does not.
+// checkpoint, so that awaiting fn is itself a checkpoint for the paths
+// that go on after the call (its raises are RaisesUnchecked). Memoised; a
+// function met again while being analysed (recursion) does not.
 func (a *Analyzer) AlwaysCheckpoints(m *pyast.Module, fn *pyast.Function) bool {
 	if fn == nil || fn.Body == nil || !fn.Async() {
 		return false
@@ -114,10 +179,35 @@ func (a *Analyzer) AlwaysCheckpoints(m *pyast.Module, fn *pyast.Function) bool {
 	}
 	return a.ask(m, fn, false, func() bool {
 		a.busy[fn] = true
-		f := &flow{a: a, m: m, summary: true}
-		v := f.block(fn.Body, funcEnd, false)
+		f := &flow{a: a, m: m, summary: true, exits: ExitReturn}
+		v := f.block(fn.Body, funcEnd(ExitReturn), false)
 		delete(a.busy, fn)
 		a.always[fn] = v
+		return v
+	})
+}
+
+// RaisesUnchecked reports whether some path of async function fn raises an
+// exception other than the cancellation out of fn with no real checkpoint
+// before it, so that awaiting fn can end its caller's path the way a raise
+// statement there would. Memoised like AlwaysCheckpoints; recursion counts
+// as no.
+func (a *Analyzer) RaisesUnchecked(m *pyast.Module, fn *pyast.Function) bool {
+	if fn == nil || fn.Body == nil || !fn.Async() {
+		return false
+	}
+	if v, ok := a.raises[fn]; ok {
+		return v
+	}
+	if a.busyRaise[fn] {
+		return false
+	}
+	return a.ask(m, fn, false, func() bool {
+		a.busyRaise[fn] = true
+		f := &flow{a: a, m: m, summary: true, exits: ExitRaise}
+		v := !f.block(fn.Body, funcEnd(ExitRaise), false)
+		delete(a.busyRaise, fn)
+		a.raises[fn] = v
 		return v
 	})
 }
@@ -235,6 +325,9 @@ func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
 	if f.x.Fail != nil && f.x.Fail(s) {
 		return f.exprCP(s, sh)
 	}
+	if !k.exc && f.helperRaises(ownExpr(s), nil) {
+		return false // an awaited project function raises out of s as a raise statement would
+	}
 	switch s.Kind() {
 	case "comment", "pass_statement", "function_definition", "class_definition", "decorated_definition",
 		"import_statement", "import_from_statement", "future_import_statement", "global_statement", "nonlocal_statement":
@@ -246,7 +339,7 @@ func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
 	case "return_statement":
 		return f.exprCP(s, sh) || k.ret
 	case "raise_statement":
-		return f.exprCP(s, sh) || k.exc
+		return Reraises(f.m, s) || f.exprCP(s, sh) || f.raiseCont(s, k)
 	case "if_statement":
 		if f.exprCP(s.ChildByFieldName("condition"), sh) {
 			return true
@@ -353,7 +446,7 @@ func (f *flow) iterHead(s *pyast.Node, k cont, sh bool) bool {
 
 // loopBodyCont is the continuation of a loop body whose head covers head.
 func (f *flow) loopBodyCont(s *pyast.Node, head bool, k cont) cont {
-	return cont{next: head, cont: head, brk: k.next, ret: k.ret, exc: k.exc}
+	return cont{next: head, cont: head, brk: k.next, ret: k.ret, exc: k.exc, caught: k.caught}
 }
 
 // loopExit: paths leaving the loop because the condition is false or the
@@ -424,17 +517,26 @@ func (f *flow) tryConts(s *pyast.Node, k cont, sh bool) tryParts {
 			return ff
 		}
 	}
-	out := cont{next: F(k.next), brk: F(k.brk), cont: F(k.cont), ret: F(k.ret), exc: F(k.exc)}
-	exc := out.exc
+	out := cont{next: F(k.next), brk: F(k.brk), cont: F(k.cont), ret: F(k.ret), exc: F(k.exc), caught: F(k.caught)}
+	// An exception raised in the body goes to any of the handlers (caught);
+	// unless one catches everything, it may also go on past the try (exc).
+	caught := len(handlers) > 0
 	for _, h := range handlers {
-		exc = exc && f.block(lastBlock(h), out, sh)
+		caught = caught && f.block(lastBlock(h), out, sh)
+	}
+	exc, caught := caught, caught
+	if !catchesAll(f.m, handlers) {
+		exc = exc && out.exc
+	}
+	if len(handlers) == 0 {
+		exc, caught = out.exc, out.exc
 	}
 	next := out.next
 	if orelse != nil {
 		next = f.block(orelse, out, sh)
 	}
 	return tryParts{
-		body:    cont{next: next, brk: out.brk, cont: out.cont, ret: out.ret, exc: exc},
+		body:    cont{next: next, brk: out.brk, cont: out.cont, ret: out.ret, exc: exc, caught: caught},
 		handler: out,
 		orelse:  out,
 	}
@@ -739,6 +841,61 @@ func (f *flow) laterCP(expr, node *pyast.Node, sh bool) bool {
 	})
 }
 
+// ownExpr returns the part of statement s that runs before its bodies: the
+// whole of a simple statement, the condition of an if or while, the iterable
+// of a for, the items of a with, the subject of a match; nil for the rest.
+func ownExpr(s *pyast.Node) *pyast.Node {
+	switch s.Kind() {
+	case "if_statement", "while_statement":
+		return s.ChildByFieldName("condition")
+	case "for_statement":
+		return s.ChildByFieldName("right")
+	case "with_statement":
+		return withClause(s)
+	case "match_statement":
+		return s.ChildByFieldName("subject")
+	case "try_statement", "function_definition", "class_definition", "decorated_definition", "comment":
+		return nil
+	}
+	return s
+}
+
+// helperRaises reports whether evaluating n awaits a project async function
+// that can raise another exception than the cancellation with no checkpoint
+// before it (RaisesUnchecked), in any part of n (the await may be
+// conditional: it is a path); with after set, only an await that starts
+// after it ends or whose call's arguments contain it (as laterCP).
+func (f *flow) helperRaises(n, after *pyast.Node) bool {
+	if n == nil || f.a == nil || f.a.resolver == nil {
+		return false
+	}
+	found := false
+	pyast.WalkCode(n, func(c *pyast.Node) bool {
+		if found {
+			return false
+		}
+		if c.Kind() != "await" || f.ignored(c) {
+			return true
+		}
+		call := pyast.Unparen(c.NamedChild(0))
+		if call == nil || call.Kind() != "call" {
+			return true
+		}
+		if after != nil && c.StartByte() < after.EndByte() {
+			args := call.ChildByFieldName("arguments")
+			if args == nil || !within(after, args) {
+				return true
+			}
+		}
+		f.step()
+		if cm, fn, ok := f.a.resolver.Callee(f.m, call); ok && fn != nil && fn.Async() && f.a.RaisesUnchecked(cm, fn) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 func within(n, outer *pyast.Node) bool {
 	return n.StartByte() >= outer.StartByte() && n.EndByte() <= outer.EndByte()
 }
@@ -774,11 +931,14 @@ func (f *flow) coveredAfter(fn *pyast.Function, node *pyast.Node) bool {
 		return f.afterStmt(fn, s)
 	}
 	k := f.stmtCont(fn, s)
+	if !k.exc && f.helperRaises(ownExpr(s), node) {
+		return false
+	}
 	switch s.Kind() {
 	case "return_statement":
 		return f.laterCP(s, node, sh) || k.ret
 	case "raise_statement":
-		return f.laterCP(s, node, sh) || k.exc
+		return Reraises(f.m, s) || f.laterCP(s, node, sh) || f.raiseCont(s, k)
 	case "if_statement":
 		if cond := s.ChildByFieldName("condition"); within(node, cond) {
 			return f.laterCP(cond, node, sh) || f.ifBranches(s, -1, k, sh)
@@ -831,7 +991,7 @@ func (f *flow) afterStmt(fn *pyast.Function, s *pyast.Node) bool {
 func (f *flow) stmtCont(fn *pyast.Function, s *pyast.Node) cont {
 	b := s.Parent()
 	if b == nil || b.Kind() == "module" {
-		return funcEnd
+		return funcEnd(f.exits)
 	}
 	bk := f.blockCont(fn, b)
 	sh := f.shieldedAt(s)
@@ -849,15 +1009,15 @@ func (f *flow) stmtCont(fn *pyast.Function, s *pyast.Node) cont {
 func (f *flow) blockCont(fn *pyast.Function, b *pyast.Node) cont {
 	p := b.Parent()
 	if p == nil {
-		return funcEnd
+		return funcEnd(f.exits)
 	}
 	switch p.Kind() {
 	case "function_definition", "module", "class_definition":
-		return funcEnd
+		return funcEnd(f.exits)
 	case "case_clause":
 		m := pyast.Ancestor(p, "match_statement")
 		if m == nil {
-			return funcEnd
+			return funcEnd(f.exits)
 		}
 		return f.stmtCont(fn, m)
 	case "elif_clause":

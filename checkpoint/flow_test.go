@@ -173,7 +173,7 @@ async def h(ctx, c):
     await ctx.info("x")
     return None
 `, false},
-	{"early raise is fine", `
+	{"early raise of another exception ends the handler", `
 import anyio
 async def h(ctx, c):
     a = await anyio.to_thread.run_sync(f)  # here
@@ -181,7 +181,133 @@ async def h(ctx, c):
         raise ValueError("x")
     await ctx.info("x")
     return a
+`, false},
+	{"raise after a checkpoint", `
+import anyio
+async def h(ctx, c):
+    a = await anyio.to_thread.run_sync(f)  # here
+    await ctx.info("x")
+    if not a:
+        raise ValueError("x")
+    return a
 `, true},
+	{"raise caught by the same try, handler checkpoints", `
+import anyio
+async def h(ctx):
+    try:
+        r = await anyio.to_thread.run_sync(f)  # here
+        if not r:
+            raise KeyError("x")
+        await ctx.info("ok")
+    except (KeyError, ValueError):
+        await anyio.sleep(0)
+        return None
+    return r
+`, true},
+	{"raise of a class the try does not name goes on past it", `
+import anyio
+async def h(ctx):
+    try:
+        r = await anyio.to_thread.run_sync(f)  # here
+        if not r:
+            raise RuntimeError("x")
+        await ctx.info("ok")
+    except KeyError:
+        await anyio.sleep(0)
+        return None
+    return r
+`, false},
+	{"raise into except Exception that checkpoints", `
+import anyio
+async def h(ctx):
+    try:
+        r = await anyio.to_thread.run_sync(f)  # here
+        if not r:
+            raise RuntimeError("x")
+        await ctx.info("ok")
+    except Exception:
+        await ctx.error("bad")
+        raise
+    return r
+`, true},
+	{"bare raise re-raising what except TimeoutError caught is another exception", `
+import anyio, asyncio
+async def h(ctx):
+    try:
+        r = await anyio.to_thread.run_sync(f)  # here
+        if not r:
+            raise asyncio.TimeoutError()
+        await ctx.info("ok")
+    except asyncio.TimeoutError:
+        raise
+    return r
+`, false},
+	{"raise of the cancellation class", `
+import anyio, asyncio
+async def h(ctx):
+    r = await anyio.to_thread.run_sync(f)  # here
+    if not r:
+        raise asyncio.CancelledError()
+    await ctx.info("ok")
+    return r
+`, true},
+	{"raise of anyio's cancellation class through a name", `
+import anyio
+async def h(ctx):
+    r = await anyio.to_thread.run_sync(f)  # here
+    exc = anyio.get_cancelled_exc_class()
+    if not r:
+        raise exc()
+    await ctx.info("ok")
+    return r
+`, true},
+	{"helper raising unchecked", `
+import anyio
+async def check(r):
+    if not r:
+        raise ValueError("x")
+    await anyio.sleep(0)
+async def h(ctx):
+    r = await anyio.to_thread.run_sync(f)  # here
+    await check(r)
+    return r
+`, false},
+	{"helper raising after its checkpoint", `
+import anyio
+async def check(r):
+    await anyio.sleep(0)
+    if not r:
+        raise ValueError("x")
+async def h(ctx):
+    r = await anyio.to_thread.run_sync(f)  # here
+    await check(r)
+    return r
+`, true},
+	{"helper raising into a handler that checkpoints", `
+import anyio
+async def check(r):
+    if not r:
+        raise ValueError("x")
+    await anyio.sleep(0)
+async def h(ctx):
+    r = await anyio.to_thread.run_sync(f)  # here
+    try:
+        await check(r)
+    except Exception:
+        await ctx.info("bad")
+        return None
+    return r
+`, true},
+	{"helper raising in the same statement", `
+import anyio
+async def check(r):
+    if not r:
+        raise ValueError("x")
+    await anyio.sleep(0)
+    return r
+async def h(ctx):
+    return await check(await anyio.to_thread.run_sync(f))  # here
+`, false},
 	{"inside if: rest of branch then after", `
 import anyio
 async def h(ctx, c):
@@ -512,7 +638,15 @@ async def h(ctx):
 import anyio
 async def h(ctx):
     raise ValueError(await anyio.to_thread.run_sync(f))  # here
-`, true},
+`, false},
+	{"another exception raised in the same statement of an except clause", `
+import anyio
+async def h(ctx):
+    try:
+        await anyio.sleep(1)
+    except BaseException:
+        raise RuntimeError(await anyio.to_thread.run_sync(f)) from None  # here
+`, false},
 	{"run_in_executor is a checkpoint", `
 import anyio, asyncio
 async def h(ctx):
@@ -535,6 +669,77 @@ async def h(ctx):
     await t
     return r
 `, false},
+}
+
+// Which ways out of the function an uncovered path takes.
+func TestUncoveredExits(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      Exits
+	}{
+		{"return", `
+import anyio
+async def h():
+    return await anyio.to_thread.run_sync(f)  # here
+`, ExitReturn},
+		{"raise", `
+import anyio
+async def h():
+    r = await anyio.to_thread.run_sync(f)  # here
+    raise ValueError(r)
+`, ExitRaise},
+		{"both", `
+import anyio
+async def h():
+    r = await anyio.to_thread.run_sync(f)  # here
+    if r:
+        raise ValueError(r)
+    return r
+`, AnyExit},
+		{"caught and returned", `
+import anyio
+async def h():
+    try:
+        r = await anyio.to_thread.run_sync(f)  # here
+        raise ValueError(r)
+    except ValueError:
+        return None
+`, ExitReturn},
+		{"re-raise of the caught cancellation", `
+import anyio
+async def h():
+    try:
+        await anyio.sleep(1)
+    except BaseException as exc:
+        await anyio.to_thread.run_sync(f)  # here
+        raise exc
+`, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := parse(t, c.src)
+			n := marked(t, m)
+			if got := New(sameModule{}).UncoveredAfter(m, m.FuncAt(n), n, Extra{}); got != c.want {
+				t.Errorf("UncoveredAfter = %b, want %b", got, c.want)
+			}
+		})
+	}
+}
+
+// A helper's raise seen from its call site.
+func TestUncoveredRaising(t *testing.T) {
+	src := `
+import anyio
+async def h():
+    try:
+        await anyio.to_thread.run_sync(g)  # here
+    except KeyError:
+        return None
+`
+	m := parse(t, src)
+	n := marked(t, m)
+	if got := New(sameModule{}).UncoveredRaising(m, m.FuncAt(n), n); got != AnyExit {
+		t.Errorf("UncoveredRaising = %b, want both (KeyError handler returns; others go on)", got)
+	}
 }
 
 func TestCovered(t *testing.T) {

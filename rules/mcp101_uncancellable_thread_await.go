@@ -89,10 +89,11 @@ func runMCP101(p *Pass) {
 		}
 		for _, w := range checkpoint.Waits(r.Module, r.Func) {
 			// In a shielded scope no keyword helps: MCP102 reports the shield.
-			if w.Offload.Cancellable || checkpoint.Shielded(r.Module, w.At) || ends.checkpoints.Covered(r.Module, r.Func, w.At) {
+			if w.Offload.Cancellable || checkpoint.Shielded(r.Module, w.At) {
 				continue
 			}
-			if !ends.endsRequest(r.Func) {
+			exits := ends.checkpoints.UncoveredAfter(r.Module, r.Func, w.At, checkpoint.Extra{})
+			if exits == 0 || !ends.endsRequest(r.Func, exits) {
 				continue
 			}
 			reportWait(p, r.Module, r.Func, w)

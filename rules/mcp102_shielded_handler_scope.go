@@ -85,10 +85,11 @@ func checkShields(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 			return true
 		}
 		returns := returnsInside(n.ChildByFieldName("body"))
-		if !returns && ends.checkpoints.Covered(m, f, n) {
-			return true
+		exits := ends.checkpoints.UncoveredAfter(m, f, n, checkpoint.Extra{})
+		if returns {
+			exits |= checkpoint.ExitReturn
 		}
-		if !ends.endsRequest(f) {
+		if exits == 0 || !ends.endsRequest(f, exits) {
 			return true
 		}
 		msg := fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler returns: the handler returns normally after a cancel and mcp 1.x responds twice and crashes", escape.Cut(m.Text(item), escape.CodeRunes))

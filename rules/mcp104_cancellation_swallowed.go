@@ -148,13 +148,14 @@ func checkSwallowed(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 // handler, or some chain of awaited call sites with no checkpoint after
 // them leads to one; a coroutine run as another task does not).
 func (e *requestEnds) returnsNormally(m *pyast.Module, f *pyast.Function, from, after *pyast.Node, x checkpoint.Extra) bool {
-	if from != nil && e.checkpoints.CoveredFrom(m, f, from, x) {
-		return false
+	exits := checkpoint.AnyExit
+	if from != nil {
+		exits &= e.checkpoints.UncoveredFrom(m, f, from, x)
 	}
-	if after != nil && e.checkpoints.CoveredAfter(m, f, after, x) {
-		return false
+	if after != nil {
+		exits &= e.checkpoints.UncoveredAfter(m, f, after, x)
 	}
-	return e.endsRequest(f)
+	return exits != 0 && e.endsRequest(f, exits)
 }
 
 func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *pyast.Node) {

@@ -10,18 +10,27 @@ import (
 	"github.com/mcplint/mcplint/pyast"
 )
 
-// requestEnds answers whether returning from a function can end a request
-// with no checkpoint in between. It walks up the call sites of the project
-// (handlers.Index.Callers) and memoises the answer per function; MCP101 and
-// MCP102 use it for what follows an offload or a shielded scope.
+// requestEnds answers whether leaving a function (a normal return, or a
+// raise of another exception than the cancellation: checkpoint.Exits) can
+// end a request with no checkpoint in between. It walks up the call sites of
+// the project (handlers.Index.Callers) and memoises the answer per function
+// and way out; MCP101, MCP102 and MCP104 use it for what follows an offload,
+// a shielded scope or a swallowed cancellation.
 type requestEnds struct {
 	pass *Pass
 	// checkpoints decides whether a checkpoint follows a node on every path
 	// to the end of its function.
 	checkpoints *checkpoint.Analyzer
-	state       map[*pyast.Function]int // 1 visiting, 2 yes, 3 no
+	state       map[exitOf]int // 1 visiting, 2 yes, 3 no
 	// handlerFuncs are the functions of the handlers (isHandler).
 	handlerFuncs map[*pyast.Function]bool
+}
+
+// exitOf is a function left one way (one of checkpoint.ExitReturn,
+// ExitRaise).
+type exitOf struct {
+	f   *pyast.Function
+	way checkpoint.Exits
 }
 
 func newRequestEnds(p *Pass) *requestEnds {
@@ -32,45 +41,62 @@ func newRequestEnds(p *Pass) *requestEnds {
 	a := checkpoint.New(r)
 	a.SetBudget(p.FunctionSteps)
 	p.analyzers = append(p.analyzers, a)
-	return &requestEnds{pass: p, checkpoints: a, state: map[*pyast.Function]int{}}
+	return &requestEnds{pass: p, checkpoints: a, state: map[exitOf]int{}}
 }
 
-// endsRequest reports whether returning from f can end a request with no
-// checkpoint in between: f is a handler (or runs as one: a wrapper applied to
-// a handler, or a function defined inside such a wrapper, when nothing
-// calls it), or some awaited call site of f is not followed by a checkpoint
-// in a caller that itself ends a request. A function reported as unreached
-// counts as its own handler. Recursion counts as not ending a request.
+// endsRequest reports whether leaving f by one of the ways in exits can end
+// a request with no checkpoint in between: f is a handler (or runs as one:
+// a wrapper applied to a handler, or a function defined inside such a
+// wrapper, when nothing calls it), whose return or raise is the request's
+// end, or some awaited call site of f leads on, with no checkpoint, to a
+// way out of a caller that itself ends a request. After a normal return of
+// f the caller goes on after the call (checkpoint.Analyzer.UncoveredAfter);
+// an exception f raises comes out of the call and goes through the
+// caller's except clauses (UncoveredRaising): a caller that catches it and
+// returns leaves by returning, one that does not leaves by raising. A
+// function reported as unreached counts as its own handler. Recursion counts
+// as not ending a request.
 //
 // The walk up the callers keeps its own stack: a hostile chain of awaited
 // calls is as long as the file makes it (issue 14's 70k-function chain), and
 // Go's stack would grow with it. It visits the callers in order, depth
 // first, and memoises as a recursive walk would.
-func (e *requestEnds) endsRequest(f *pyast.Function) bool {
-	switch e.state[f] {
+func (e *requestEnds) endsRequest(f *pyast.Function, exits checkpoint.Exits) bool {
+	for _, way := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
+		if exits&way != 0 && e.ends(exitOf{f, way}) {
+			return true
+		}
+	}
+	return false
+}
+
+// ends is endsRequest for one way out of one function.
+func (e *requestEnds) ends(x exitOf) bool {
+	switch e.state[x] {
 	case 1, 3:
 		return false
 	case 2:
 		return true
 	}
 	type frame struct {
-		f       *pyast.Function
+		x       exitOf
 		callers []handlers.CallSite
 		next    int
+		pending []exitOf // the ways out of the caller of callers[next-1] still to visit
 	}
 	var stack []frame
-	// enter starts g's walk; done when its answer needs no caller.
-	enter := func(g *pyast.Function) (done bool) {
-		e.state[g] = 1
-		callers, ends := e.start(g)
+	// enter starts y's walk; done when its answer needs no caller.
+	enter := func(y exitOf) (done bool) {
+		e.state[y] = 1
+		callers, ends := e.start(y.f)
 		if ends {
-			e.state[g] = 2
+			e.state[y] = 2
 			return true
 		}
-		stack = append(stack, frame{f: g, callers: callers})
+		stack = append(stack, frame{x: y, callers: callers})
 		return false
 	}
-	if enter(f) {
+	if enter(x) {
 		return true
 	}
 	answer, returned := false, false // the answer of the frame popped last
@@ -79,38 +105,63 @@ func (e *requestEnds) endsRequest(f *pyast.Function) bool {
 		yes := returned && answer
 		returned = false
 		pushed := false
-		for !yes && top.next < len(top.callers) {
-			cs := top.callers[top.next]
-			top.next++
-			if !awaitedCall(cs.Caller.Module, cs.Call) || e.checkpoints.Covered(cs.Caller.Module, cs.Caller.Func, cs.Call) {
+		for !yes && (len(top.pending) > 0 || top.next < len(top.callers)) {
+			if len(top.pending) == 0 {
+				cs := top.callers[top.next]
+				top.next++
+				top.pending = e.callerExits(top.x.way, cs)
 				continue
 			}
-			g := cs.Caller.Func
-			switch e.state[g] {
+			y := top.pending[0]
+			top.pending = top.pending[1:]
+			switch e.state[y] {
 			case 1, 3:
 				continue
 			case 2:
 				yes = true
 				continue
 			}
-			if enter(g) {
+			if enter(y) {
 				yes = true
 				continue
 			}
-			pushed = true // walk g's callers first (top is stale now)
+			pushed = true // walk y's callers first (top is stale now)
 			break
 		}
 		if pushed {
 			continue
 		}
-		e.state[top.f] = 3
+		e.state[top.x] = 3
 		if yes {
-			e.state[top.f] = 2
+			e.state[top.x] = 2
 		}
 		answer, returned = yes, true
 		stack = stack[:len(stack)-1]
 	}
 	return answer
+}
+
+// callerExits returns the ways out of the caller at call site cs that a
+// callee leaving by way reaches with no checkpoint: none when the call is
+// not awaited by the caller's own task.
+func (e *requestEnds) callerExits(way checkpoint.Exits, cs handlers.CallSite) []exitOf {
+	m, g := cs.Caller.Module, cs.Caller.Func
+	if !awaitedCall(m, cs.Call) {
+		return nil
+	}
+	var exits checkpoint.Exits
+	if way == checkpoint.ExitReturn {
+		exits = e.checkpoints.UncoveredAfter(m, g, cs.Call, checkpoint.Extra{})
+	} else {
+		exits = e.checkpoints.UncoveredRaising(m, g, cs.Call)
+	}
+	var out []exitOf
+	for _, w := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
+		if exits&w != 0 {
+			out = append(out, exitOf{g, w})
+		}
+	}
+	return out
 }
 
 // start answers for f what needs none of its callers' answers: whether f

@@ -68,12 +68,6 @@ async def sleep_in_loop(ctx: Context) -> None:
 
 
 @mcp.tool()
-async def raises_after() -> None:
-    value = await anyio.to_thread.run_sync(work)
-    raise RuntimeError(value)
-
-
-@mcp.tool()
 async def finally_checkpoint(ctx: Context) -> None:
     try:
         return await anyio.to_thread.run_sync(work)
