@@ -117,12 +117,41 @@
 // finally that checkpoints covers every way out of the try; raise statements
 // in a try body go to its handlers; other implicit exceptions are ignored);
 // with and async with (bodies of shielded scopes do not checkpoint); return and
-// raise (a path that raises out of the function is not a normal return, so it
-// is covered). Within an expression only unconditionally evaluated awaits
+// raise. Within an expression only unconditionally evaluated awaits
 // count: not the right operand of and/or, not the branches of a conditional
 // expression, not lambdas or comprehensions. A checkpoint that raises the
 // cancellation into an except that swallows it is MCP104's business: here it
 // covers.
+//
+// # Ways out (Exits)
+//
+// After an unobserved cancellation a handler crashes mcp 1.x whether it
+// returns or raises an exception other than the cancellation (the SDK turns
+// that into an error response, a second response too). So the questions ask
+// about both ways out of a function, ExitReturn and ExitRaise, one run each
+// (UncoveredAfter, UncoveredFrom; Covered is "neither"):
+//
+//   - a raise of the cancellation (Reraises: a bare raise or raise of the
+//     caught name in an except clause that can catch it, a raise of
+//     asyncio.CancelledError, trio.Cancelled or anyio's class) counts like a
+//     checkpoint: the SDK expects it. A bare raise in `except TimeoutError:`
+//     raises that other exception;
+//   - any other raise goes to the except clauses of the try statements
+//     around it: only to them when one names its class (raisesCaught, by
+//     name, no subclasses) or catches everything (bare, Exception,
+//     BaseException), else also on past the try; out of the function it is
+//     an ExitRaise;
+//   - an awaited project async function that can raise unchecked
+//     (RaisesUnchecked: its own ExitRaise summary) raises out of the
+//     statement that awaits it, as a raise statement there would (its class
+//     is not known, so only a catch-all keeps it in the try); awaiting it is
+//     a checkpoint for the paths after the call when AlwaysCheckpoints (its
+//     ExitReturn summary) holds.
+//
+// Callers follow a function's way out through its call sites: a return goes
+// on after the call (UncoveredAfter), an exception from the call through the
+// caller's except clauses (UncoveredRaising). Implicit exceptions (a call
+// that fails) are not followed, as before.
 //
 // MCP104 asks the same question from the start of an except body or a jump
 // in finally: (CoveredFrom), with two adjustments (Extra): awaits in the try

@@ -15,11 +15,15 @@ import (
 
 // MCP101 finds awaits of non-cancellable offloads (package checkpoint lists
 // them) in handler-reachable code that are not followed, on every path to the
-// end of the handler, by a real checkpoint.
+// end of the handler, by a real checkpoint. The handler ends by returning or
+// by raising another exception than the cancellation (checkpoint.Exits):
+// after an unobserved cancel either is a second response.
 //
 // An offload at the end of a helper is followed up through its call sites
 // (requestEnds, over handlers.Index.Callers): it is reported when some chain
-// of awaited call sites, none followed by a checkpoint, reaches a handler, a
+// of awaited call sites, none followed by a checkpoint (after the call for a
+// helper that returns, through the caller's except clauses for one that
+// raises), reaches a handler, a
 // wrapper applied to a handler (or a closure defined in one), or a function
 // reached from no call site that is a handler's own. Not recognised:
 // offloads scheduled as tasks (tg.start_soon, create_task), wrapped in
@@ -43,7 +47,7 @@ var mcp101 = Register(&Rule{
 			"`anyio.to_interpreter.run_sync`, Starlette / FastAPI `run_in_threadpool`, `iterate_in_threadpool` and " +
 			"`contextmanager_in_threadpool`, `asyncer.asyncify(f)(...)` without `abandon_on_cancel=True`, and " +
 			"`functools.partial` objects of those, through any import alias — when some path from it to the end of " +
-			"the handler passes no real checkpoint. `abandon_on_cancel=False` written out counts as missing. " +
+			"the handler (a return, or a raise of another exception than the cancellation) passes no real checkpoint. `abandon_on_cancel=False` written out counts as missing. " +
 			"Checkpoints are `anyio.lowlevel.checkpoint()`, `checkpoint_if_cancelled()`, `anyio.sleep`, " +
 			"`asyncio.sleep`, a later offload, `ctx.info()` and the other Context log and progress helpers, " +
 			"`session.send_*()`, well-known network I/O, and project async functions that checkpoint on every path. " +
@@ -93,16 +97,17 @@ func runMCP101(p *Pass) {
 				continue
 			}
 			exits := ends.checkpoints.UncoveredAfter(r.Module, r.Func, w.At, checkpoint.Extra{})
-			if exits == 0 || !ends.endsRequest(r.Func, exits) {
+			how := ends.endsRequest(r.Func, exits)
+			if how == 0 {
 				continue
 			}
-			reportWait(p, r.Module, r.Func, w)
+			reportWait(p, r.Module, r.Func, w, how)
 		}
 	}
 }
 
 // reportWait reports the unchecked wait w of function f.
-func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait) {
+func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait, how checkpoint.Exits) {
 	info := w.Offload
 	what := "`" + shortOffloadName(info.Func) + "`"
 	why := "waits for its worker even after the request is cancelled"
@@ -113,6 +118,9 @@ func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait) 
 		why = fmt.Sprintf("without `%s=True` %s", info.Keyword, why)
 	}
 	msg := fmt.Sprintf("%s %s, and no checkpoint follows before the handler returns: on mcp 1.x the late result is a second response that crashes the server", what, why)
+	if how == checkpoint.ExitRaise {
+		msg = fmt.Sprintf("%s %s, and no checkpoint follows before the handler raises another exception: on mcp 1.x that error is a second response that crashes the server", what, why)
+	}
 	var fixes []Fix
 	if why := abandonHazard(m, f, info); why != "" {
 		if info.Keyword != "" {

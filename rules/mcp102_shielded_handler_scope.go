@@ -17,8 +17,9 @@ import (
 // shield=True), trio's, inline or assigned to a name first), and a scope
 // from one of those factories shielded by `scope.shield = <not False>`
 // (on the with's `as` name inside its body, or on a name assigned before
-// and entered later). Coverage is checkpoint.Analyzer.Covered from the end of
-// the with statement; when the function is not a handler, every call site
+// and entered later). Coverage is checkpoint.Analyzer.UncoveredAfter from the
+// end of the with statement (to a return or a raise of another exception than
+// the cancellation); when the function is not a handler, every call site
 // that a handler reaches must be covered in turn (Callers), up to the
 // handler (requestEnds, shared with MCP101). A return inside the shielded
 // body is never covered.
@@ -89,10 +90,14 @@ func checkShields(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 		if returns {
 			exits |= checkpoint.ExitReturn
 		}
-		if exits == 0 || !ends.endsRequest(f, exits) {
+		how := ends.endsRequest(f, exits)
+		if how == 0 {
 			return true
 		}
 		msg := fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler returns: the handler returns normally after a cancel and mcp 1.x responds twice and crashes", escape.Cut(m.Text(item), escape.CodeRunes))
+		if how == checkpoint.ExitRaise {
+			msg = fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler raises another exception: mcp 1.x turns it into a second response and crashes", escape.Cut(m.Text(item), escape.CodeRunes))
+		}
 		var fixes []Fix
 		if returns {
 			msg = fmt.Sprintf("shielded scope %s returns from inside the shield: the handler returns normally after a client's cancel and mcp 1.x responds twice and crashes", escape.Cut(m.Text(item), escape.CodeRunes))

@@ -34,17 +34,21 @@ import (
 //     finally: block, when the try body awaits.
 //
 // A swallow (not a different exception, which propagates whatever follows)
-// is reported only when it can make a handler return normally: some path
-// from the end of the except body, the suppress block or the jump reaches
-// the end of the function with no real checkpoint (checkpoint.CoveredFrom:
-// anyio re-delivers the cancellation at the next await that really yields,
-// SPEC section 1; a raise is no normal return, so a swallow nested in an
-// except or finally that then re-raises is fine; awaits in the try body the
+// is reported only when it can make a handler end without the
+// cancellation: some path from the end of the except body, the suppress
+// block or the jump leaves the function, by returning or by raising another
+// exception, with no real checkpoint (checkpoint.UncoveredFrom: anyio
+// re-delivers the cancellation at the next await that really yields, SPEC
+// section 1; a re-raise of the cancellation is no such way out, so a swallow
+// nested in an except or finally that then re-raises is fine, while one
+// followed by `raise OtherError(...)`, here or in a caller, is not; awaits
+// in the try body the
 // swallow belongs to do not count, since going round a loop into it raises
 // into the same except; `if flag: raise CancelledError` counts when the
-// except body set `flag = True`), and a normal return of the function can
+// except body set `flag = True`), and leaving the function that way can
 // end a request (requestEnds, as for MCP101: it is a handler, or a chain of
-// awaited call sites with no checkpoint after them leads to one). A
+// awaited call sites with no checkpoint after them leads to one; a callee's
+// exception goes through the caller's except clauses). A
 // coroutine passed to asyncio.gather, shield or wait, or scheduled with
 // create_task, ensure_future, a TaskGroup's create_task or an anyio task
 // group's start_soon / start, runs as a task of its own: gather raises the
@@ -84,7 +88,7 @@ var mcp104 = Register(&Rule{
 			"does not re-raise it or raises a different exception on some path (unless a type check keeps the " +
 			"cancellation out of that path), `contextlib.suppress()` of those around an `await`, and `return` / " +
 			"`break` / `continue` in a `finally:` block whose `try` awaits. A swallow is reported only when the " +
-			"handler can then return normally: not when a real checkpoint follows (anyio delivers the cancellation " +
+			"handler can then return normally or raise another exception: not when a real checkpoint follows (anyio delivers the cancellation " +
 			"again there), not when an outer `except` or `finally` re-raises, not when a flag set in the except body " +
 			"later re-raises a cancellation, and not in code that runs as a separate task (`asyncio.gather`, " +
 			"`create_task`, task groups).",
@@ -140,14 +144,15 @@ func checkSwallowed(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 	})
 }
 
-// returnsNormally reports whether a swallowed cancellation can make a
-// handler return normally: some path from where the code goes on (from, a
-// block or a statement; after, a statement whose end) reaches the end of f
-// with no real checkpoint (anyio re-delivers the cancellation at the next
-// one), and a normal return of f can end a request (requestEnds: f is a
-// handler, or some chain of awaited call sites with no checkpoint after
-// them leads to one; a coroutine run as another task does not).
-func (e *requestEnds) returnsNormally(m *pyast.Module, f *pyast.Function, from, after *pyast.Node, x checkpoint.Extra) bool {
+// endsAfterSwallow reports how a swallowed cancellation can end a handler
+// (0: it cannot): some path from where the code goes on (from, a block or a
+// statement; after, a statement whose end) leaves f, by returning or by
+// raising another exception, with no real checkpoint (anyio re-delivers the
+// cancellation at the next one), and leaving f that way can end a request
+// (requestEnds: f is a handler, or some chain of awaited call sites with no
+// checkpoint after them leads to one; a coroutine run as another task does
+// not). The answer is the way the handler ends (endWords).
+func (e *requestEnds) endsAfterSwallow(m *pyast.Module, f *pyast.Function, from, after *pyast.Node, x checkpoint.Extra) checkpoint.Exits {
 	exits := checkpoint.AnyExit
 	if from != nil {
 		exits &= e.checkpoints.UncoveredFrom(m, f, from, x)
@@ -155,7 +160,10 @@ func (e *requestEnds) returnsNormally(m *pyast.Module, f *pyast.Function, from, 
 	if after != nil {
 		exits &= e.checkpoints.UncoveredAfter(m, f, after, x)
 	}
-	return exits != 0 && e.endsRequest(f, exits)
+	if exits == 0 {
+		return 0
+	}
+	return e.endsRequest(f, exits)
 }
 
 func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *pyast.Node) {
@@ -210,10 +218,14 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 				reportIn(p, f, loc, msg, append(fixes, reraiseFix(m, blk))...)
 				continue
 			}
-			if reraises || !ends.returnsNormally(m, f, blk, nil, checkpoint.Extra{Ignore: body, Stop: deferredReraise(m, blk)}) {
+			if reraises {
 				continue
 			}
-			msg := fmt.Sprintf("%s catches the handler's cancellation and does not re-raise it: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
+			how := ends.endsAfterSwallow(m, f, blk, nil, checkpoint.Extra{Ignore: body, Stop: deferredReraise(m, blk)})
+			if how == 0 {
+				continue
+			}
+			msg := fmt.Sprintf("%s catches the handler's cancellation and does not re-raise it: after a client's cancel the handler %s and mcp 1.x responds twice and crashes", what, endWords(how))
 			var fixes []Fix
 			if fx, ok := exceptCheckpointFix(p, m, f, blk); ok {
 				fixes = append(fixes, fx)
@@ -309,11 +321,12 @@ func swallowInFinally(ends *requestEnds, m *pyast.Module, f *pyast.Function, fin
 		default:
 			return true
 		}
-		if !ends.returnsNormally(m, f, n, nil, checkpoint.Extra{Ignore: body}) {
+		how := ends.endsAfterSwallow(m, f, n, nil, checkpoint.Extra{Ignore: body})
+		if how == 0 {
 			return false
 		}
 		word := strings.TrimSuffix(n.Kind(), "_statement")
-		msg := fmt.Sprintf("%s in finally: discards a propagating cancellation: the handler returns normally after a client's cancel and mcp 1.x responds twice and crashes", word)
+		msg := fmt.Sprintf("%s in finally: discards a propagating cancellation: the handler %s after a client's cancel and mcp 1.x responds twice and crashes", word, endWords(how))
 		advice := Fix{Message: fmt.Sprintf("move the %s out of the finally: block (after the try statement) so a cancellation propagates", word), Applicability: DisplayOnly}
 		reportIn(ends.pass, f, NodeLocation(m, n), msg, advice)
 		return false
@@ -344,10 +357,11 @@ func swallowInSuppress(ends *requestEnds, m *pyast.Module, f *pyast.Function, wi
 		pos, _ := m.Args(call)
 		for _, a := range pos {
 			if what, ok := cancellationType(m, a); ok {
-				if !ends.returnsNormally(m, f, nil, with, checkpoint.Extra{Ignore: body}) {
+				how := ends.endsAfterSwallow(m, f, nil, with, checkpoint.Extra{Ignore: body})
+				if how == 0 {
 					break
 				}
-				msg := fmt.Sprintf("contextlib.suppress(%s) swallows the handler's cancellation: after a client's cancel the handler returns normally and mcp 1.x responds twice and crashes", what)
+				msg := fmt.Sprintf("contextlib.suppress(%s) swallows the handler's cancellation: after a client's cancel the handler %s and mcp 1.x responds twice and crashes", what, endWords(how))
 				advice := Fix{Message: "suppress only what you mean to ignore (Exception or narrower), or use try/except with a bare raise for the cancellation", Applicability: DisplayOnly}
 				var fixes []Fix
 				if fx, ok := suppressCheckpointFix(ends.pass, m, f, with); ok {

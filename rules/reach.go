@@ -22,6 +22,8 @@ type requestEnds struct {
 	// to the end of its function.
 	checkpoints *checkpoint.Analyzer
 	state       map[exitOf]int // 1 visiting, 2 yes, 3 no
+	// how is, for a yes, the way the handler ends on the chain found.
+	how map[exitOf]checkpoint.Exits
 	// handlerFuncs are the functions of the handlers (isHandler).
 	handlerFuncs map[*pyast.Function]bool
 }
@@ -41,11 +43,13 @@ func newRequestEnds(p *Pass) *requestEnds {
 	a := checkpoint.New(r)
 	a.SetBudget(p.FunctionSteps)
 	p.analyzers = append(p.analyzers, a)
-	return &requestEnds{pass: p, checkpoints: a, state: map[exitOf]int{}}
+	return &requestEnds{pass: p, checkpoints: a, state: map[exitOf]int{}, how: map[exitOf]checkpoint.Exits{}}
 }
 
 // endsRequest reports whether leaving f by one of the ways in exits can end
-// a request with no checkpoint in between: f is a handler (or runs as one:
+// a request with no checkpoint in between, and how the handler ends then
+// (checkpoint.ExitReturn or ExitRaise, for the first chain found; 0 for
+// no): f is a handler (or runs as one:
 // a wrapper applied to a handler, or a function defined inside such a
 // wrapper, when nothing calls it), whose return or raise is the request's
 // end, or some awaited call site of f leads on, with no checkpoint, to a
@@ -61,13 +65,13 @@ func newRequestEnds(p *Pass) *requestEnds {
 // calls is as long as the file makes it (issue 14's 70k-function chain), and
 // Go's stack would grow with it. It visits the callers in order, depth
 // first, and memoises as a recursive walk would.
-func (e *requestEnds) endsRequest(f *pyast.Function, exits checkpoint.Exits) bool {
+func (e *requestEnds) endsRequest(f *pyast.Function, exits checkpoint.Exits) checkpoint.Exits {
 	for _, way := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
-		if exits&way != 0 && e.ends(exitOf{f, way}) {
-			return true
+		if x := (exitOf{f, way}); exits&way != 0 && e.ends(x) {
+			return e.how[x]
 		}
 	}
-	return false
+	return 0
 }
 
 // ends is endsRequest for one way out of one function.
@@ -90,7 +94,7 @@ func (e *requestEnds) ends(x exitOf) bool {
 		e.state[y] = 1
 		callers, ends := e.start(y.f)
 		if ends {
-			e.state[y] = 2
+			e.state[y], e.how[y] = 2, y.way
 			return true
 		}
 		stack = append(stack, frame{x: y, callers: callers})
@@ -100,6 +104,7 @@ func (e *requestEnds) ends(x exitOf) bool {
 		return true
 	}
 	answer, returned := false, false // the answer of the frame popped last
+	var via exitOf                   // the frame popped last, or the known yes reached
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		yes := returned && answer
@@ -118,11 +123,11 @@ func (e *requestEnds) ends(x exitOf) bool {
 			case 1, 3:
 				continue
 			case 2:
-				yes = true
+				yes, via = true, y
 				continue
 			}
 			if enter(y) {
-				yes = true
+				yes, via = true, y
 				continue
 			}
 			pushed = true // walk y's callers first (top is stale now)
@@ -133,9 +138,9 @@ func (e *requestEnds) ends(x exitOf) bool {
 		}
 		e.state[top.x] = 3
 		if yes {
-			e.state[top.x] = 2
+			e.state[top.x], e.how[top.x] = 2, e.how[via]
 		}
-		answer, returned = yes, true
+		answer, returned, via = yes, true, top.x
 		stack = stack[:len(stack)-1]
 	}
 	return answer
@@ -162,6 +167,17 @@ func (e *requestEnds) callerExits(way checkpoint.Exits, cs handlers.CallSite) []
 		}
 	}
 	return out
+}
+
+// endWords says how a handler ends after a cancellation it did not
+// observe, for messages: "returns normally", or "raises another exception"
+// when the chain found ends it by raising (mcp 1.x then sends an error
+// response, a second response all the same).
+func endWords(how checkpoint.Exits) string {
+	if how == checkpoint.ExitRaise {
+		return "raises another exception"
+	}
+	return "returns normally"
 }
 
 // start answers for f what needs none of its callers' answers: whether f

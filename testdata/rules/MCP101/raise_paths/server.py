@@ -148,3 +148,21 @@ async def helper_raise_caught_and_checkpointed(ctx: Context, path: str) -> str:
     except Exception:  # a helper's raise is not matched by class: a catch-all catches it
         await ctx.warning("empty")
         return ""
+
+
+async def load_checked(path):
+    """Its raise comes out of the call into a caller that catches it and checkpoints."""
+    value = await anyio.to_thread.run_sync(work, path)
+    if value is None:
+        raise LookupError(path)
+    await anyio.sleep(0)
+    return value
+
+
+@mcp.tool()
+async def caller_catches_and_checkpoints(ctx: Context, path: str) -> str:
+    try:
+        return await load_checked(path)
+    except Exception:
+        await ctx.warning("missing")
+        return ""
