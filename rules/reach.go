@@ -22,17 +22,17 @@ type requestEnds struct {
 	// to the end of its function.
 	checkpoints *checkpoint.Analyzer
 	state       map[exitOf]int // 1 visiting, 2 yes, 3 no
-	// how is, for a yes, the way the handler ends on the chain found.
-	how map[exitOf]checkpoint.Exits
 	// handlerFuncs are the functions of the handlers (isHandler).
 	handlerFuncs map[*pyast.Function]bool
 }
 
 // exitOf is a function left one way (one of checkpoint.ExitReturn,
-// ExitRaise).
+// ExitRaise), asked about the handler ends in ends (ExitReturn alone, or
+// both).
 type exitOf struct {
-	f   *pyast.Function
-	way checkpoint.Exits
+	f    *pyast.Function
+	way  checkpoint.Exits
+	ends checkpoint.Exits
 }
 
 func newRequestEnds(p *Pass) *requestEnds {
@@ -43,13 +43,15 @@ func newRequestEnds(p *Pass) *requestEnds {
 	a := checkpoint.New(r)
 	a.SetBudget(p.FunctionSteps)
 	p.analyzers = append(p.analyzers, a)
-	return &requestEnds{pass: p, checkpoints: a, state: map[exitOf]int{}, how: map[exitOf]checkpoint.Exits{}}
+	return &requestEnds{pass: p, checkpoints: a, state: map[exitOf]int{}}
 }
 
 // endsRequest reports whether leaving f by one of the ways in exits can end
 // a request with no checkpoint in between, and how the handler ends then
-// (checkpoint.ExitReturn or ExitRaise, for the first chain found; 0 for
-// no): f is a handler (or runs as one:
+// (0 for no): ExitReturn when some chain makes it return normally, else
+// ExitRaise when one makes it raise another exception (so that a finding
+// keeps its "returns normally" whenever that is one of the ways). Leaving f
+// ends a request when f is a handler (or runs as one:
 // a wrapper applied to a handler, or a function defined inside such a
 // wrapper, when nothing calls it), whose return or raise is the request's
 // end, or some awaited call site of f leads on, with no checkpoint, to a
@@ -66,9 +68,14 @@ func newRequestEnds(p *Pass) *requestEnds {
 // Go's stack would grow with it. It visits the callers in order, depth
 // first, and memoises as a recursive walk would.
 func (e *requestEnds) endsRequest(f *pyast.Function, exits checkpoint.Exits) checkpoint.Exits {
-	for _, way := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
-		if x := (exitOf{f, way}); exits&way != 0 && e.ends(x) {
-			return e.how[x]
+	for _, ends := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.AnyExit} {
+		for _, way := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
+			if exits&way != 0 && e.ends(exitOf{f, way, ends}) {
+				if ends == checkpoint.ExitReturn {
+					return checkpoint.ExitReturn
+				}
+				return checkpoint.ExitRaise
+			}
 		}
 	}
 	return 0
@@ -94,17 +101,20 @@ func (e *requestEnds) ends(x exitOf) bool {
 		e.state[y] = 1
 		callers, ends := e.start(y.f)
 		if ends {
-			e.state[y], e.how[y] = 2, y.way
+			if y.way&y.ends == 0 {
+				e.state[y] = 3 // a handler ending another way: not asked about
+				return true
+			}
+			e.state[y] = 2
 			return true
 		}
 		stack = append(stack, frame{x: y, callers: callers})
 		return false
 	}
 	if enter(x) {
-		return true
+		return e.state[x] == 2
 	}
 	answer, returned := false, false // the answer of the frame popped last
-	var via exitOf                   // the frame popped last, or the known yes reached
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		yes := returned && answer
@@ -114,7 +124,7 @@ func (e *requestEnds) ends(x exitOf) bool {
 			if len(top.pending) == 0 {
 				cs := top.callers[top.next]
 				top.next++
-				top.pending = e.callerExits(top.x.way, cs)
+				top.pending = e.callerExits(top.x, cs)
 				continue
 			}
 			y := top.pending[0]
@@ -123,11 +133,11 @@ func (e *requestEnds) ends(x exitOf) bool {
 			case 1, 3:
 				continue
 			case 2:
-				yes, via = true, y
+				yes = true
 				continue
 			}
 			if enter(y) {
-				yes, via = true, y
+				yes = e.state[y] == 2
 				continue
 			}
 			pushed = true // walk y's callers first (top is stale now)
@@ -138,18 +148,19 @@ func (e *requestEnds) ends(x exitOf) bool {
 		}
 		e.state[top.x] = 3
 		if yes {
-			e.state[top.x], e.how[top.x] = 2, e.how[via]
+			e.state[top.x] = 2
 		}
-		answer, returned, via = yes, true, top.x
+		answer, returned = yes, true
 		stack = stack[:len(stack)-1]
 	}
 	return answer
 }
 
 // callerExits returns the ways out of the caller at call site cs that a
-// callee leaving by way reaches with no checkpoint: none when the call is
+// callee leaving as x says reaches with no checkpoint: none when the call is
 // not awaited by the caller's own task.
-func (e *requestEnds) callerExits(way checkpoint.Exits, cs handlers.CallSite) []exitOf {
+func (e *requestEnds) callerExits(x exitOf, cs handlers.CallSite) []exitOf {
+	way := x.way
 	m, g := cs.Caller.Module, cs.Caller.Func
 	if !awaitedCall(m, cs.Call) {
 		return nil
@@ -163,7 +174,7 @@ func (e *requestEnds) callerExits(way checkpoint.Exits, cs handlers.CallSite) []
 	var out []exitOf
 	for _, w := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
 		if exits&w != 0 {
-			out = append(out, exitOf{g, w})
+			out = append(out, exitOf{g, w, x.ends})
 		}
 	}
 	return out
