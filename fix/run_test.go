@@ -7,10 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/internal/testfs"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
+	"github.com/mcplint/mcplint/suppress"
 )
 
 // breaker reports every handler with a "fix" that breaks the syntax, so
@@ -277,5 +279,59 @@ func TestRunParsesOnlyTheEditedFilesAgainAndFixesAsBefore(t *testing.T) {
 	// analysis ahead, the five again.
 	if ahead.parsed != 8 || plain.parsed != 10 {
 		t.Errorf("%d and %d files parsed, want 8 (the edited ones again) and 10 (all again)", ahead.parsed, plain.parsed)
+	}
+}
+
+// hidden wraps a processor so that it is not an engine.LocalProcessor.
+type hidden struct{ engine.Processor }
+
+func TestRunWithSuppressionsAndPerFileIgnoresFixesAsWithoutTheAnalysisAhead(t *testing.T) {
+	tool := func(name, comment string) string {
+		return "from mcp.server.fastmcp import FastMCP\nimport anyio\nfrom helpers import work\nmcp = FastMCP('" + name + "')\n\n@mcp.tool()\nasync def t(x: int) -> str:\n    r = await anyio.to_thread.run_sync(work)" + comment + "\n    return str(r)\n"
+	}
+	root := testfs.Write(t, map[string]string{
+		"requirements.txt": "mcp==1.26.0\n",
+		"a.py":             tool("a", ""),
+		"b.py":             tool("b", "  # mcplint: ignore[MCP101] work takes a millisecond"),
+		"c.py":             tool("c", ""),
+		"d.py":             tool("d", "  # noqa: MCP104"), // an unused suppression: MCP901, with a fix
+		"helpers.py":       "def work(): return 1\n",
+	})
+	t.Chdir(root)
+	rule := []*rules.Rule{rules.Lookup("MCP101"), rules.Lookup("MCP901")}
+	procs := func() []engine.Processor {
+		return []engine.Processor{&suppress.Processor{}, suppress.NewPerFileIgnores(".", []config.PerFileIgnore{{
+			Pattern: config.Item{Value: "c.py"}, Codes: []config.Item{{Value: "MCP101"}}}})}
+	}
+	fixAll := func(procs []engine.Processor) (string, int64) {
+		t.Helper()
+		before := engine.Parses()
+		out, err := Run([]string{"."}, engine.Options{Jobs: 2, Rules: rule, Processors: procs}, Mode{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := fmt.Sprint(out.Failures)
+		for _, f := range out.Files {
+			s += fmt.Sprintf("%s fixed %d:\n%s\n", f.Path, f.Fixed, f.New)
+		}
+		for _, d := range out.Result.Diagnostics {
+			s += fmt.Sprintf("%s:%d %s\n", d.Path, d.Start.Line, d.Code)
+		}
+		return s, engine.Parses() - before
+	}
+	p := procs()
+	ahead, nAhead := fixAll(p)
+	plain, nPlain := fixAll([]engine.Processor{hidden{p[0]}, hidden{p[1]}})
+	if ahead != plain {
+		t.Errorf("the fixes differ with the analysis made ahead:\n%s\nwithout:\n%s", ahead, plain)
+	}
+	// a.py and d.py are fixed (MCP101; MCP901 removes the unused noqa and
+	// MCP101 is fixed too); b.py's finding is suppressed and c.py's
+	// ignored: not fixed, not parsed again.
+	if !strings.Contains(ahead, "a.py fixed") || !strings.Contains(ahead, "d.py fixed") || strings.Contains(ahead, "b.py fixed") || strings.Contains(ahead, "c.py fixed") {
+		t.Fatalf("fixed:\n%s\nwant a.py and d.py only", ahead)
+	}
+	if nAhead != 7 || nPlain != 10 {
+		t.Errorf("%d and %d files parsed, want 7 (five, then the two edited) and 10 (all again)", nAhead, nPlain)
 	}
 }

@@ -38,6 +38,10 @@ func NewPerFileIgnores(dir string, list []config.PerFileIgnore) *PerFileIgnores 
 // Name implements engine.Processor.
 func (p *PerFileIgnores) Name() string { return "per-file-ignores" }
 
+// Local implements engine.LocalProcessor: whether a finding is ignored
+// depends on its file and code only.
+func (p *PerFileIgnores) Local() {}
+
 // Process implements engine.Processor.
 func (p *PerFileIgnores) Process(res *engine.Result, diags []rules.Diagnostic) ([]rules.Diagnostic, error) {
 	out := diags[:0:0]

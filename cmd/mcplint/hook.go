@@ -153,6 +153,9 @@ type onlyFiles []string
 
 func (onlyFiles) Name() string { return "hook-files" }
 
+// Local implements engine.LocalProcessor: a finding is kept by its file.
+func (onlyFiles) Local() {}
+
 func (o onlyFiles) Process(res *engine.Result, ds []rules.Diagnostic) ([]rules.Diagnostic, error) {
 	keep := map[string]bool{}
 	for _, f := range o {
