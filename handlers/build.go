@@ -78,8 +78,10 @@ type builder struct {
 	// definitions do not change once Build has indexed them, and the same
 	// names (builtins, imported library calls) are looked up at every call.
 	looked *lookupMemo
-	// locals are the functions whose local values name nothing (locals.go).
-	locals localFuncs
+	// locals are the functions whose local values name nothing, skipLocal
+	// is localRoot made once (locals.go).
+	locals    localFuncs
+	skipLocal func(*pyast.Scope, string, []*pyast.Binding) bool
 }
 
 // Build finds the servers, handlers and reachable code of one project.
@@ -292,11 +294,10 @@ func (b *builder) quals(m *pyast.Module, expr *pyast.Node) []string {
 	if e := pyast.Unparen(expr); e == nil || e.Kind() != "identifier" && e.Kind() != "attribute" {
 		return nil // Resolve resolves names only
 	}
-	s := m.ScopeAt(expr)
-	if b.locals != nil && b.localOnly(m, s, expr) {
-		return nil
+	if b.locals == nil {
+		return m.ResolveIn(m.ScopeAt(expr), expr)
 	}
-	return m.ResolveIn(s, expr)
+	return m.ResolveUnless(m.ScopeAt(expr), expr, b.skipLocal)
 }
 
 // funcOfNames is funcOf with expr's names resolved (resolveNames); expr may

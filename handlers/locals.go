@@ -103,7 +103,7 @@ func (b *builder) findLocalFuncs() {
 			addKids(c.Qual)
 		}
 	}
-	b.locals = localFuncs{}
+	b.locals, b.skipLocal = localFuncs{}, b.localRoot
 	for _, m := range b.mods {
 		for _, f := range m.Funcs {
 			if !modPrefix[f.Qual] && !libPrefix[f.Qual] && b.membersFree(f.Qual) {
@@ -161,6 +161,12 @@ func (b *builder) localOnly(m *pyast.Module, s *pyast.Scope, expr *pyast.Node) b
 	}
 	name := m.TextView(root)
 	sc, bs := s.LookupScope(name)
+	return b.localRoot(sc, name, bs)
+}
+
+// localRoot reports whether name, bound by bs in scope sc, is a local value
+// of a function in b.locals (see above): a pyast.Module.ResolveUnless skip.
+func (b *builder) localRoot(sc *pyast.Scope, name string, bs []*pyast.Binding) bool {
 	if sc == nil || sc.Func == nil {
 		return false
 	}

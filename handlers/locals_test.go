@@ -3,6 +3,7 @@ package handlers
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -115,6 +116,16 @@ func TestLocalOnlyLooksUpNothing(t *testing.T) {
 			}
 			for _, m := range mods {
 				pyast.Walk(m.Root, func(n *pyast.Node) bool {
+					if k := n.Kind(); k == "identifier" || k == "attribute" {
+						// quals is Resolve but for the locals localOnly answers.
+						got, want := b.quals(m, n), m.Resolve(n)
+						if b.localOnly(m, m.ScopeAt(n), n) {
+							want = nil
+						}
+						if !reflect.DeepEqual(got, want) {
+							t.Errorf("%s: quals(%s) = %q, want %q", m.Path, m.Text(n), got, want)
+						}
+					}
 					if k := n.Kind(); (k == "identifier" || k == "attribute") && b.localOnly(m, m.ScopeAt(n), n) {
 						answered++
 						for _, q := range m.Resolve(n) {

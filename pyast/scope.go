@@ -258,14 +258,31 @@ func (m *Module) ResolveIn(s *Scope, n *Node) []string {
 	return m.resolve(s, n, 0)
 }
 
+// ResolveUnless is ResolveIn, except that it returns nil when skip reports
+// true for the expression's root: the identifier n, or the one its
+// attribute chain starts from, with the scope that binds it and its
+// bindings there (nil and none when no scope does). A caller that knows
+// the names some roots lead to are of no use to it saves building them.
+func (m *Module) ResolveUnless(s *Scope, n *Node, skip func(sc *Scope, name string, bs []*Binding) bool) []string {
+	return m.resolveUnless(s, n, 0, skip)
+}
+
 func (m *Module) resolve(s *Scope, n *Node, depth int) []string {
+	return m.resolveUnless(s, n, depth, nil)
+}
+
+func (m *Module) resolveUnless(s *Scope, n *Node, depth int, skip func(*Scope, string, []*Binding) bool) []string {
 	n = Unparen(n)
 	if n == nil || depth > 8 {
 		return nil
 	}
 	switch n.Kind() {
 	case "identifier":
-		bs := s.Lookup(m.TextView(n))
+		name := m.TextView(n)
+		sc, bs := s.LookupScope(name)
+		if skip != nil && skip(sc, name, bs) {
+			return nil
+		}
 		if len(bs) == 0 {
 			return []string{m.Text(n)}
 		}
@@ -300,7 +317,11 @@ func (m *Module) resolve(s *Scope, n *Node, depth int) []string {
 		var bases []string
 		switch n.Kind() {
 		case "identifier":
-			bs := s.Lookup(m.TextView(n))
+			name := m.TextView(n)
+			sc, bs := s.LookupScope(name)
+			if skip != nil && skip(sc, name, bs) {
+				return nil
+			}
 			switch len(bs) {
 			case 0:
 				bases = []string{m.TextView(n)}
