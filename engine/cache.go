@@ -79,7 +79,7 @@ type CacheOptions struct {
 }
 
 // cacheFormat changes when the layout of a cache file changes.
-const cacheFormat = "mcplint-cache-2"
+const cacheFormat = "mcplint-cache-3"
 
 // cacheMagic starts every cache file.
 var cacheMagic = []byte("MCPLINTC")
@@ -186,7 +186,7 @@ type readRecord struct {
 type projectEntry struct {
 	Extra    []readRecord
 	Diags    []rules.Diagnostic
-	Handlers []HandlerSummary
+	Handlers handlerTable
 	Guard    *GuardSummary
 	Modules  int
 	CodeMCP1 string // what ties the code to mcp 1.x, for the versions reports show

@@ -260,7 +260,7 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 
 // newProjectEntry is the cache entry of an analysis.
 func newProjectEntry(ps *projState, diags []rules.Diagnostic, sum *ProjectSummary) *projectEntry {
-	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), diags...), Handlers: sum.Handlers, Guard: sum.Guard, Modules: sum.Modules, CodeMCP1: sum.codeMCP1}
+	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), diags...), Handlers: packHandlers(sum.Handlers), Guard: sum.Guard, Modules: sum.Modules, CodeMCP1: sum.codeMCP1}
 	for _, r := range ps.reads {
 		ent.Extra = append(ent.Extra, r)
 	}
@@ -279,6 +279,10 @@ func (e *runner) use(key [32]byte) {
 // finding was computed from.
 func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 	ps := e.ps
+	hs, ok := ent.Handlers.unpack()
+	if !ok {
+		return nil
+	}
 	for _, r := range ent.Extra {
 		b, err := e.readRaw(r.Path)
 		if cur := e.readRecordOf(r.Path, b, err); cur != r {
@@ -329,7 +333,7 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 	}
 	top := *e
 	top.ps = &projState{srcs: depSrcs, facts: map[string]*fileEntry{}}
-	return &ProjectSummary{Dir: pr.dir, Handlers: ent.Handlers, Guard: ent.Guard, Modules: ent.Modules, codeMCP1: ent.CodeMCP1,
+	return &ProjectSummary{Dir: pr.dir, Handlers: hs, Guard: ent.Guard, Modules: ent.Modules, codeMCP1: ent.CodeMCP1,
 		loadDeps: func() *deps.Project {
 			proj := top.loadDeps(pr)
 			proj.SetCodeNeedsMCP1(ent.CodeMCP1)
