@@ -79,7 +79,7 @@ type CacheOptions struct {
 }
 
 // cacheFormat changes when the layout of a cache file changes.
-const cacheFormat = "mcplint-cache-3"
+const cacheFormat = "mcplint-cache-4"
 
 // cacheMagic starts every cache file.
 var cacheMagic = []byte("MCPLINTC")
@@ -161,7 +161,7 @@ func (s fileSig) trusted(start time.Time) bool {
 // fileEntry is what a run knows of one file's contents.
 type fileEntry struct {
 	Sig         fileSig // zero: not to be trusted without hashing
-	Hash        [32]byte
+	Hash        contentHash
 	Err         string // the read error; Hash is zero
 	Script      bool   // a PEP 723 script
 	Marks       bool   // mentions a suppression (MayHaveDirective)
@@ -175,10 +175,25 @@ func (f *fileEntry) same(g *fileEntry) bool {
 	return f != nil && g != nil && f.Hash == g.Hash && f.Err == g.Err
 }
 
+// contentHash is a file's SHA-256. The cache file keeps it as a byte
+// string: gob reads an array of bytes one byte at a time, and a cache file
+// holds one for each of thousands of files.
+type contentHash [32]byte
+
+func (h contentHash) GobEncode() ([]byte, error) { return h[:], nil }
+
+func (h *contentHash) GobDecode(b []byte) error {
+	if len(b) != len(h) {
+		return fmt.Errorf("a content hash of %d bytes", len(b))
+	}
+	copy(h[:], b)
+	return nil
+}
+
 // readRecord is a file a project's analysis read besides its own files.
 type readRecord struct {
 	Path string
-	Hash [32]byte
+	Hash contentHash
 	Err  string
 }
 

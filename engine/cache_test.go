@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -598,5 +600,25 @@ func TestCacheWarmRunWritesNothing(t *testing.T) {
 	}
 	if !written() {
 		t.Errorf("a run after an edit did not write the cache")
+	}
+}
+
+// A content hash survives the cache file's encoding; one of another length
+// fails the decoding (the file is then rebuilt), never a hash cut short.
+func TestContentHashGob(t *testing.T) {
+	in := readRecord{Path: "a.txt", Hash: sha256.Sum256([]byte("a"))}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(in); err != nil {
+		t.Fatal(err)
+	}
+	var out readRecord
+	if err := gob.NewDecoder(&buf).Decode(&out); err != nil || out != in {
+		t.Fatalf("decoded %+v, %v; want %+v", out, err, in)
+	}
+	for _, n := range []int{0, 31, 33} {
+		h := contentHash{1}
+		if err := h.GobDecode(make([]byte, n)); err == nil {
+			t.Errorf("a %d-byte hash decoded as %x", n, h)
+		}
 	}
 }
