@@ -119,6 +119,9 @@ type Options struct {
 	AllRequirements bool
 	// ParseLimits bound the parsing of setup.py; nil means pyast.DefaultLimits.
 	ParseLimits *pyast.Limits
+	// NoStyle leaves Style empty: no formatter configuration is looked for
+	// (for a report of the versions, which no fix reads).
+	NoStyle bool
 }
 
 func (o Options) read(p string) ([]byte, error) {
@@ -297,7 +300,7 @@ func Load(dir string, files []string, opts Options) (*Project, []error) {
 		}
 		l.readSafely(rd, f)
 	}
-	if len(files) > 0 {
+	if len(files) > 0 && !opts.NoStyle {
 		l.readStyle(path.Dir(files[0]))
 	}
 	return l.finish()

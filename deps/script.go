@@ -65,7 +65,9 @@ func LoadScript(file string, src []byte, opts Options) (*Project, []error) {
 	l.files[file] = f
 	l.proj.Files = append(l.proj.Files, f)
 	l.readSafely(readScript, f)
-	l.readStyle(path.Dir(file)) // as the folder of a project would
+	if !opts.NoStyle {
+		l.readStyle(path.Dir(file)) // as the folder of a project would
+	}
 	return l.finish()
 }
 

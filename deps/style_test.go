@@ -51,6 +51,18 @@ lines_between_types = 1
 	if c := load("c", "requirements.txt").Style; c.Width() != 88 {
 		t.Errorf("c: default width %d, want 88", c.Width())
 	}
+	// NoStyle reads the versions only: the same requirements, no style.
+	full := load("b", "pyproject.toml")
+	bare, errs := Load(filepath.ToSlash(filepath.Join(root, "b")), []string{filepath.ToSlash(filepath.Join(root, "b", "pyproject.toml"))}, Options{NoStyle: true})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if bare.Style.LineLength != 0 || bare.Style.Isort.CaseSensitive {
+		t.Errorf("NoStyle: style read: %+v", bare.Style)
+	}
+	if got, want := bare.Describe("mcp"), full.Describe("mcp"); got != want {
+		t.Errorf("NoStyle: versions %q, want %q", got, want)
+	}
 }
 
 // styleCase is a tree of files, the project folder in it, the scan root

@@ -622,3 +622,32 @@ func TestContentHashGob(t *testing.T) {
 		}
 	}
 }
+
+// A report of an analysis taken from the cache reads the versions without
+// the formatter settings (Versions); Deps still reads them, for the fixes.
+func TestCacheVersionsReadNoStyle(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"a/pyproject.toml": "[project]\nname='a'\ndependencies=['mcp==1.25.0']\n\n[tool.ruff]\nline-length = 100\n",
+		"a/server.py":      offloadServer,
+		"a/helpers.py":     "def work(): return 1\n",
+	})
+	keyFile := filepath.Join(t.TempDir(), "key")
+	cold := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	warm := run(t, []string{"."}, cacheOpts(".mcplint_cache", keyFile)) // in root: cacheRun went there
+	if len(cold.Projects) != 1 || len(warm.Projects) != 1 || warm.Reused != 1 {
+		t.Fatalf("projects: cold %d, warm %d (%d reused); want 1 reused", len(cold.Projects), len(warm.Projects), warm.Reused)
+	}
+	c, w := cold.Projects[0], warm.Projects[0]
+	if got := c.Versions().Style.LineLength; got != 100 {
+		t.Errorf("analysed project: Versions is its Deps, line length %d, want 100", got)
+	}
+	if got := w.Versions().Style.LineLength; got != 0 {
+		t.Errorf("cached project: Versions read the style (line length %d)", got)
+	}
+	if got, want := w.Versions().Describe("mcp"), c.Deps().Describe("mcp"); got != want || !strings.Contains(got, "==1.25.0") {
+		t.Errorf("cached project: versions %q, want %q", got, want)
+	}
+	if got := w.Deps().Style.LineLength; got != 100 {
+		t.Errorf("cached project: Deps line length %d, want 100 (the fixes read it)", got)
+	}
+}

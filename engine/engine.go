@@ -191,9 +191,12 @@ type ProjectSummary struct {
 	Guard *GuardSummary
 
 	deps     *deps.Project
-	loadDeps func() *deps.Project // for an analysis taken from the cache
-	codeMCP1 string               // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
+	loadDeps func(style bool) *deps.Project // for an analysis taken from the cache
+	codeMCP1 string                         // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
 	once     sync.Once
+	// versions is what Versions read when Deps had not been read.
+	versions     *deps.Project
+	versionsOnce sync.Once
 }
 
 // Deps is what the project's dependency files say. For an analysis taken
@@ -202,11 +205,26 @@ type ProjectSummary struct {
 func (p *ProjectSummary) Deps() *deps.Project {
 	p.once.Do(func() {
 		if p.deps == nil && p.loadDeps != nil {
-			p.deps = p.loadDeps()
+			p.deps = p.loadDeps(true)
 		}
-		p.loadDeps = nil
 	})
 	return p.deps
+}
+
+// Versions is what the project's dependency files say of the packages it
+// tracks (Deps without the formatter settings, which only fixes read): a
+// report of an analysis taken from the cache reads no ruff or isort
+// configuration for it.
+func (p *ProjectSummary) Versions() *deps.Project {
+	p.versionsOnce.Do(func() {
+		switch {
+		case p.deps != nil || p.loadDeps == nil:
+			p.versions = p.Deps()
+		default:
+			p.versions = p.loadDeps(false)
+		}
+	})
+	return p.versions
 }
 
 // WithDeps sets what Deps returns (for summaries made by hand, as in

@@ -334,8 +334,8 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 	top := *e
 	top.ps = &projState{srcs: depSrcs, facts: map[string]*fileEntry{}}
 	return &ProjectSummary{Dir: pr.dir, Handlers: hs, Guard: ent.Guard, Modules: ent.Modules, codeMCP1: ent.CodeMCP1,
-		loadDeps: func() *deps.Project {
-			proj := top.loadDeps(pr)
+		loadDeps: func(style bool) *deps.Project {
+			proj := top.loadDeps(pr, style)
 			proj.SetCodeNeedsMCP1(ent.CodeMCP1)
 			return proj
 		}}

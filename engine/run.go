@@ -522,7 +522,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		}
 		return b, err
 	}
-	proj, errs := e.loadDepsWith(pr, read)
+	proj, errs := e.loadDepsWith(pr, read, true)
 	for _, err := range errs {
 		if fe, ok := err.(*deps.FileError); ok {
 			src, _ := e.read(fe.Path)
@@ -649,14 +649,15 @@ func mcp1Code(dir string, mods []*pyast.Module, hx *handlers.Index) string {
 }
 
 // loadDeps reads a project's dependency files.
-func (e *runner) loadDeps(pr *project) *deps.Project {
-	proj, _ := e.loadDepsWith(pr, e.read)
+// Without style, the formatter settings are not looked for.
+func (e *runner) loadDeps(pr *project, style bool) *deps.Project {
+	proj, _ := e.loadDepsWith(pr, e.read, style)
 	return proj
 }
 
-func (e *runner) loadDepsWith(pr *project, read func(string) ([]byte, error)) (*deps.Project, []error) {
+func (e *runner) loadDepsWith(pr *project, read func(string) ([]byte, error), style bool) (*deps.Project, []error) {
 	lim := e.opts.limits().Parse
-	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim}
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim, NoStyle: !style}
 	var proj *deps.Project
 	var errs []error
 	if pr.script {
