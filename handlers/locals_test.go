@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -80,16 +79,7 @@ func TestLocalOnlyLooksUpNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, dir := range dirs {
-			files := map[string]string{}
-			err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
-					return err
-				}
-				src, err := os.ReadFile(p)
-				rel, _ := filepath.Rel(dir, p)
-				files[filepath.ToSlash(rel)] = string(src)
-				return err
-			})
+			files, err := pyFilesUnder(dir)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -265,16 +265,7 @@ func BenchmarkBuild(b *testing.B) {
 	t := &testing.T{}
 	var mods []*pyast.Module
 	if dir := os.Getenv("MCPLINT_BENCH_BUILD"); dir != "" {
-		files := map[string]string{}
-		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
-				return err
-			}
-			src, err := os.ReadFile(p)
-			rel, _ := filepath.Rel(dir, p)
-			files[filepath.ToSlash(rel)] = string(src)
-			return err
-		})
+		files, err := pyFilesUnder(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -291,6 +282,22 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
+}
+
+// pyFilesUnder reads the Python files under dir, by slash path relative to
+// it (parseProject's input).
+func pyFilesUnder(dir string) (map[string]string, error) {
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(src)
+		return err
+	})
+	return files, err
 }
 
 // cpuTime is the CPU time (user and system) the process has used.
