@@ -16,8 +16,8 @@ import (
 // escapeProperty), after the same visible escaping; markdown puts paths in
 // code spans no backtick in them can close (mdCode), escapes markup in
 // prose (mdText) and HTML in HTML (mdHTML), and fences code with more
-// backticks than it holds (mdFence). JSON and SARIF are escaped by
-// encoding/json.
+// backticks than it holds (mdFence). JSON is escaped by jsonWriter.str
+// (encoding/json's bytes, which its tests compare), SARIF by encoding/json.
 
 // vis is escape.Visible, short for the renderers.
 func vis(s string) string { return escape.Visible(s) }

@@ -61,17 +61,6 @@ func diagnosticVerdict(d *rules.Diagnostic) Verdict {
 	return VerdictNo
 }
 
-// ProjectVerdict is the verdict for one project: yes when a finding is an
-// error (the project's versions crash), unknown when findings depend on
-// versions nothing pins, a file could not be analysed, or no handler was
-// found at all, no otherwise.
-func ProjectVerdict(res *engine.Result, p *engine.ProjectSummary) Verdict {
-	if v, ok := indexProjects(res).verdicts()[p]; ok {
-		return v
-	}
-	return baseVerdict(p)
-}
-
 // baseVerdict is a project's verdict before its findings.
 func baseVerdict(p *engine.ProjectSummary) Verdict {
 	if len(p.Handlers) == 0 {
@@ -106,8 +95,10 @@ func (x *projectIndex) of(d *rules.Diagnostic) *engine.ProjectSummary {
 	return ProjectOf(x.res, d)
 }
 
-// verdicts returns ProjectVerdict of every project of the run, in one pass
-// over its findings.
+// verdicts returns the verdict of every project of the run, in one pass
+// over its findings: yes when a finding is an error (the project's
+// versions crash), unknown when findings depend on versions nothing pins, a
+// file could not be analysed, or no handler was found at all, no otherwise.
 func (x *projectIndex) verdicts() map[*engine.ProjectSummary]Verdict {
 	vs := make(map[*engine.ProjectSummary]Verdict, len(x.res.Projects))
 	for _, p := range x.res.Projects {
@@ -131,9 +122,10 @@ func Overall(res *engine.Result) Verdict {
 	if len(res.Projects) == 0 {
 		v = VerdictUnknown
 	}
-	vs := indexProjects(res).verdicts()
+	// A project's verdict is its base verdict raised by its findings, and
+	// every finding counts here anyway: no finding needs its project.
 	for _, p := range res.Projects {
-		v = max(v, vs[p])
+		v = max(v, baseVerdict(p))
 	}
 	for i := range res.Diagnostics {
 		if d := &res.Diagnostics[i]; d.Suppression == nil {

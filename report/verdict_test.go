@@ -8,8 +8,8 @@ import (
 	"github.com/mcplint/mcplint/rules"
 )
 
-// projectVerdictScan is ProjectVerdict as it was: every finding, its
-// project found by ProjectOf's scan.
+// projectVerdictScan is a project's verdict as it was computed before the
+// index: every finding, its project found by ProjectOf's scan.
 func projectVerdictScan(res *engine.Result, p *engine.ProjectSummary) Verdict {
 	v := baseVerdict(p)
 	for i := range res.Diagnostics {
@@ -55,11 +55,16 @@ func TestProjectIndex(t *testing.T) {
 	vs := x.verdicts()
 	want := map[*engine.ProjectSummary]Verdict{a: VerdictUnknown, a2: VerdictNo, b: VerdictUnknown, sub: VerdictYes, empty: VerdictUnknown}
 	for _, p := range res.Projects {
-		if vs[p] != want[p] || vs[p] != projectVerdictScan(res, p) || ProjectVerdict(res, p) != want[p] {
-			t.Errorf("%s: verdict %s, ProjectVerdict %s, the scan %s, want %s", p.Dir, vs[p], ProjectVerdict(res, p), projectVerdictScan(res, p), want[p])
+		if vs[p] != want[p] || vs[p] != projectVerdictScan(res, p) {
+			t.Errorf("%s: verdict %s, the scan %s, want %s", p.Dir, vs[p], projectVerdictScan(res, p), want[p])
 		}
 	}
-	if v := ProjectVerdict(res, proj("a", 1)); v != VerdictNo {
-		t.Errorf("a project not in the run: %s, want no", v)
+	// The run's verdict is the worst of its projects' and findings'.
+	if v := Overall(res); v != VerdictYes {
+		t.Errorf("Overall: %s, want yes", v)
+	}
+	res.Diagnostics = nil
+	if v := Overall(res); v != VerdictUnknown {
+		t.Errorf("Overall without findings: %s, want unknown (a project has no handler)", v)
 	}
 }
