@@ -420,7 +420,7 @@ func (m *Module) annotationTypes(s *Scope, ann *Node) []string {
 			if p := c.Parent(); p != nil && p.Kind() == "attribute" {
 				return true
 			}
-			out = appendUnique(out, m.resolve(s, c, 0)...)
+			out = appendUnique(out, m.ResolveIn(s, c)...)
 			return false
 		case "string":
 			// "Context": a forward reference; parse the dotted name inside.
@@ -583,17 +583,17 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		switch right.Kind() {
 		case "identifier", "attribute":
 			kind = BindAlias
-			targets = m.resolve(s, right, 0)
+			targets = m.ResolveIn(s, right)
 			types = m.typesIn(s, right)
 		case "call":
 			targets = qualified(s.Qual, &name)
-			types = m.resolve(s, right.ChildByFieldName("function"), 0)
+			types = m.ResolveIn(s, right.ChildByFieldName("function"))
 		case "await":
 			// x = await factory(): the type is what the factory returns;
 			// record the factory, callers follow its return annotation.
 			targets = qualified(s.Qual, &name)
 			if c := Unparen(right.NamedChild(0)); c != nil && c.Kind() == "call" {
-				types = m.resolve(s, c.ChildByFieldName("function"), 0)
+				types = m.ResolveIn(s, c.ChildByFieldName("function"))
 			}
 		default:
 			targets = qualified(s.Qual, &name)
@@ -617,7 +617,7 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		targets := qualified(c.Qual, &name)
 		var types []string
 		if right.Kind() == "call" {
-			types = m.resolve(s, right.ChildByFieldName("function"), 0)
+			types = m.ResolveIn(s, right.ChildByFieldName("function"))
 		} else {
 			types = m.typesIn(s, right)
 		}
@@ -656,7 +656,7 @@ func (m *Module) indexWithItem(n *Node, s *Scope) {
 	}
 	name := m.TextView(target)
 	targets := qualified(s.Qual, &name)
-	s.bind(m.newBinding(name, BindValue, n, targets, m.resolve(s, expr.ChildByFieldName("function"), 0)))
+	s.bind(m.newBinding(name, BindValue, n, targets, m.ResolveIn(s, expr.ChildByFieldName("function"))))
 }
 
 // ImportTargets returns the qualified names an import statement binds

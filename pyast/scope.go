@@ -255,7 +255,7 @@ func (m *Module) Resolve(n *Node) []string {
 
 // ResolveIn is Resolve with the scope given.
 func (m *Module) ResolveIn(s *Scope, n *Node) []string {
-	return m.resolve(s, n, 0)
+	return m.ResolveUnless(s, n, nil)
 }
 
 // ResolveUnless is ResolveIn, except that it returns nil when skip reports
@@ -264,36 +264,22 @@ func (m *Module) ResolveIn(s *Scope, n *Node) []string {
 // bindings there (nil and none when no scope does). A caller that knows
 // the names some roots lead to are of no use to it saves building them.
 func (m *Module) ResolveUnless(s *Scope, n *Node, skip func(sc *Scope, name string, bs []*Binding) bool) []string {
-	return m.resolveUnless(s, n, 0, skip)
-}
-
-func (m *Module) resolve(s *Scope, n *Node, depth int) []string {
-	return m.resolveUnless(s, n, depth, nil)
-}
-
-func (m *Module) resolveUnless(s *Scope, n *Node, depth int, skip func(*Scope, string, []*Binding) bool) []string {
 	n = Unparen(n)
-	if n == nil || depth > 8 {
+	if n == nil {
 		return nil
 	}
 	switch n.Kind() {
 	case "identifier":
-		name := m.TextView(n)
-		sc, bs := s.LookupScope(name)
-		if skip != nil && skip(sc, name, bs) {
+		bs, ok := m.root(s, n, skip)
+		switch {
+		case !ok:
 			return nil
-		}
-		if len(bs) == 0 {
+		case len(bs) == 0:
 			return []string{m.Text(n)}
-		}
-		if len(bs) == 1 { // a binding's targets are distinct
+		case len(bs) == 1: // a binding's targets are distinct
 			return append([]string(nil), bs[0].Targets()...)
 		}
-		var out []string
-		for _, b := range bs {
-			out = appendUnique(out, b.Targets()...)
-		}
-		return out
+		return uniqueTargets(bs)
 	case "attribute":
 		// The chain's root is resolved, then each of its names extended
 		// by the chain's attributes at once (one string each, not one
@@ -301,7 +287,7 @@ func (m *Module) resolveUnless(s *Scope, n *Node, depth int, skip func(*Scope, s
 		var attrs [9]string // the attributes, the last first
 		k := 0
 		for n.Kind() == "attribute" {
-			if depth+k > 8 {
+			if k > 8 {
 				return nil
 			}
 			attrs[k] = m.TextView(n.ChildByFieldName("attribute"))
@@ -311,32 +297,20 @@ func (m *Module) resolveUnless(s *Scope, n *Node, depth int, skip func(*Scope, s
 				return nil
 			}
 		}
-		if depth+k > 8 {
+		if k > 8 || n.Kind() != "identifier" {
 			return nil
 		}
+		bs, ok := m.root(s, n, skip)
 		var bases []string
-		switch n.Kind() {
-		case "identifier":
-			name := m.TextView(n)
-			sc, bs := s.LookupScope(name)
-			if skip != nil && skip(sc, name, bs) {
-				return nil
-			}
-			switch len(bs) {
-			case 0:
-				bases = []string{m.TextView(n)}
-			case 1:
-				bases = bs[0].Targets()
-				if len(bases) > 1 { // as the attributes' appendUnique did
-					bases = appendUnique(nil, bases...)
-				}
-			default:
-				for _, b := range bs {
-					bases = appendUnique(bases, b.Targets()...)
-				}
-			}
-		default:
+		switch {
+		case !ok:
 			return nil
+		case len(bs) == 0:
+			bases = []string{m.TextView(n)}
+		case len(bs) == 1:
+			bases = bs[0].Targets()
+		default:
+			bases = uniqueTargets(bs)
 		}
 		if len(bases) == 0 {
 			return nil
@@ -346,17 +320,40 @@ func (m *Module) resolveUnless(s *Scope, n *Node, depth int, skip func(*Scope, s
 			tail += 1 + len(a)
 		}
 		out := make([]string, len(bases)) // distinct bases, the same tail: distinct
+		var sb strings.Builder
 		for i, base := range bases {
-			buf := make([]byte, 0, len(base)+tail)
-			buf = append(buf, base...)
+			sb.Reset()
+			sb.Grow(len(base) + tail)
+			sb.WriteString(base)
 			for j := k - 1; j >= 0; j-- {
-				buf = append(append(buf, '.'), attrs[j]...)
+				sb.WriteByte('.')
+				sb.WriteString(attrs[j])
 			}
-			out[i] = unsafe.String(unsafe.SliceData(buf), len(buf))
+			out[i] = sb.String()
 		}
 		return out
 	}
 	return nil
+}
+
+// root looks the identifier n up from s: its bindings, and false when skip
+// says the names it leads to are of no use.
+func (m *Module) root(s *Scope, n *Node, skip func(*Scope, string, []*Binding) bool) ([]*Binding, bool) {
+	name := m.TextView(n)
+	sc, bs := s.LookupScope(name)
+	if skip != nil && skip(sc, name, bs) {
+		return nil, false
+	}
+	return bs, true
+}
+
+// uniqueTargets is every target of bs, each once, in order.
+func uniqueTargets(bs []*Binding) []string {
+	var out []string
+	for _, b := range bs {
+		out = appendUnique(out, b.Targets()...)
+	}
+	return out
 }
 
 // TypesOf returns the qualified names of what produced the value of an
