@@ -209,9 +209,12 @@ func TestSpeculationSeesTheFindingsAsTheRunReportsThem(t *testing.T) {
 func TestSpeculationLeavesOtherProjectsAndNewFilesAlone(t *testing.T) {
 	root := specTree(t)
 	t.Chdir(root)
+	// Each guess also fixes p/b.py, which alone would be analysed ahead (7
+	// files parsed): the other file it edits must turn that off.
 	for _, edits := range []map[string]string{
-		{"q/server.py": fixedB}, // p's guess edits nothing of p: q's does, for q
-		{"p/new.py": "x = 1\n"}, // a file the project does not have
+		{"p/b.py": fixedB, "q/server.py": fixedB},                                                      // a file of another project
+		{"p/b.py": fixedB, "p/new.py": "x = 1\n"},                                                      // a file the project does not have
+		{"p/b.py": fixedB, "p/c.py": "# /// script\n# dependencies = ['mcp==1.26.0']\n# ///\nx = 1\n"}, // a file that becomes a script
 	} {
 		// The guess for p edits the files given whatever the finding's
 		// file: a guesser of its own.
