@@ -190,24 +190,24 @@ type ProjectSummary struct {
 	// when the project has one (its code findings are then notes).
 	Guard *GuardSummary
 
+	codeMCP1 string // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
+
+	// mu guards what Deps and Versions read on first use.
+	mu       sync.Mutex
 	deps     *deps.Project
-	loadDeps func(style bool) *deps.Project // for an analysis taken from the cache
-	codeMCP1 string                         // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
-	once     sync.Once
-	// versions is what Versions read when Deps had not been read.
-	versions     *deps.Project
-	versionsOnce sync.Once
+	versions *deps.Project                  // what Versions read while deps was not read
+	loadDeps func(style bool) *deps.Project // for an analysis taken from the cache, until Deps reads
 }
 
 // Deps is what the project's dependency files say. For an analysis taken
 // from the cache they are read (not analysed again) on first use, since
 // only some reports need them.
 func (p *ProjectSummary) Deps() *deps.Project {
-	p.once.Do(func() {
-		if p.deps == nil && p.loadDeps != nil {
-			p.deps = p.loadDeps(true)
-		}
-	})
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.deps == nil && p.loadDeps != nil {
+		p.deps, p.versions, p.loadDeps = p.loadDeps(true), nil, nil
+	}
 	return p.deps
 }
 
@@ -216,14 +216,14 @@ func (p *ProjectSummary) Deps() *deps.Project {
 // report of an analysis taken from the cache reads no ruff or isort
 // configuration for it.
 func (p *ProjectSummary) Versions() *deps.Project {
-	p.versionsOnce.Do(func() {
-		switch {
-		case p.deps != nil || p.loadDeps == nil:
-			p.versions = p.Deps()
-		default:
-			p.versions = p.loadDeps(false)
-		}
-	})
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.deps != nil || p.loadDeps == nil {
+		return p.deps
+	}
+	if p.versions == nil {
+		p.versions = p.loadDeps(false)
+	}
 	return p.versions
 }
 
