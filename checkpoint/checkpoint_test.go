@@ -13,7 +13,6 @@ func parse(t *testing.T, src string) *pyast.Module {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(m.Close)
 	if m.HasErrors() {
 		t.Fatalf("syntax error in test source:\n%s", src)
 	}

@@ -30,7 +30,6 @@ func readSetupPy(l *loader, f *File) []*Requirement {
 		l.errorf(f, off, "%v", err)
 		return nil
 	}
-	defer m.Close()
 	// module-level NAME = [...] / {...} assignments, for keyword values
 	// given by name
 	assigned := map[string]*pyast.Node{}

@@ -247,7 +247,6 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 	run.sum = pe.runProject(pr)
 	e.counts.analysed.Add(1)
 	if ps.volatile {
-		closeModules(ps.parsed, nil)
 		return run
 	}
 	e.cache.putProject(e.state, key, newProjectEntry(ps, pe.sink.diags, run.sum))

@@ -539,13 +539,6 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	for _, m := range mods {
 		seen[m.Path] = m.Src
 	}
-	if ps := e.ps; ps == nil || ps.parsed == nil && ps.prior == nil {
-		defer func() {
-			for _, m := range mods {
-				m.Close()
-			}
-		}()
-	} // else the modules are kept for, or shared with, a speculative analysis, which closes them
 	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, ModuleNames: names.all(), EntryPoints: e.entryPoints(pr), Jobs: e.opts.Jobs})
 	// Code that uses an API only mcp 1.x has runs only on mcp 1.x: an open
 	// range of mcp is resolved within 1.x for it (deps.SetCodeNeedsMCP1).

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
 
@@ -16,14 +15,12 @@ import (
 // the files they leave unchanged (parseOne): the fixer's next round then
 // finds the analysis in the cache instead of parsing every file of the
 // project again. The analysis is keyed, as every entry, by the contents it
-// read, so a guess that turns out wrong is never used. The modules of both
-// analyses are closed when it returns: memory stays bounded by the project.
+// read, so a guess that turns out wrong is never used. Neither analysis'
+// modules outlive it: memory stays bounded by the project.
 func (e *runner) speculate(pr *project, ps *projState) {
 	prior := ps.parsed
 	ps.parsed = nil
 	defer func() { ps.lines = nil }()
-	var again map[string]parsedModule
-	defer func() { closeModules(prior, again) }()
 	for _, p := range e.opts.Processors {
 		if _, ok := p.(LocalProcessor); !ok {
 			return
@@ -76,10 +73,7 @@ func (e *runner) speculate(pr *project, ps *projState) {
 	// their successors are parsed (when a fix edits every file, as many as
 	// the project has), so that memory stays that of one analysis.
 	for p := range next {
-		if pm, ok := prior[p]; ok {
-			pm.m.Close()
-			delete(prior, p)
-		}
+		delete(prior, p)
 	}
 	se := *e
 	se.opts.Overlay = overlay
@@ -98,7 +92,6 @@ func (e *runner) speculate(pr *project, ps *projState) {
 		return
 	}
 	sum := se.runProject(pr)
-	again = sps.parsed
 	if sps.volatile {
 		return
 	}
@@ -188,19 +181,6 @@ func (e *runner) importLinesOf(f string, src []byte, name string) []string {
 // that an analysis made ahead reuses (Options.Speculate) is not parsed
 // again. Tests read it.
 func Parses() int64 { return parses.Load() }
-
-// closeModules closes the modules of some analyses, each once.
-func closeModules(sets ...map[string]parsedModule) {
-	done := map[*pyast.Module]bool{}
-	for _, set := range sets {
-		for _, pm := range set {
-			if !done[pm.m] {
-				done[pm.m] = true
-				pm.m.Close()
-			}
-		}
-	}
-}
 
 // priorModule returns the module of p that the project's previous analysis
 // parsed, when it parsed these very bytes under this module name.

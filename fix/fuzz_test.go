@@ -270,7 +270,6 @@ func FuzzFixLoop(f *testing.F) {
 			if err != nil {
 				return false
 			}
-			defer m.Close()
 			return !m.HasErrors()
 		}
 		cleanBefore := parsed(src)

@@ -50,7 +50,6 @@ func TestRunRefusesAFixThatBreaksTheSyntax(t *testing.T) {
 	if err != nil || m.HasErrors() {
 		t.Fatal("the file on disk was changed")
 	}
-	m.Close()
 }
 
 // bomBreaker inserts a line at byte 0, before the file's byte order mark,

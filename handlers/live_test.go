@@ -41,7 +41,6 @@ func TestImportsDynamically(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer m.Close()
 		if got := importsDynamically(m); got != c.want {
 			t.Errorf("%s %q: importsDynamically %v, want %v", c.name, c.src, got, c.want)
 		}

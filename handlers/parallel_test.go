@@ -86,7 +86,6 @@ func parseProject(t *testing.T, files map[string]string) []*pyast.Module {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(m.Close)
 		mods = append(mods, m)
 	}
 	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })

@@ -240,7 +240,6 @@ func TestReachedFromDeepChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
 	defer debug.SetMaxStack(debug.SetMaxStack(1 << 20))
 	ix := Build([]*pyast.Module{m}, Config{})
 	if got := len(ix.ReachableFuncs()); got != n+2 {
@@ -273,7 +272,6 @@ func BenchmarkReachedFromChain(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer m.Close()
 			ix := Build([]*pyast.Module{m}, Config{})
 			funcs := ix.ReachableFuncs()
 			b.ResetTimer()

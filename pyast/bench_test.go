@@ -67,7 +67,6 @@ func BenchmarkParse(b *testing.B) {
 				tree += treeBytes(m.tree)
 				src += len(s)
 			}
-			m.Close()
 		}
 	}
 	b.ReportMetric(float64(tree)/float64(src), "tree-B/src-B")

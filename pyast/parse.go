@@ -104,10 +104,6 @@ func (m *Module) ParseSteps() int64 { return m.steps }
 // NodeCount returns the number of nodes of the syntax tree.
 func (m *Module) NodeCount() int { return len(m.tree) }
 
-// Close is kept for callers written when a Module held a C tree; the tree is
-// Go memory now and is reclaimed with the Module, so Close does nothing.
-func (m *Module) Close() {}
-
 // HasErrors reports whether the file has syntax errors: what tree-sitter
 // finds, and a byte order mark where CPython rejects one (StrayBOM).
 func (m *Module) HasErrors() bool { return m.Root.HasError() || m.StrayBOM() >= 0 }

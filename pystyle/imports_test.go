@@ -14,7 +14,6 @@ func place(t *testing.T, s Style, src string, fn string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
 	var f *pyast.Function
 	for _, g := range m.Funcs {
 		if g.Name == fn {

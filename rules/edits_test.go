@@ -16,7 +16,6 @@ func parseModule(t *testing.T, src string) *pyast.Module {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(m.Close)
 	return m
 }
 

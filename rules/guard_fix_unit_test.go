@@ -27,7 +27,6 @@ func TestFirstImportOffset(t *testing.T) {
 		}
 		at, lead := firstImportOffset(m)
 		got := c.src[:at] + lead + imp + c.src[at:]
-		m.Close()
 		if got != c.want {
 			t.Errorf("%q: got %q, want %q", c.src, got, c.want)
 		}

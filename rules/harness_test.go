@@ -33,7 +33,6 @@ func projectRun(t *testing.T, r *Rule, files map[string]string) []Diagnostic {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(m.Close)
 		mods = append(mods, m)
 	}
 	var out []Diagnostic
@@ -65,7 +64,6 @@ func unitRun(t *testing.T, r *Rule, src string, check func(*Pass, *pyast.Module,
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(m.Close)
 	var out []Diagnostic
 	p := NewPass(r, ".", nil, []*pyast.Module{m}, nil, func(d Diagnostic) { out = append(out, d) })
 	for _, f := range m.Funcs {

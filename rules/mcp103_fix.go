@@ -262,7 +262,6 @@ func (p *Pass) callsOf(path, name string) []resolvedCall {
 				calls = append(calls, resolvedCall{qual: q, line: m.Pos(int(c.StartByte())).Line})
 			}
 		}
-		m.Close()
 		p.callsIn[path] = calls
 	}
 	var out []resolvedCall

@@ -69,7 +69,6 @@ func pythonComments(p string, src []byte, lim pyast.Limits) []comment {
 	if err != nil {
 		return nil
 	}
-	defer m.Close()
 	var out []comment
 	for n := range m.Nodes("comment") {
 		out = append(out, comment{int(n.StartByte()), int(n.EndByte())})

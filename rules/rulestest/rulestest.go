@@ -258,9 +258,6 @@ func checkFixes(t *testing.T, dir string, opts engine.Options, res *engine.Resul
 				if err != nil || m.HasErrors() {
 					t.Errorf("fix alternative %d: %s does not parse after the fix", k, f.Path)
 				}
-				if m != nil {
-					m.Close()
-				}
 			}
 			golden := fmt.Sprintf("%s.fix%d.golden", f.Path, k)
 			compareGolden(t, golden, f.New)
