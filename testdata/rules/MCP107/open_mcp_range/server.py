@@ -1,7 +1,9 @@
 import guard  # noqa: F401
-from mcp.server.fastmcp import FastMCP
+from mcp.server.mcpserver import MCPServer
 
-mcp = FastMCP("weather")
+# MCPServer is the 2.x API: the code does not tie the project to mcp 1.x, so
+# only the open range admits 1.x here.
+mcp = MCPServer("weather")
 
 
 @mcp.tool()
