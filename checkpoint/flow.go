@@ -157,12 +157,6 @@ func (a *Analyzer) uncovered(m *pyast.Module, fn *pyast.Function, x Extra, q fun
 	return out
 }
 
-// CoveredAfterCall is Covered for the call site of a project function: does
-// every path from the return of call to an exit of fn checkpoint?
-func (a *Analyzer) CoveredAfterCall(m *pyast.Module, fn *pyast.Function, call *pyast.Node) bool {
-	return a.Covered(m, fn, call)
-}
-
 // AlwaysCheckpoints reports whether every normal return of fn passes a real
 // checkpoint, so that awaiting fn is itself a checkpoint for the paths
 // that go on after the call (its raises are RaisesUnchecked). Memoised; a

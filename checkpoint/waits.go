@@ -7,8 +7,9 @@ type Wait struct {
 	Offload OffloadInfo
 	// At is the await expression, or the "async for" / "async with"
 	// statement whose last step waits for iterate_in_threadpool /
-	// contextmanager_in_threadpool. Covered(m, fn, At) tells whether the
-	// wait is followed by a checkpoint.
+	// contextmanager_in_threadpool. UncoveredAfter(m, fn, At, Extra{})
+	// tells which ways out of fn some path reaches from it with no
+	// checkpoint.
 	At *pyast.Node
 }
 
