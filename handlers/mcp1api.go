@@ -9,6 +9,7 @@ package handlers
 import (
 	"strings"
 
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -79,7 +80,7 @@ func MCP1APIs(mods []*pyast.Module, ix *Index) []MCP1API {
 		for _, d := range h.Func.Decorators {
 			if d.StartByte() == h.Site.StartByte() {
 				m := h.SiteModule
-				out = append(out, MCP1API{What: "the 1.x low-level decorator @" + cut(m.Text(d), 40), Module: m, Node: d,
+				out = append(out, MCP1API{What: "the 1.x low-level decorator @" + escape.Line(m.Text(d), 40), Module: m, Node: d,
 					Serves: !isTestModule(m) && !isTestModule(h.Module)})
 				break
 			}
@@ -165,17 +166,4 @@ func catchesImportError(m *pyast.Module, clause *pyast.Node) bool {
 		}
 	}
 	return false
-}
-
-// cut cuts s to at most n bytes on a rune boundary, collapsing white space.
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "..."
 }

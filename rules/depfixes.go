@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -73,20 +74,6 @@ func describeUses(uses []apiUse) string {
 	return strings.Join(parts, ", ")
 }
 
-// excerpt cuts s to at most n bytes on a rune boundary, collapsing white
-// space.
-func excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "..."
-}
-
 // pinComment returns a comment on the requirement's line, or on the comment
 // lines just above it, that mentions the package or a version of its
 // specifier: the maintainer pinned it deliberately, so a bump there is
@@ -136,7 +123,7 @@ func pinComment(p *Pass, r *deps.Requirement, words ...string) (string, bool) {
 	}
 	for _, c := range comments {
 		if mentions(c, words, versions) {
-			return excerpt(c, 80), true
+			return escape.Line(c, 80), true
 		}
 	}
 	return "", false

@@ -11,6 +11,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/pystyle"
@@ -145,11 +146,7 @@ func GuardFix(p *Pass) (Fix, bool) {
 // there is no cancel crash for it to close (the notification fails
 // validation instead).
 func mcpBeforeCancel(p *Pass) bool {
-	if p.Project == nil {
-		return false
-	}
-	r := p.Project.Resolution("mcp")
-	return r.Known && !r.Set.AdmitsRange("1.3.0rc1", "")
+	return p.Project.MCPAdmits("1.3.0rc1", "") == deps.No
 }
 
 // servingSites returns the server constructions the guard is imported

@@ -238,9 +238,9 @@ func sdkSource(p *Pass, r *deps.Requirement) *deps.Source {
 // reportSource reports an SDK installed from a [tool.uv.sources] entry that
 // resolves to 1.x on the entry itself: the line to change.
 func reportSource(p *Pass, r *deps.Requirement, src *deps.Source, crashes string, blockers []apiUse) {
-	from := src.Kind + " " + excerpt(src.URL, 80)
+	from := src.Kind + " " + escape.Line(src.URL, 80)
 	if src.Ref != "" {
-		from += " at " + excerpt(src.Ref, 40)
+		from += " at " + escape.Line(src.Ref, 40)
 	}
 	how := "its tag is an mcp 1.x release"
 	if r.Locked {

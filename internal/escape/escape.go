@@ -51,6 +51,10 @@ func Cut(s string, n int) string {
 	return Visible(s)
 }
 
+// Line returns s on one line, each run of white space one space, cut as
+// Cut cuts it.
+func Line(s string, n int) string { return Cut(strings.Join(strings.Fields(s), " "), n) }
+
 // Bound returns Visible(s) cut to MaxMessage characters, for a message that
 // may carry content of a file (a parser's error).
 func Bound(s string) string {

@@ -68,3 +68,20 @@ func FuzzVisible(f *testing.F) {
 		}
 	})
 }
+
+func TestLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"@server.call_tool(\n    name='x',\n)", 40, "@server.call_tool( name='x', )"},
+		{"git+https://example.com/a/very/long/path", 10, "git+https:..."},
+		{"héllo wörld", 4, "héll..."},
+		{"a\x1bb c", 10, `a\x1bb c`},
+	} {
+		if got := Line(c.in, c.n); got != c.want {
+			t.Errorf("Line(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
