@@ -87,16 +87,30 @@ func Run(roots []string, opts Options) (*Result, error) {
 	for _, d := range diags {
 		e.keepSource(d.Path)
 	}
-	var err error
-	for _, p := range opts.Processors {
-		if diags, err = p.Process(e.res, diags); err != nil {
+	out, err := e.finish(e.res, diags)
+	if err != nil {
+		return nil, err
+	}
+	e.res.Diagnostics = out
+	e.saveCache()
+	return e.res, nil
+}
+
+// finish turns the diagnostics of res's analysis into what the run reports:
+// the processors (suppressions, baseline, ...), the findings that cannot
+// crash the project's versions dropped or, with ShowSafe, made notes, in
+// order. A speculative analysis (speculate.go) asks it the same question.
+func (e *runner) finish(res *Result, diags []rules.Diagnostic) ([]rules.Diagnostic, error) {
+	for _, p := range e.opts.Processors {
+		var err error
+		if diags, err = p.Process(res, diags); err != nil {
 			return nil, fmt.Errorf("%s: %w", p.Name(), err)
 		}
 	}
 	out := diags[:0]
 	for _, d := range diags {
 		if d.Severity == rules.SeverityNone {
-			if !opts.ShowSafe {
+			if !e.opts.ShowSafe {
 				continue
 			}
 			d.Severity = rules.SeverityNote
@@ -104,9 +118,7 @@ func Run(roots []string, opts Options) (*Result, error) {
 		out = append(out, d)
 	}
 	SortDiagnostics(out)
-	e.res.Diagnostics = out
-	e.saveCache()
-	return e.res, nil
+	return out, nil
 }
 
 // withOverlayFiles adds the files of the overlay that do not exist on disk

@@ -132,25 +132,8 @@ func (e *runner) reported(pr *project, ps *projState, read func(string) ([]byte,
 		}
 	}
 	e.resMu.Unlock()
-	diags := append([]rules.Diagnostic(nil), e.sink.diags...)
-	for _, p := range e.opts.Processors {
-		var err error
-		if diags, err = p.Process(res, diags); err != nil {
-			return nil, false
-		}
-	}
-	out := diags[:0]
-	for _, d := range diags {
-		if d.Severity == rules.SeverityNone {
-			if !e.opts.ShowSafe {
-				continue
-			}
-			d.Severity = rules.SeverityNote
-		}
-		out = append(out, d)
-	}
-	SortDiagnostics(out)
-	return out, true
+	out, err := e.finish(res, append([]rules.Diagnostic(nil), e.sink.diags...))
+	return out, err == nil
 }
 
 // importRefs are the import lines of a file's bytes under a module name.
