@@ -118,13 +118,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		return b, nil
 	}
 	for round := 0; round < rounds; round++ {
-		diags := res.Diagnostics[:0:0]
-		for _, d := range res.Diagnostics {
-			if !touchesBroken(pick(&d), broken) {
-				diags = append(diags, d)
-			}
-		}
-		changes, _, err := Plan(diags, pick, read)
+		diags, changes, err := planRound(res.Diagnostics, pick, broken, read)
 		if err != nil {
 			return nil, err
 		}
@@ -278,13 +272,7 @@ func ahead(pick func(*rules.Diagnostic) *rules.Fix, broken map[string]string) fu
 		known[p] = r
 	}
 	return func(diags []rules.Diagnostic, read func(string) ([]byte, error)) map[string][]byte {
-		kept := diags[:0:0]
-		for _, d := range diags {
-			if !touchesBroken(pick(&d), known) {
-				kept = append(kept, d)
-			}
-		}
-		changes, _, err := Plan(kept, pick, read)
+		_, changes, err := planRound(diags, pick, known, read)
 		if err != nil || len(changes) == 0 {
 			return nil
 		}
@@ -297,6 +285,20 @@ func ahead(pick func(*rules.Diagnostic) *rules.Fix, broken map[string]string) fu
 		}
 		return next
 	}
+}
+
+// planRound plans a round's changes from the findings whose fixes touch no
+// file found broken (kept). A round and the analysis made ahead of it
+// (ahead) plan alike, or the analysis is work lost.
+func planRound(diags []rules.Diagnostic, pick func(*rules.Diagnostic) *rules.Fix, broken map[string]string, read func(string) ([]byte, error)) (kept []rules.Diagnostic, changes []*Change, err error) {
+	kept = diags[:0:0]
+	for _, d := range diags {
+		if !touchesBroken(pick(&d), broken) {
+			kept = append(kept, d)
+		}
+	}
+	changes, _, err = Plan(kept, pick, read)
+	return kept, changes, err
 }
 
 // anyEditIn reports whether f edits one of paths.
