@@ -294,10 +294,7 @@ func (b *builder) quals(m *pyast.Module, expr *pyast.Node) []string {
 	if e := pyast.Unparen(expr); e == nil || e.Kind() != "identifier" && e.Kind() != "attribute" {
 		return nil // Resolve resolves names only
 	}
-	if b.locals == nil {
-		return m.ResolveIn(m.ScopeAt(expr), expr)
-	}
-	return m.ResolveUnless(m.ScopeAt(expr), expr, b.skipLocal)
+	return m.ResolveUnless(m.ScopeAt(expr), expr, b.skipLocal) // skipLocal is nil without locals
 }
 
 // funcOfNames is funcOf with expr's names resolved (resolveNames); expr may
