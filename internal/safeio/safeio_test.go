@@ -166,8 +166,9 @@ func TestWithin(t *testing.T) {
 			t.Errorf("Within(%s, %s) = %v, want outside=%v", c.root, c.path, err, c.outside)
 		}
 	}
-	// One Root answers a burst of checks as Within does, relative paths
-	// (from the working directory) included.
+	// One Root answers a burst of checks, relative paths (from the working
+	// directory) included. (Within is NewRoot(root).Within: the table above
+	// checks it.)
 	t.Chdir(outer)
 	r := NewRoot("repo")
 	for _, c := range []struct {
@@ -179,8 +180,8 @@ func TestWithin(t *testing.T) {
 	} {
 		err := r.Within(c.path)
 		var oe *OutsideError
-		if got := errors.As(err, &oe); got != c.outside || (err == nil) != (Within("repo", c.path) == nil) {
-			t.Errorf("Root(repo).Within(%s) = %v, want outside=%v (Within: %v)", c.path, err, c.outside, Within("repo", c.path))
+		if got := errors.As(err, &oe); got != c.outside || !c.outside && err != nil {
+			t.Errorf("Root(repo).Within(%s) = %v, want outside=%v", c.path, err, c.outside)
 		}
 	}
 	if err := r.Within("repo/missing.txt"); !errors.Is(err, fs.ErrNotExist) {
