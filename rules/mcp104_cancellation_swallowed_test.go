@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -438,4 +439,47 @@ func TestMCP104Fix(t *testing.T) {
 // counts as its own handler.
 func unitSwallowed(p *Pass, m *pyast.Module, f *pyast.Function) {
 	checkSwallowed(newRequestEnds(p), m, f)
+}
+
+// A helper's swallow that ends one handler by returning and another by
+// raising is told as the return (the message findings had before raises
+// counted), whichever handler comes first.
+func TestMCP104MessagePrefersReturn(t *testing.T) {
+	src := `import asyncio
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("m")
+
+
+async def wait_quietly():
+    try:
+        await asyncio.sleep(1)
+    except asyncio.CancelledError:  # want: MCP104
+        pass
+
+
+@mcp.tool()
+async def first():
+    await wait_quietly()
+    raise ValueError("stopped")
+
+
+@mcp.tool()
+async def second():
+    await wait_quietly()
+    return "done"
+`
+	diags := projectRun(t, mcp104, map[string]string{"server.py": src})
+	if len(diags) != 1 {
+		t.Fatalf("%d findings, want 1: %v", len(diags), diags)
+	}
+	if msg := diags[0].Message; !strings.Contains(msg, "returns normally") || strings.Contains(msg, "raises another exception") {
+		t.Errorf("message %q: want the handler that returns normally", msg)
+	}
+	// Only a raise after the swallow: the message says so.
+	raiseOnly := strings.Replace(src, "    await wait_quietly()\n    return \"done\"\n", "    return \"done\"\n", 1)
+	diags = projectRun(t, mcp104, map[string]string{"server.py": raiseOnly})
+	if len(diags) != 1 || !strings.Contains(diags[0].Message, "raises another exception") {
+		t.Errorf("raise only: %v, want one finding saying the handler raises another exception", diags)
+	}
 }
