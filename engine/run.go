@@ -554,7 +554,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	hx := handlers.Build(mods, handlers.Config{ExtraDecorators: e.opts.HandlerDecorators, AllFunctions: e.opts.ReportUnreachable, ModuleFiles: names.files, ModuleNames: names.all(), EntryPoints: e.entryPoints(pr), Jobs: e.opts.Jobs})
 	// Code that uses an API only mcp 1.x has runs only on mcp 1.x: an open
 	// range of mcp is resolved within 1.x for it (deps.SetCodeNeedsMCP1).
-	codeMCP1 := mcp1Code(pr.dir, mods, hx)
+	codeMCP1 := mcp1Code(pr.dir, hx)
 	proj.SetCodeNeedsMCP1(codeMCP1)
 	filesOnly := proj.WithoutCode()
 	sum := &ProjectSummary{Dir: pr.dir, deps: proj, Modules: len(mods), codeMCP1: codeMCP1}
@@ -636,11 +636,11 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 }
 
 // mcp1Code says what in the project's serving code ties it to mcp 1.x (the
-// first use of an API that mcp 2 removed, handlers.MCP1APIs, with its place
+// first use of an API that mcp 2 removed, hx.MCP1APIs, with its place
 // relative to the project: "imports mcp.server.fastmcp (app/server.py:3)"),
 // or "".
-func mcp1Code(dir string, mods []*pyast.Module, hx *handlers.Index) string {
-	for _, u := range handlers.MCP1APIs(mods, hx) {
+func mcp1Code(dir string, hx *handlers.Index) string {
+	for _, u := range hx.MCP1APIs() {
 		if !u.Serves {
 			continue
 		}

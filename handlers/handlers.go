@@ -59,6 +59,7 @@ type Index struct {
 	builder    *builder
 	guards     []*Guard     // see guard.go
 	servers    []ServerSite // calls that construct a server
+	mcp1       mcp1Uses     // see MCP1APIs
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.

@@ -8,6 +8,7 @@ package handlers
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
@@ -87,6 +88,20 @@ func MCP1APIs(mods []*pyast.Module, ix *Index) []MCP1API {
 		}
 	}
 	return out
+}
+
+// mcp1Uses is Index.MCP1APIs' answer, found once.
+type mcp1Uses struct {
+	once sync.Once
+	uses []MCP1API
+}
+
+// MCP1APIs returns MCP1APIs of the modules ix was built from and ix, found
+// once: the engine asks it of every project (what ties the code to mcp
+// 1.x), and the dependency rules again (what blocks a bump).
+func (ix *Index) MCP1APIs() []MCP1API {
+	ix.mcp1.once.Do(func() { ix.mcp1.uses = MCP1APIs(ix.builder.mods, ix) })
+	return ix.mcp1.uses
 }
 
 // servingModules returns the modules whose code the server runs when it

@@ -8,7 +8,8 @@ import (
 
 // TestMCP1APIs checks which uses of APIs that mcp 2 removed are found, and
 // which of them the server needs (Serves): only those tie a project to mcp
-// 1.x.
+// 1.x. It asks the Index (what the engine and the dependency rules ask),
+// which must answer as MCP1APIs does, and find the answer once.
 func TestMCP1APIs(t *testing.T) {
 	fastmcpServer := "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n@mcp.tool()\nasync def t() -> str:\n    return 'x'\n"
 	mcp2Server := "from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('x')\n\n@mcp.tool()\nasync def t() -> str:\n    return 'x'\n"
@@ -53,8 +54,15 @@ func TestMCP1APIs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			mods := parseProject(t, tc.files)
 			ix := Build(mods, Config{})
+			uses := ix.MCP1APIs()
+			if !slices.Equal(uses, MCP1APIs(mods, ix)) {
+				t.Errorf("Index.MCP1APIs %v, MCP1APIs %v", uses, MCP1APIs(mods, ix))
+			}
+			if again := ix.MCP1APIs(); len(uses) > 0 && &again[0] != &uses[0] {
+				t.Errorf("Index.MCP1APIs found the uses again")
+			}
 			var got []string
-			for _, u := range MCP1APIs(mods, ix) {
+			for _, u := range uses {
 				s := "not"
 				if u.Serves {
 					s = "serves"

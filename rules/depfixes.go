@@ -24,14 +24,21 @@ type apiUse struct {
 }
 
 // mcp1OnlyAPIs returns the project's uses of APIs that mcp 2 removed (SPEC
-// section 2; handlers.MCP1APIs): imports of mcp.server.fastmcp, McpError,
+// section 2; handlers.MCP1APIs, which the engine found already when the
+// pass has a handler index): imports of mcp.server.fastmcp, McpError,
 // and handlers registered with the 1.x low-level Server decorators
 // (@server.call_tool()), in module order. With any of them, even in a test
 // or behind an ImportError fallback, mcp>=2,<3 can break the project: the
 // bump is advice, not an edit.
 func mcp1OnlyAPIs(p *Pass) []apiUse {
+	var uses []handlers.MCP1API
+	if p.Handlers != nil { // built from p.Modules
+		uses = p.Handlers.MCP1APIs()
+	} else {
+		uses = handlers.MCP1APIs(p.Modules, nil)
+	}
 	var out []apiUse
-	for _, u := range handlers.MCP1APIs(p.Modules, p.Handlers) {
+	for _, u := range uses {
 		out = append(out, apiUse{u.What, where(p, u.Module, int(u.Node.StartByte()))})
 	}
 	return out
