@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Kind is a kind of file and the most bytes mcplint reads of one.
@@ -154,10 +155,12 @@ func Within(root, path string) error { return NewRoot(root).Within(path) }
 // Root is a root folder resolved once for many Within checks (a style
 // search checks a few dozen paths against one root, and resolving the root
 // and the working directory each time was most of a warm run's system
-// calls). It keeps the working directory it saw: use it for one burst of
-// checks, not across a change of directory.
+// calls). It keeps the working directory it saw first (it asks for it
+// only to make a relative path absolute): use it for one burst of checks,
+// not across a change of directory.
 type Root struct {
 	root      string
+	cwdOnce   sync.Once
 	cwd       string
 	cwdErr    error
 	abs, real string // root made absolute, and with its symlinks resolved
@@ -165,21 +168,24 @@ type Root struct {
 	realErr   error
 }
 
+// getwd is os.Getwd (a test counts the calls).
+var getwd = os.Getwd
+
 // NewRoot resolves root for Within.
 func NewRoot(root string) *Root {
 	r := &Root{root: root}
-	r.cwd, r.cwdErr = os.Getwd()
 	if r.abs, r.absErr = r.absolute(root); r.absErr == nil {
 		r.real, r.realErr = filepath.EvalSymlinks(r.abs)
 	}
 	return r
 }
 
-// absolute is filepath.Abs with the working directory NewRoot saw.
+// absolute is filepath.Abs with the working directory r saw first.
 func (r *Root) absolute(path string) (string, error) {
 	if filepath.IsAbs(path) {
 		return filepath.Clean(path), nil
 	}
+	r.cwdOnce.Do(func() { r.cwd, r.cwdErr = getwd() })
 	if r.cwdErr != nil {
 		return "", r.cwdErr
 	}

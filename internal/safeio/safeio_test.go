@@ -191,3 +191,34 @@ func TestWithin(t *testing.T) {
 		t.Errorf("a missing root: %v, want not-exist", err)
 	}
 }
+
+// TestWithinAsksWorkingDirectoryForRelativePaths checks that Within asks
+// for the working directory only to make a relative root or path absolute,
+// and a Root at most once for its burst of checks.
+func TestWithinAsksWorkingDirectoryForRelativePaths(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	defer func(g func() (string, error)) { getwd = g }(getwd)
+	getwd = func() (string, error) { calls++; return os.Getwd() }
+	if err := Within(dir, filepath.Join(dir, "a.txt")); err != nil || calls != 0 {
+		t.Errorf("absolute root and path: %v, %d calls of Getwd, want none", err, calls)
+	}
+	t.Chdir(dir)
+	calls = 0
+	if err := Within(dir, "a.txt"); err != nil || calls != 1 {
+		t.Errorf("a relative path: %v, %d calls of Getwd, want 1", err, calls)
+	}
+	calls = 0
+	r := NewRoot(".")
+	for _, p := range []string{"a.txt", ".", filepath.Join(dir, "a.txt")} {
+		if err := r.Within(p); err != nil {
+			t.Errorf("Root(.).Within(%s) = %v", p, err)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("a Root with a relative root: %d calls of Getwd, want 1", calls)
+	}
+}
