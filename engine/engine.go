@@ -9,6 +9,7 @@ package engine
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
@@ -69,6 +70,11 @@ type Options struct {
 	// analysis, never a wrong result. Called from several goroutines; not
 	// called when a processor is not a LocalProcessor.
 	Speculate func(diags []rules.Diagnostic, read func(path string) ([]byte, error)) map[string][]byte
+	// Parses, when set, counts the Python files the run parses, its
+	// analyses made ahead (Speculate) included: a module such an analysis
+	// takes from the one before it is not parsed again. Runs may share one
+	// (the fixer's rounds do, through their Options).
+	Parses *atomic.Int64
 }
 
 // Limits bound the work spent on one file or one function, in steps (not

@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -865,10 +864,6 @@ func (e *runner) parseAll(files []string, srcs map[string][]byte, names *moduleN
 	return res
 }
 
-// parses counts the files parsed by this process (a module reused by a
-// speculative analysis is not parsed again; tests read it).
-var parses atomic.Int64
-
 // parseOne parses one file and finds the modules it references, or takes
 // both from the project's prior analysis (projState.prior) when that parsed
 // the same bytes under the same module name: a Module is not changed by
@@ -898,7 +893,9 @@ func (e *runner) parseOne(p string, src []byte, name string) (pm parsedModule) {
 	if prior, ok := e.priorModule(p, name, src); ok {
 		pm = prior
 	} else {
-		parses.Add(1)
+		if c := e.opts.Parses; c != nil {
+			c.Add(1)
+		}
 		m, err := pyast.ParseLimits(p, name, src, e.opts.limits().Parse)
 		var tc *pyast.TooComplexError
 		if errors.As(err, &tc) && tc.What == "cpu" {

@@ -160,11 +160,6 @@ func (e *runner) importLinesOf(f string, src []byte, name string) []string {
 	return refs
 }
 
-// Parses returns how many Python files this process has parsed: a module
-// that an analysis made ahead reuses (Options.Speculate) is not parsed
-// again. Tests read it.
-func Parses() int64 { return parses.Load() }
-
 // priorModule returns the module of p that the project's previous analysis
 // parsed, when it parsed these very bytes under this module name.
 func (e *runner) priorModule(p, name string, src []byte) (parsedModule, bool) {

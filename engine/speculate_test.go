@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcplint/mcplint/internal/testfs"
@@ -60,7 +61,7 @@ func (g *guesser) speculate(diags []rules.Diagnostic, read func(string) ([]byte,
 }
 
 func specOpts(g *guesser) Options {
-	return Options{Jobs: 2, Rules: []*rules.Rule{rules.Lookup("MCP101")}, Cache: NewCache(CacheOptions{}), Speculate: g.speculate}
+	return Options{Jobs: 2, Rules: []*rules.Rule{rules.Lookup("MCP101")}, Cache: NewCache(CacheOptions{}), Speculate: g.speculate, Parses: &atomic.Int64{}}
 }
 
 // next runs the analysis the guess was for (the fixer's next round: same
@@ -81,11 +82,11 @@ func TestSpeculationParsesOnlyTheEditedFilesAndIsUsedByTheNextRun(t *testing.T) 
 	t.Chdir(root)
 	g := &guesser{edits: map[string]string{"p/b.py": fixedB}}
 	opts := specOpts(g)
-	before := parses.Load()
+	before := opts.Parses.Load()
 	first := run(t, []string{"."}, opts)
 	// Two projects: p's four modules and q's two parsed once, then b.py
 	// alone for the speculative analysis of p; q's guess edits nothing.
-	if n := parses.Load() - before; n != 7 {
+	if n := opts.Parses.Load() - before; n != 7 {
 		t.Errorf("%d files parsed, want 7 (6 modules, then only the edited one again)", n)
 	}
 	if first.Analysed != 2 || first.ParsedNow != 6 {
@@ -97,11 +98,11 @@ func TestSpeculationParsesOnlyTheEditedFilesAndIsUsedByTheNextRun(t *testing.T) 
 	if codes := codes(".", first); len(codes) != 4 {
 		t.Fatalf("first run findings %v, want 4", codes)
 	}
-	before = parses.Load()
+	before = opts.Parses.Load()
 	res := next(t, opts, map[string]string{"p/b.py": fixedB})
 	// next parsed p and q again for its run without the cache: 6 files;
 	// the cached run itself parsed nothing.
-	if n := parses.Load() - before; n != 6 {
+	if n := opts.Parses.Load() - before; n != 6 {
 		t.Errorf("%d files parsed, want 6 (only by the run without the cache)", n)
 	}
 	if res.Analysed != 1 || res.Reused != 1 || res.ParsedNow != 4 {
@@ -126,9 +127,9 @@ func TestAWrongGuessIsNotUsed(t *testing.T) {
 	// The next run gives b.py other contents, with its finding on another
 	// line: the analysis made for fixedB must not be used.
 	other := "from mcp.server.fastmcp import FastMCP\nimport anyio\nfrom helpers import work\nmcp = FastMCP('b')\n\n@mcp.tool()\nasync def t():\n    x = 1\n    return await anyio.to_thread.run_sync(work)\n"
-	before := parses.Load()
+	before := opts.Parses.Load()
 	res := next(t, opts, map[string]string{"p/b.py": other})
-	if n := parses.Load() - before; n != 10 {
+	if n := opts.Parses.Load() - before; n != 10 {
 		t.Errorf("%d files parsed, want 10 (p's four by the cached run, which could not use the guess, and six by the run without the cache)", n)
 	}
 	if res.Analysed != 1 || res.ParsedNow != 4 {
@@ -199,10 +200,10 @@ func TestSpeculationSeesTheFindingsAsTheRunReportsThem(t *testing.T) {
 	g = &guesser{edits: map[string]string{"p/b.py": fixedB}}
 	opts = specOpts(g)
 	opts.Processors = []Processor{dropC{}}
-	before := parses.Load()
+	before := opts.Parses.Load()
 	run(t, []string{"."}, opts)
-	if g.calls != 0 || parses.Load()-before != 6 {
-		t.Errorf("Speculate called %d times, %d files parsed; want 0 and 6 with a processor that is not local", g.calls, parses.Load()-before)
+	if g.calls != 0 || opts.Parses.Load()-before != 6 {
+		t.Errorf("Speculate called %d times, %d files parsed; want 0 and 6 with a processor that is not local", g.calls, opts.Parses.Load()-before)
 	}
 }
 
@@ -231,9 +232,9 @@ func TestSpeculationLeavesOtherProjectsAndNewFilesAlone(t *testing.T) {
 			}
 			return out
 		}
-		before := parses.Load()
+		before := opts.Parses.Load()
 		run(t, []string{"."}, opts)
-		if n := parses.Load() - before; calls != 1 || n != 6 {
+		if n := opts.Parses.Load() - before; calls != 1 || n != 6 {
 			t.Errorf("edits %v: %d calls, %d files parsed; want 1 call and no analysis ahead (6 files)", edits, calls, n)
 		}
 	}
@@ -270,9 +271,9 @@ func TestAGuessThatPanicsIsNoGuess(t *testing.T) {
 	t.Chdir(root)
 	opts := specOpts(&guesser{})
 	opts.Speculate = func([]rules.Diagnostic, func(string) ([]byte, error)) map[string][]byte { panic("bad plan") }
-	before := parses.Load()
+	before := opts.Parses.Load()
 	res := run(t, []string{"."}, opts)
-	if n := parses.Load() - before; n != 6 || len(res.Diagnostics) != 4 {
+	if n := opts.Parses.Load() - before; n != 6 || len(res.Diagnostics) != 4 {
 		t.Errorf("%d files parsed, %d findings; want 6 and 4: the run goes on without the analysis ahead", n, len(res.Diagnostics))
 	}
 }

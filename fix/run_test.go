@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcplint/mcplint/config"
@@ -251,13 +252,13 @@ func TestRunParsesOnlyTheEditedFilesAgainAndFixesAsBefore(t *testing.T) {
 	}
 	fixAll := func(procs []engine.Processor) outcome {
 		t.Helper()
-		before := engine.Parses()
-		out, err := Run([]string{"."}, engine.Options{Jobs: 2, Rules: []*rules.Rule{rules.Lookup("MCP101")}, Processors: procs}, Mode{})
+		var parsed atomic.Int64
+		out, err := Run([]string{"."}, engine.Options{Jobs: 2, Rules: []*rules.Rule{rules.Lookup("MCP101")}, Processors: procs, Parses: &parsed}, Mode{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var o outcome
-		o.parsed = engine.Parses() - before
+		o.parsed = parsed.Load()
 		for _, f := range out.Files {
 			o.files += fmt.Sprintf("%s fixed %d with %v:\n%s\n", f.Path, f.Fixed, f.With, f.New)
 		}
@@ -304,8 +305,8 @@ func TestRunWithSuppressionsAndPerFileIgnoresFixesAsWithoutTheAnalysisAhead(t *t
 	}
 	fixAll := func(procs []engine.Processor) (string, int64) {
 		t.Helper()
-		before := engine.Parses()
-		out, err := Run([]string{"."}, engine.Options{Jobs: 2, Rules: rule, Processors: procs}, Mode{})
+		var parsed atomic.Int64
+		out, err := Run([]string{"."}, engine.Options{Jobs: 2, Rules: rule, Processors: procs, Parses: &parsed}, Mode{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,7 +317,7 @@ func TestRunWithSuppressionsAndPerFileIgnoresFixesAsWithoutTheAnalysisAhead(t *t
 		for _, d := range out.Result.Diagnostics {
 			s += fmt.Sprintf("%s:%d %s\n", d.Path, d.Start.Line, d.Code)
 		}
-		return s, engine.Parses() - before
+		return s, parsed.Load()
 	}
 	p := procs()
 	ahead, nAhead := fixAll(p)
