@@ -212,6 +212,21 @@ type projectEntry struct {
 	// not kept in the cache file.
 	ahead       bool
 	aheadParsed int
+
+	// handlers are Handlers unpacked, once: an entry made by this process
+	// holds the analysis' own, one read from the cache file unpacks its
+	// table on first use. The fixer's rounds reuse entries without
+	// unpacking them again.
+	handlersOnce sync.Once
+	handlers     []HandlerSummary
+	handlersOK   bool // the table is one packHandlers made
+}
+
+// handlerList returns the entry's handlers, or false when its table is not
+// one packHandlers made (the entry is then not used).
+func (pe *projectEntry) handlerList() ([]HandlerSummary, bool) {
+	pe.handlersOnce.Do(func() { pe.handlers, pe.handlersOK = pe.Handlers.unpack() })
+	return pe.handlers, pe.handlersOK
 }
 
 // cacheState is the cache of one run configuration.

@@ -651,3 +651,49 @@ func TestCacheVersionsReadNoStyle(t *testing.T) {
 		t.Errorf("cached project: Deps line length %d, want 100 (the fixes read it)", got)
 	}
 }
+
+// TestReusedEntryUnpacksItsHandlersOnce checks that a cache entry's
+// handlers are unpacked once: an analysis reused from the memory cache
+// (the fixer's rounds) gives the handlers its analysis found, and one read
+// from the cache file the handlers its first reuse unpacked, each time; and
+// that they are those of a run without the cache (cacheRun).
+func TestReusedEntryUnpacksItsHandlersOnce(t *testing.T) {
+	root := cacheTree(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	handlersOf := func(res *Result) map[string][]HandlerSummary {
+		out := map[string][]HandlerSummary{}
+		for _, p := range res.Projects {
+			if len(p.Handlers) > 0 {
+				out[p.Dir] = p.Handlers
+			}
+		}
+		return out
+	}
+	same := func(what string, got, want map[string][]HandlerSummary) {
+		t.Helper()
+		if len(got) != 3 || len(got) != len(want) {
+			t.Fatalf("%s: handlers of %d projects, want 3 (a, b and the script) as before (%d)", what, len(got), len(want))
+		}
+		for dir, hs := range want {
+			if g := got[dir]; len(g) != len(hs) || &g[0] != &hs[0] {
+				t.Errorf("%s: project %s's handlers were unpacked again", what, dir)
+			}
+		}
+	}
+	opts := cacheOpts("", keyFile) // in memory: the fixer's rounds
+	first := cacheRun(t, root, opts)
+	again := cacheRun(t, root, opts)
+	if again.Reused != 3 {
+		t.Fatalf("second run reused %d projects, want 3", again.Reused)
+	}
+	same("memory cache", handlersOf(again), handlersOf(first))
+	// From the cache file: a new Cache reads it, then serves two runs.
+	dir := filepath.Join(t.TempDir(), "cache")
+	cacheRun(t, root, cacheOpts(dir, keyFile))
+	opts = cacheOpts(dir, keyFile)
+	warm := cacheRun(t, root, opts)
+	if warm.Reused != 3 {
+		t.Fatalf("warm run reused %d projects, want 3", warm.Reused)
+	}
+	same("cache file", handlersOf(cacheRun(t, root, opts)), handlersOf(warm))
+}

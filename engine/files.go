@@ -260,6 +260,7 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 // newProjectEntry is the cache entry of an analysis.
 func newProjectEntry(ps *projState, diags []rules.Diagnostic, sum *ProjectSummary) *projectEntry {
 	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), diags...), Handlers: packHandlers(sum.Handlers), Guard: sum.Guard, Modules: sum.Modules, CodeMCP1: sum.codeMCP1}
+	ent.handlersOnce.Do(func() { ent.handlers, ent.handlersOK = sum.Handlers, true })
 	for _, r := range ps.reads {
 		ent.Extra = append(ent.Extra, r)
 	}
@@ -278,7 +279,7 @@ func (e *runner) use(key [32]byte) {
 // finding was computed from.
 func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 	ps := e.ps
-	hs, ok := ent.Handlers.unpack()
+	hs, ok := ent.handlerList()
 	if !ok {
 		return nil
 	}
