@@ -135,33 +135,24 @@ type JSONSummary struct {
 // (indented by two spaces, no HTML escaping), without holding it in memory.
 func JSON(w io.Writer, res *engine.Result, opts Options) error {
 	j := newJSONWriter(w)
-	j.open('{')
-	j.intField("schema_version", JSONSchemaVersion)
-	j.field("tool")
-	j.tool(jsonTool(opts))
-	j.field("diagnostics")
-	j.open('[')
 	ds := Visible(res.Diagnostics)
 	lines := map[string]*pyast.LineIndex{}
-	for i := range ds {
-		jd := jsonDiagnostic(res, &ds[i], opts, lines)
-		j.next()
-		j.diagnostic(&jd)
-	}
-	j.close(']')
-	j.field("projects")
-	j.open('[')
 	verdicts := indexProjects(res).verdicts()
-	for _, p := range res.Projects {
-		jp := jsonProject(p, verdicts[p])
-		j.next()
-		j.project(&jp)
-	}
-	j.close(']')
-	j.field("summary")
 	s := jsonSummary(res, ds, opts)
-	j.summary(&s)
-	j.close('}')
+	j.reportObject(JSONSchemaVersion, jsonTool(opts),
+		func() {
+			j.array(len(ds), false, func(i int) {
+				jd := jsonDiagnostic(res, &ds[i], opts, lines)
+				j.diagnostic(&jd)
+			})
+		},
+		func() {
+			j.array(len(res.Projects), false, func(i int) {
+				p := res.Projects[i]
+				jp := jsonProject(p, verdicts[p])
+				j.project(&jp)
+			})
+		}, &s)
 	return j.finish()
 }
 

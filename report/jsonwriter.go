@@ -363,29 +363,41 @@ func (j *jsonWriter) summary(s *JSONSummary) {
 
 // report writes a whole report (BuildJSON's document) as one value.
 func (j *jsonWriter) report(r *JSONReport) {
+	j.reportObject(r.SchemaVersion, r.Tool,
+		func() {
+			j.array(len(r.Diagnostics), r.Diagnostics == nil, func(i int) { j.diagnostic(&r.Diagnostics[i]) })
+		},
+		func() { j.array(len(r.Projects), r.Projects == nil, func(i int) { j.project(&r.Projects[i]) }) },
+		&r.Summary)
+}
+
+// reportObject writes a report, the fields of JSONReport in its order;
+// diagnostics and projects write the lists (JSON converts each element as
+// it writes it, report writes a built document's).
+func (j *jsonWriter) reportObject(version int, tool JSONTool, diagnostics, projects func(), summary *JSONSummary) {
 	j.open('{')
-	j.intField("schema_version", r.SchemaVersion)
+	j.intField("schema_version", version)
 	j.field("tool")
-	j.tool(r.Tool)
+	j.tool(tool)
 	j.field("diagnostics")
-	if !j.null(r.Diagnostics == nil) {
-		j.open('[')
-		for i := range r.Diagnostics {
-			j.next()
-			j.diagnostic(&r.Diagnostics[i])
-		}
-		j.close(']')
-	}
+	diagnostics()
 	j.field("projects")
-	if !j.null(r.Projects == nil) {
-		j.open('[')
-		for i := range r.Projects {
-			j.next()
-			j.project(&r.Projects[i])
-		}
-		j.close(']')
-	}
+	projects()
 	j.field("summary")
-	j.summary(&r.Summary)
+	j.summary(summary)
 	j.close('}')
+}
+
+// array writes a list of n elements, item(i) writing the i-th, or null
+// for a nil list.
+func (j *jsonWriter) array(n int, isNil bool, item func(i int)) {
+	if j.null(isNil) {
+		return
+	}
+	j.open('[')
+	for i := range n {
+		j.next()
+		item(i)
+	}
+	j.close(']')
 }
