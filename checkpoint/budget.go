@@ -97,6 +97,7 @@ func (a *Analyzer) ask(m *pyast.Module, fn *pyast.Function, onOver bool, q func(
 		// nothing more about fn.
 		clear(a.busy)
 		clear(a.busyRaise)
+		clear(a.busyRet)
 		a.spent[fn] = a.budget + 1
 		a.over = append(a.over, TooComplexFunc{Module: m, Func: fn, Steps: a.budget, Deep: tc.deep})
 		v = onOver

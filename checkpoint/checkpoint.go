@@ -23,6 +23,9 @@ type Analyzer struct {
 	// RaisesUnchecked's memo and the functions it is analysing.
 	raises    map[*pyast.Function]bool
 	busyRaise map[*pyast.Function]bool
+	// ReturnsChecked's memo and the questions it is answering.
+	returns map[retKey]bool
+	busyRet map[retKey]bool
 
 	// The step budget of each function (budget.go).
 	budget int64
@@ -37,6 +40,7 @@ type Analyzer struct {
 func New(r Resolver) *Analyzer {
 	return &Analyzer{resolver: r, always: map[*pyast.Function]bool{}, enters: map[*pyast.Function]bool{}, busy: map[*pyast.Function]bool{},
 		raises: map[*pyast.Function]bool{}, busyRaise: map[*pyast.Function]bool{},
+		returns: map[retKey]bool{}, busyRet: map[retKey]bool{},
 		spent: map[*pyast.Function]int64{}}
 }
 
@@ -70,6 +74,14 @@ var checkpointFuncs = map[string]bool{
 	"aiosqlite.connect":   true,
 }
 
+// timedWaits await their first argument under a timeout: awaiting one is a
+// checkpoint when awaiting the argument is (asyncio.wait_for of a call that
+// checkpoints; the timeout only adds a cancellation of its own).
+var timedWaits = map[string]bool{
+	"asyncio.wait_for":       true,
+	"asyncio.tasks.wait_for": true,
+}
+
 // contextMethods are the MCP Context helpers that send a message to the
 // client (a checkpoint: the write stream's send starts with one).
 var contextMethods = map[string]bool{
@@ -101,6 +113,13 @@ func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
 		for _, q := range m.Resolve(callee) {
 			if checkpointFuncs[q] || cancellableWaits[q] {
 				return true
+			}
+			if timedWaits[q] {
+				// wait_for(aw, timeout) awaits aw: a checkpoint when aw is one
+				pos, _ := m.Args(call)
+				if len(pos) > 0 && a.isCheckpointCall(m, pyast.Unparen(pos[0])) {
+					return true
+				}
 			}
 		}
 	}

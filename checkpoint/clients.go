@@ -73,7 +73,28 @@ var clientIO = map[string]map[string]bool{
 	"motor.motor_asyncio.AsyncIOMotorCursor":              anyIO,
 	"asyncio.StreamReader":                                set("read", "readline", "readexactly", "readuntil"),
 	"asyncio.streams.StreamReader":                        set("read", "readline", "readexactly", "readuntil"),
+	// Playwright's async API (and its fork patchright): these methods send
+	// a message to the driver process and wait for its answer.
+	"playwright.async_api.Playwright":     playwrightIO,
+	"playwright.async_api.BrowserType":    browserTypeIO,
+	"playwright.async_api.Browser":        browserIO,
+	"playwright.async_api.BrowserContext": contextIO,
+	"playwright.async_api.Page":           pageIO,
+	"patchright.async_api.Playwright":     playwrightIO,
+	"patchright.async_api.BrowserType":    browserTypeIO,
+	"patchright.async_api.Browser":        browserIO,
+	"patchright.async_api.BrowserContext": contextIO,
+	"patchright.async_api.Page":           pageIO,
 }
+
+var (
+	// stop waits for the driver process to exit
+	playwrightIO  = set("stop")
+	browserTypeIO = set("launch", "launch_persistent_context", "connect", "connect_over_cdp")
+	browserIO     = set("close", "new_context", "new_page")
+	contextIO     = set("close", "new_page", "cookies", "add_cookies", "clear_cookies", "storage_state")
+	pageIO        = set("goto", "reload", "close", "content", "evaluate", "screenshot", "wait_for_selector")
+)
 
 // factories are functions whose call (or await of the call) makes a client.
 var factories = map[string]string{

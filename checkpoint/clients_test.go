@@ -298,3 +298,65 @@ async def cm(fast):
 		})
 	}
 }
+
+// asyncio.wait_for of a checkpoint call is one; Playwright's driver calls are
+// I/O, also through an attribute annotated in __init__ and a local copy.
+func TestWaitForAndPlaywright(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      bool
+	}{
+		{"wait_for of client I/O", `
+import asyncio, httpx
+client = httpx.AsyncClient()
+async def f():
+    await asyncio.wait_for(client.get("/"), timeout=5)  # here
+`, true},
+		{"wait_for of an unknown coroutine", `
+import asyncio
+async def f(x):
+    await asyncio.wait_for(x.close(), timeout=5)  # here
+`, false},
+		{"wait_for of an offload", `
+from asyncio import wait_for
+import anyio
+async def f(g):
+    await wait_for(anyio.to_thread.run_sync(g), 5)  # here
+`, true},
+		{"playwright context from an annotated attribute", `
+import asyncio
+from patchright.async_api import BrowserContext
+class M:
+    def __init__(self):
+        self._context: BrowserContext | None = None
+    async def close(self):
+        context = self._context
+        await asyncio.wait_for(context.close(), timeout=5)  # here
+`, true},
+		{"playwright stop, annotated parameter", `
+from playwright.async_api import Playwright
+async def f(p: Playwright):
+    await p.stop()  # here
+`, true},
+		{"an unannotated attribute", `
+class M:
+    def __init__(self, c):
+        self._context = c
+    async def close(self):
+        await self._context.close()  # here
+`, false},
+		{"a page method not in the table", `
+from playwright.async_api import Page
+async def f(page: Page):
+    await page.wait_for_timeout(0)  # here
+`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := parse(t, c.src)
+			if got := New(nil).IsCheckpointAwait(m, awaitOn(t, m)); got != c.want {
+				t.Errorf("IsCheckpointAwait = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -75,7 +75,14 @@
 //     motor AsyncIOMotorClient, Database, Collection, Cursor: every method;
 //     anyio streams (anyio.abc and anyio.streams types named *Stream): send,
 //     receive, receive_exactly, receive_until;
-//     asyncio.StreamReader: read, readline, readexactly, readuntil.
+//     asyncio.StreamReader: read, readline, readexactly, readuntil;
+//     Playwright's async API (playwright.async_api and its fork
+//     patchright.async_api), calls that wait for the driver's answer:
+//     Playwright.stop, BrowserType launch, launch_persistent_context,
+//     connect, connect_over_cdp; Browser close, new_context, new_page;
+//     BrowserContext close, new_page, cookies, add_cookies, clear_cookies,
+//     storage_state; Page goto, reload, close, content, evaluate,
+//     screenshot, wait_for_selector.
 //     Not StreamWriter.drain (it returns at once unless the transport is
 //     paused) nor AsyncSession.close. Some listed calls can finish without
 //     I/O (AsyncSession.get on an identity-map hit, a commit with nothing to
@@ -89,7 +96,11 @@
 //     connection, aiosqlite's execute() / cursor() a Cursor,
 //     redis.asyncio.from_url() a Redis, motor client.db.coll and
 //     client["db"]["coll"] a collection), and from the values a name is bound
-//     to, including "x = await factory(...)"
+//     to, including "x = await factory(...)"; an attribute of self takes
+//     the types of its annotation in the class's methods ("self.x: T | None
+//     = None")
+//   - asyncio.wait_for(aw, timeout) when awaiting aw is a checkpoint (it
+//     awaits aw; the timeout adds a cancellation of its own)
 //   - entering "async with" of a call whose entry does I/O: an aiohttp
 //     ClientSession request or ws_connect, httpx AsyncClient.stream,
 //     aiosqlite.connect, asyncpg.connect and create_pool; and of a project
@@ -104,7 +115,7 @@
 //     is no checkpoint
 //
 // Anything else is not a checkpoint: an unknown coroutine, a task, a future,
-// asyncio.wait_for/gather, entering or leaving an "async with" (except
+// asyncio.gather, asyncio.wait_for of anything else, entering or leaving an "async with" (except
 // contextmanager_in_threadpool, an offload, and the entries above), "async
 // for" steps (except iterate_in_threadpool). An await inside a shielded cancel scope
 // (ShieldedScope) is not a checkpoint either.
@@ -122,6 +133,20 @@
 // expression, not lambdas or comprehensions. A checkpoint that raises the
 // cancellation into an except that swallows it is MCP104's business: here it
 // covers.
+//
+// A branch on an awaited project function's result counts what the callee
+// did before giving that result (returns.go): for `if [not] await f(...)`
+// (also an elif), and `x = await f(...)` right before `if [not] x:`, the
+// branch taken on a falsy (truthy) result is covered when every path of f
+// that can return a falsy (truthy) value passes a real checkpoint first
+// (ReturnsChecked). A return gives a known truth only for a constant (True,
+// False, None, a decimal integer, a string with no interpolation) or a local
+// name bound only by plain assignments (then its assignments are what
+// count); anything else may have either truth. That question follows
+// implicit exceptions (a failing call may enter any except clause of the try
+// around it, or be suppressed by a with statement), unless the try or with
+// body starts with an await of a real checkpoint: an exception from
+// awaited real I/O is taken to come after it yielded.
 //
 // # Ways out (Exits)
 //

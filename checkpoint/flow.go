@@ -61,6 +61,11 @@ type flow struct {
 	// exits are the ways of leaving the function the question is about:
 	// funcEnd(exits) is the continuation of its body.
 	exits Exits
+	// implicit: exceptions a statement raises of itself (not raise
+	// statements) are followed into the except clauses of the try around
+	// them and out of with statements whose context manager may suppress
+	// them (ReturnsChecked).
+	implicit bool
 }
 
 // Extra adjusts a coverage question for MCP104, which asks what follows a
@@ -304,6 +309,14 @@ func (f *flow) block(b *pyast.Node, k cont, sh bool) bool {
 func (f *flow) seq(stmts []*pyast.Node, i int, k cont, sh bool) bool {
 	cur := k.next
 	for j := len(stmts) - 1; j >= i; j-- {
+		if j > i {
+			// x = await f(...) then if x: / if not x: (a path that
+			// starts between them has the result already)
+			if o, ok := f.assignedOutcome(stmts[j-1], stmts[j], sh); ok {
+				cur = f.stmtKnowing(stmts[j], k.with(cur), sh, o)
+				continue
+			}
+		}
 		cur = f.stmt(stmts[j], k.with(cur), sh)
 	}
 	return cur
@@ -312,6 +325,13 @@ func (f *flow) seq(stmts []*pyast.Node, i int, k cont, sh bool) bool {
 // stmt: every path from the start of statement s covers, given that leaving
 // s normally continues with k.next (and so on).
 func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
+	return f.stmtKnowing(s, k, sh, outcome{})
+}
+
+// stmtKnowing is stmt for an if statement whose condition's outcome is
+// known from the statement before it (assignedOutcome); known is empty for
+// any other statement.
+func (f *flow) stmtKnowing(s *pyast.Node, k cont, sh bool, known outcome) bool {
 	f.step()
 	if f.x.Stop != nil && f.x.Stop(s) {
 		return true
@@ -335,10 +355,13 @@ func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
 	case "raise_statement":
 		return Reraises(f.m, s) || f.exprCP(s, sh) || f.raiseCont(s, k)
 	case "if_statement":
-		if f.exprCP(s.ChildByFieldName("condition"), sh) {
+		cond := s.ChildByFieldName("condition")
+		if f.exprCP(cond, sh) {
 			return true
 		}
-		return f.ifBranches(s, -1, k, sh)
+		o := f.condOutcome(cond, sh, nil)
+		o.onTrue, o.onFalse = o.onTrue || known.onTrue, o.onFalse || known.onFalse
+		return f.ifBranches(s, -1, k, sh, o)
 	case "while_statement":
 		if f.exprCP(s.ChildByFieldName("condition"), sh) {
 			return true
@@ -354,6 +377,9 @@ func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
 		body := s.ChildByFieldName("body")
 		if !f.block(body, t.body, sh) {
 			return false
+		}
+		if f.implicit && !t.body.exc && !f.startsCP(body, sh) {
+			return false // an exception of the body's own goes to a handler (or on) with no checkpoint
 		}
 		// For a function's summary: a cancellation delivered at a
 		// checkpoint in the body goes to an except clause that catches
@@ -376,6 +402,9 @@ func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
 			return true
 		}
 		bk, bsh := f.withBody(s, k, sh)
+		if f.implicit && !bk.next && !f.startsCP(s.ChildByFieldName("body"), bsh) {
+			return false // the context manager may suppress an exception of the body's own
+		}
 		return f.block(s.ChildByFieldName("body"), bk, bsh)
 	case "match_statement":
 		if f.exprCP(s.ChildByFieldName("subject"), sh) {
@@ -388,8 +417,9 @@ func (f *flow) stmt(s *pyast.Node, k cont, sh bool) bool {
 }
 
 // ifBranches: paths after the condition of branch i (-1: the if itself)
-// evaluated false or true. Clause i of the alternatives is an elif or else.
-func (f *flow) ifBranches(s *pyast.Node, from int, k cont, sh bool) bool {
+// evaluated false or true; o says which of them passed a checkpoint in
+// evaluating it. Clause i of the alternatives is an elif or else.
+func (f *flow) ifBranches(s *pyast.Node, from int, k cont, sh bool, o outcome) bool {
 	var alts []*pyast.Node
 	for _, c := range pyast.NamedChildren(s) {
 		if c.Kind() == "elif_clause" || c.Kind() == "else_clause" {
@@ -406,15 +436,17 @@ func (f *flow) ifBranches(s *pyast.Node, from int, k cont, sh bool) bool {
 		if a.Kind() == "else_clause" {
 			return f.block(a.ChildByFieldName("body"), k, sh)
 		}
-		if f.exprCP(a.ChildByFieldName("condition"), sh) {
+		cond := a.ChildByFieldName("condition")
+		if f.exprCP(cond, sh) {
 			return true
 		}
-		return f.block(a.ChildByFieldName("consequence"), k, sh) && rest(i+1)
+		oi := f.condOutcome(cond, sh, nil)
+		return (oi.onTrue || f.block(a.ChildByFieldName("consequence"), k, sh)) && (oi.onFalse || rest(i+1))
 	}
 	if from < 0 {
-		return f.block(s.ChildByFieldName("consequence"), k, sh) && rest(0)
+		return (o.onTrue || f.block(s.ChildByFieldName("consequence"), k, sh)) && (o.onFalse || rest(0))
 	}
-	return f.block(alts[from].ChildByFieldName("consequence"), k, sh) && rest(from+1)
+	return (o.onTrue || f.block(alts[from].ChildByFieldName("consequence"), k, sh)) && (o.onFalse || rest(from+1))
 }
 
 // loopHead: paths from the head of a while or for loop (before the
@@ -935,7 +967,7 @@ func (f *flow) coveredAfter(fn *pyast.Function, node *pyast.Node) bool {
 		return Reraises(f.m, s) || f.laterCP(s, node, sh) || f.raiseCont(s, k)
 	case "if_statement":
 		if cond := s.ChildByFieldName("condition"); within(node, cond) {
-			return f.laterCP(cond, node, sh) || f.ifBranches(s, -1, k, sh)
+			return f.laterCP(cond, node, sh) || f.ifBranches(s, -1, k, sh, f.condOutcome(cond, sh, node))
 		}
 		i := 0
 		for _, c := range pyast.NamedChildren(s) {
@@ -943,7 +975,7 @@ func (f *flow) coveredAfter(fn *pyast.Function, node *pyast.Node) bool {
 				continue
 			}
 			if cond := c.ChildByFieldName("condition"); cond != nil && within(node, cond) {
-				return f.laterCP(cond, node, sh) || f.ifBranches(s, i, k, sh)
+				return f.laterCP(cond, node, sh) || f.ifBranches(s, i, k, sh, f.condOutcome(cond, sh, node))
 			}
 			i++
 		}

@@ -621,6 +621,10 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		} else {
 			types = m.typesIn(s, right)
 		}
+		if ann := n.ChildByFieldName("type"); ann != nil {
+			// self.x: Client | None = None
+			types = appendUnique(types, m.annotationTypes(s, ann)...)
+		}
 		c.addAttr(name, m.newBinding(name, BindValue, n, targets, types))
 	}
 }

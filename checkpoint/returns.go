@@ -1,0 +1,352 @@
+package checkpoint
+
+import (
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// The value an awaited project function returns decides some branches:
+// `if not await browser.close(): raise Other(...) from exc`. When every path
+// of close() that can return a falsy value passes a real checkpoint first,
+// the branch taken on a falsy result follows a checkpoint, and anyio
+// re-delivers a pending cancellation there (SPEC section 1): the raise
+// cannot follow a cancel. ReturnsChecked answers that for one truth value;
+// the flow uses it for an if (or elif) whose condition is `await f(...)` or
+// `not await f(...)`, and for `x = await f(...)` right before `if x:` or
+// `if not x:`.
+
+// truth is what a constant says about a value's truth.
+type truth int8
+
+const (
+	truthUnknown truth = iota
+	truthTrue
+	truthFalse
+)
+
+// constTruth is the truth of a constant expression: True, False, None, a
+// decimal integer, a string with no interpolation; unknown for the rest.
+func constTruth(m *pyast.Module, e *pyast.Node) truth {
+	e = pyast.Unparen(e)
+	if e == nil {
+		return truthUnknown
+	}
+	switch e.Kind() {
+	case "true":
+		return truthTrue
+	case "false", "none":
+		return truthFalse
+	case "integer":
+		t := m.Text(e)
+		switch {
+		case t == "0":
+			return truthFalse
+		case t[0] >= '1' && t[0] <= '9':
+			return truthTrue
+		}
+	case "string":
+		content := false
+		for _, c := range pyast.NamedChildren(e) {
+			switch c.Kind() {
+			case "interpolation":
+				return truthUnknown
+			case "string_content":
+				if c.EndByte() > c.StartByte() {
+					content = true
+				}
+			}
+		}
+		if content {
+			return truthTrue
+		}
+		return truthFalse
+	}
+	return truthUnknown
+}
+
+type retKey struct {
+	fn     *pyast.Function
+	truthy bool
+}
+
+// ReturnsChecked reports whether every path of async function fn that can
+// return a value of the given truth (truthy or falsy) passes a real
+// checkpoint before it returns, so that a caller branching on the awaited
+// result has passed a checkpoint on that branch. Exits by an exception are
+// no returns. A return gives such a value unless it returns a constant of
+// the other truth (constTruth); falling off the end or a bare return gives
+// None. `return x` of a local name whose only bindings in fn are plain
+// assignments `x = value` (and that fn's nested functions do not mention)
+// gives what those assignments gave: an assignment of a value that may have
+// the truth must then follow a checkpoint on every path.
+//
+// The question runs as a summary: a checkpoint whose cancellation an except
+// clause catches must be followed by another one. Exceptions that a
+// statement raises of itself (an await that fails, a call) are followed
+// too: they may enter any except clause of the try around them, or be
+// suppressed by a with statement's context manager, with no checkpoint
+// before them, unless the try or with body starts with an unshielded await
+// of a real checkpoint (`x = await call(...)`, `await call(...)` or `return
+// await call(...)`), whose failure is taken to come from the awaited
+// operation after it yielded. Memoised; recursion counts as no.
+func (a *Analyzer) ReturnsChecked(m *pyast.Module, fn *pyast.Function, truthy bool) bool {
+	if fn == nil || fn.Body == nil || !fn.Async() || yields(fn.Body) {
+		return false
+	}
+	key := retKey{fn, truthy}
+	if v, ok := a.returns[key]; ok {
+		return v
+	}
+	if a.busyRet[key] {
+		return false
+	}
+	return a.ask(m, fn, false, func() bool {
+		a.busyRet[key] = true
+		f := &flow{a: a, m: m, summary: true, implicit: true, exits: ExitReturn, x: Extra{Fail: returnsGiving(m, fn, truthy)}}
+		k := allCovered
+		k.next = truthy // falling off the end returns None
+		v := f.block(fn.Body, k, false)
+		delete(a.busyRet, key)
+		a.returns[key] = v
+		return v
+	})
+}
+
+// returnsGiving returns the statements of fn that make it return a value
+// that may have the given truth (see ReturnsChecked): such returns, and the
+// assignments of such values to tracked names that fn returns.
+func returnsGiving(m *pyast.Module, fn *pyast.Function, truthy bool) func(*pyast.Node) bool {
+	gives := func(v *pyast.Node) bool {
+		switch constTruth(m, v) {
+		case truthTrue:
+			return truthy
+		case truthFalse:
+			return !truthy
+		}
+		return true
+	}
+	bad := map[*pyast.Node]bool{}
+	tracked := map[string]bool{}
+	pyast.WalkCode(fn.Body, func(n *pyast.Node) bool {
+		if n.Kind() != "return_statement" {
+			return true
+		}
+		v := returnValue(n)
+		if v == nil {
+			if !truthy {
+				bad[n] = true
+			}
+			return false
+		}
+		if v.Kind() == "identifier" && trackedLocal(m, fn, m.Text(v)) {
+			tracked[m.Text(v)] = true
+			return false
+		}
+		if gives(v) {
+			bad[n] = true
+		}
+		return false
+	})
+	if len(tracked) > 0 {
+		pyast.WalkCode(fn.Body, func(n *pyast.Node) bool {
+			if n.Kind() != "assignment" {
+				return true
+			}
+			left := n.ChildByFieldName("left")
+			if left != nil && left.Kind() == "identifier" && tracked[m.Text(left)] && gives(assignedRight(n)) {
+				if s := stmtOf(n); s != nil {
+					bad[s] = true
+				}
+			}
+			return true
+		})
+	}
+	return func(s *pyast.Node) bool { return bad[s] }
+}
+
+// returnValue is the expression a return statement returns (nil for a bare
+// return).
+func returnValue(r *pyast.Node) *pyast.Node {
+	for _, c := range pyast.NamedChildren(r) {
+		if c.Kind() != "comment" {
+			return pyast.Unparen(c)
+		}
+	}
+	return nil
+}
+
+// assignedRight is the value of an assignment (of the last one in a = b =
+// value).
+func assignedRight(n *pyast.Node) *pyast.Node {
+	r := pyast.Unparen(n.ChildByFieldName("right"))
+	for r != nil && r.Kind() == "assignment" {
+		r = pyast.Unparen(r.ChildByFieldName("right"))
+	}
+	return r
+}
+
+// trackedLocal reports whether name, in fn, is bound only by plain
+// assignments `name = value` of fn's own code and otherwise only read
+// (returned, tested, passed, compared): not a parameter, and not mentioned
+// in nested functions, lambdas, classes or comprehensions. Any other
+// occurrence (for, with or except targets, augmented assignment, :=,
+// unpacking, del, global, nonlocal, ...) makes it untracked.
+func trackedLocal(m *pyast.Module, fn *pyast.Function, name string) bool {
+	for _, p := range fn.Params {
+		if p.Name == name {
+			return false
+		}
+	}
+	ok := true
+	pyast.Walk(fn.Body, func(n *pyast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n.Kind() {
+		case "function_definition", "lambda", "class_definition", "list_comprehension", "set_comprehension",
+			"dictionary_comprehension", "generator_expression":
+			pyast.Walk(n, func(c *pyast.Node) bool {
+				if c.Kind() == "identifier" && m.Text(c) == name {
+					ok = false
+				}
+				return ok
+			})
+			return false
+		case "identifier":
+			if m.Text(n) == name && !readOrAssigned(n) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// readOrAssigned reports whether identifier n is the target of a plain
+// assignment or is read where no binding can be.
+func readOrAssigned(n *pyast.Node) bool {
+	p := n.Parent()
+	if p == nil {
+		return false
+	}
+	field := func(name string) bool {
+		c := p.ChildByFieldName(name)
+		return c != nil && c.Equals(n)
+	}
+	switch p.Kind() {
+	case "assignment":
+		return field("left") || field("right")
+	case "return_statement", "not_operator", "boolean_operator", "comparison_operator", "binary_operator",
+		"unary_operator", "parenthesized_expression", "argument_list", "conditional_expression", "interpolation":
+		return true
+	case "if_statement", "elif_clause", "while_statement":
+		return field("condition")
+	case "keyword_argument":
+		return field("value")
+	case "attribute":
+		return field("object")
+	case "subscript":
+		return field("value")
+	}
+	return false
+}
+
+// outcome says, for a branch condition, whether the paths on which it is
+// true, and those on which it is false, passed a real checkpoint in
+// evaluating it.
+type outcome struct{ onTrue, onFalse bool }
+
+// condOutcome is the outcome of an if or elif condition `await f(...)` or
+// `not await f(...)` (any number of nots) of a project async function f,
+// from ReturnsChecked; with after set, only when the await starts after it
+// ends or its call's arguments hold it (as laterCP).
+func (f *flow) condOutcome(cond *pyast.Node, sh bool, after *pyast.Node) outcome {
+	e, neg := stripNot(cond)
+	if sh || e == nil || e.Kind() != "await" || f.ignored(e) {
+		return outcome{}
+	}
+	call := pyast.Unparen(e.NamedChild(0))
+	if call == nil || call.Kind() != "call" {
+		return outcome{}
+	}
+	if after != nil && e.StartByte() < after.EndByte() {
+		args := call.ChildByFieldName("arguments")
+		if args == nil || !within(after, args) {
+			return outcome{}
+		}
+	}
+	return f.awaitedOutcome(call, neg)
+}
+
+// awaitedOutcome is the outcome of testing the awaited result of call,
+// negated or not.
+func (f *flow) awaitedOutcome(call *pyast.Node, neg bool) outcome {
+	if f.a == nil || f.a.resolver == nil {
+		return outcome{}
+	}
+	cm, fn, ok := f.a.resolver.Callee(f.m, call)
+	if !ok || fn == nil || !fn.Async() {
+		return outcome{}
+	}
+	// The condition is true when the result is truthy, or falsy under not.
+	return outcome{onTrue: f.a.ReturnsChecked(cm, fn, !neg), onFalse: f.a.ReturnsChecked(cm, fn, neg)}
+}
+
+// assignedOutcome is the outcome of if statement s when the statement
+// before it, prev, is `x = await f(...)` and s tests `x` or `not x`.
+func (f *flow) assignedOutcome(prev, s *pyast.Node, sh bool) (outcome, bool) {
+	if s.Kind() != "if_statement" || sh || prev.Kind() != "expression_statement" {
+		return outcome{}, false
+	}
+	name, neg := stripNot(s.ChildByFieldName("condition"))
+	as := pyast.Unparen(prev.NamedChild(0))
+	if name == nil || name.Kind() != "identifier" || as == nil || as.Kind() != "assignment" {
+		return outcome{}, false
+	}
+	left, right := as.ChildByFieldName("left"), pyast.Unparen(as.ChildByFieldName("right"))
+	if left == nil || left.Kind() != "identifier" || f.m.Text(left) != f.m.Text(name) ||
+		right == nil || right.Kind() != "await" || f.ignored(right) {
+		return outcome{}, false
+	}
+	call := pyast.Unparen(right.NamedChild(0))
+	if call == nil || call.Kind() != "call" {
+		return outcome{}, false
+	}
+	return f.awaitedOutcome(call, neg), true
+}
+
+// stripNot removes the nots (and parentheses) around e and says whether
+// their number is odd.
+func stripNot(e *pyast.Node) (*pyast.Node, bool) {
+	neg := false
+	e = pyast.Unparen(e)
+	for e != nil && e.Kind() == "not_operator" {
+		neg = !neg
+		e = pyast.Unparen(e.ChildByFieldName("argument"))
+	}
+	return e, neg
+}
+
+// startsCP reports whether block b starts with an unshielded await of a
+// real checkpoint: `await call(...)`, `x = await call(...)` or `return
+// await call(...)` (see ReturnsChecked).
+func (f *flow) startsCP(b *pyast.Node, sh bool) bool {
+	if sh || b == nil {
+		return false
+	}
+	for _, s := range pyast.NamedChildren(b) {
+		var e *pyast.Node
+		switch s.Kind() {
+		case "comment":
+			continue
+		case "expression_statement":
+			e = pyast.Unparen(s.NamedChild(0))
+			if e != nil && e.Kind() == "assignment" {
+				e = pyast.Unparen(e.ChildByFieldName("right"))
+			}
+		case "return_statement":
+			e = returnValue(s)
+		}
+		return e != nil && e.Kind() == "await" && !f.ignored(e) && f.a.IsCheckpointAwait(f.m, e)
+	}
+	return false
+}
