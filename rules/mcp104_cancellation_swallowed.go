@@ -69,7 +69,14 @@ import (
 // the except body (except BaseException: await client.aclose(); raise
 // ToolError(...)) is not reported, since anyio re-delivers the cancellation
 // at that await and it propagates (SPEC section 1); under a shield it does
-// not count.
+// not count. The same holds for a branch on what an awaited project function
+// returned (`if not await browser.close(): raise Other(...) from exc`, also
+// `closed = await browser.close()` right before `if not closed:`): the
+// branch follows a checkpoint when every path of the callee that can give a
+// result taking it passes a real checkpoint first (checkpoint.ReturnsChecked:
+// its returns of constants and of plainly assigned locals; any other
+// returned value, a sync callee, or a test of something else is unknown, and
+// the raise is reported as before).
 var mcp104 = Register(&Rule{
 	Code:      "MCP104",
 	Name:      "cancellation-swallowed",
@@ -89,7 +96,7 @@ var mcp104 = Register(&Rule{
 			"cancellation out of that path), `contextlib.suppress()` of those around an `await`, and `return` / " +
 			"`break` / `continue` in a `finally:` block whose `try` awaits. A swallow is reported only when the " +
 			"handler can then return normally or raise another exception: not when a real checkpoint follows (anyio delivers the cancellation " +
-			"again there), not when an outer `except` or `finally` re-raises, not when a flag set in the except body " +
+			"again there; also inside an awaited project function whose result decides the branch, when it gives that result only after one), not when an outer `except` or `finally` re-raises, not when a flag set in the except body " +
 			"later re-raises a cancellation, and not in code that runs as a separate task (`asyncio.gather`, " +
 			"`create_task`, task groups).",
 		WhyIsThisBad: "When a client sends `notifications/cancelled`, mcp 1.x cancels the handler and at once answers " +

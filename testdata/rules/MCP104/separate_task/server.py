@@ -81,5 +81,21 @@ async def no_checkpoint_after(ctx: Context) -> str:
         await asyncio.sleep(1)
     except asyncio.CancelledError:  # want: MCP104
         pass
-    await asyncio.wait_for(asyncio.sleep(1), 1)
+    # wait_for awaits a coroutine that never suspends: no checkpoint.
+    await asyncio.wait_for(_no_suspend(), 1)
     return "returns normally"
+
+
+async def _no_suspend() -> str:
+    return "x"
+
+
+@mcp.tool()
+async def wait_for_checkpoint_after(ctx: Context) -> str:
+    try:
+        await asyncio.sleep(1)
+    except asyncio.CancelledError:
+        pass
+    # wait_for awaits the sleep, a real checkpoint: the cancel is re-delivered.
+    await asyncio.wait_for(asyncio.sleep(1), 1)
+    return "re-delivered"
