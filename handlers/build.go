@@ -233,7 +233,48 @@ func (b *builder) memberOf(m *pyast.Module, s *pyast.Scope, rest []string, depth
 		}
 		return b.memberOf(sub, sub.Scope, rest[1:], depth+1)
 	}
+	// A name the module's star imports bring in (from .runtime import *):
+	// the later import's, as Python rebinds it.
+	if len(bs) == 0 && s == m.Scope {
+		for i := len(m.Stars) - 1; i >= 0; i-- {
+			if src := b.module(m.Stars[i]); src != nil && !starExports(src, rest[0]) {
+				continue
+			}
+			if sym := b.lookupDepth(m.Stars[i]+"."+strings.Join(rest, "."), depth+1); !sym.isZero() {
+				return sym
+			}
+		}
+	}
 	return symbol{}
+}
+
+// starExports reports whether "from m import *" binds name: the names its
+// __all__ lists when that is one list or tuple of string literals, every
+// name when __all__ is computed (__all__ = [n for n in globals() ...]) or
+// bound more than once, and without __all__ the names with no leading
+// underscore.
+func starExports(m *pyast.Module, name string) bool {
+	all := m.Scope.Local("__all__")
+	if len(all) == 0 {
+		return !strings.HasPrefix(name, "_")
+	}
+	if len(all) > 1 {
+		return true
+	}
+	v := all[0].Value()
+	if v == nil || v.Kind() != "list" && v.Kind() != "tuple" {
+		return true
+	}
+	for _, el := range pyast.NamedChildren(v) {
+		if el.Kind() == "comment" {
+			continue
+		}
+		s, ok := stringValue(m, el)
+		if !ok || s == name {
+			return true // a name not known, or this one
+		}
+	}
+	return false
 }
 
 // method finds a method on a project class or its project bases.

@@ -511,6 +511,10 @@ func (m *Module) indexFromImport(n *Node, s *Scope) {
 			name := DottedName(m, c.ChildByFieldName("name"))
 			alias := m.Text(c.ChildByFieldName("alias"))
 			s.bind(m.newBinding(alias, BindImport, n, []string{base + "." + name}, nil))
+		case "wildcard_import":
+			if s == m.Scope { // Python allows it at module level only
+				m.Stars = append(m.Stars, base)
+			}
 		}
 	}
 }

@@ -32,6 +32,7 @@ type Module struct {
 	Root  *Node
 
 	Scope   *Scope      // module-level bindings
+	Stars   []string    // the modules of its module-level "from X import *", in order (relative ones resolved)
 	Funcs   []*Function // every def and async def, in source order, nested ones too
 	Classes []*Class
 

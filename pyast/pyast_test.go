@@ -68,6 +68,32 @@ async def h():
 	}
 }
 
+// A name no scope binds, in a module with star imports, can be the
+// module's own module.name (which the handler index follows into the star
+// sources) or a builtin; a bound name is not.
+func TestResolveStarImports(t *testing.T) {
+	m := parse(t, "app.tools", `from .runtime import *
+from mcp.types import *
+import json
+
+@mcp.tool()
+async def h():
+    await _roots()
+    json.dumps()
+`)
+	if want := []string{"app.runtime", "mcp.types"}; !reflect.DeepEqual(m.Stars, want) {
+		t.Errorf("Stars = %q, want %q", m.Stars, want)
+	}
+	got := callNames(m)
+	want := [][]string{{"app.tools.mcp.tool", "mcp.tool"}, {"app.tools._roots", "_roots"}, {"json.dumps"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if m := parse(t, "app.plain", "print()\n"); !reflect.DeepEqual(callNames(m), [][]string{{"print"}}) {
+		t.Errorf("without star imports: %q", callNames(m))
+	}
+}
+
 func TestRelativeModule(t *testing.T) {
 	cases := []struct {
 		name      string

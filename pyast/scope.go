@@ -275,7 +275,7 @@ func (m *Module) ResolveUnless(s *Scope, n *Node, skip func(sc *Scope, name stri
 		case !ok:
 			return nil
 		case len(bs) == 0:
-			return []string{m.Text(n)}
+			return m.unbound(m.Text(n))
 		case len(bs) == 1: // a binding's targets are distinct
 			return append([]string(nil), bs[0].Targets()...)
 		}
@@ -306,7 +306,7 @@ func (m *Module) ResolveUnless(s *Scope, n *Node, skip func(sc *Scope, name stri
 		case !ok:
 			return nil
 		case len(bs) == 0:
-			bases = []string{m.TextView(n)}
+			bases = m.unbound(m.TextView(n))
 		case len(bs) == 1:
 			bases = bs[0].Targets()
 		default:
@@ -334,6 +334,17 @@ func (m *Module) ResolveUnless(s *Scope, n *Node, skip func(sc *Scope, name stri
 		return out
 	}
 	return nil
+}
+
+// unbound returns what a name no scope binds can refer to: a builtin, or
+// in a module with star imports (from X import *) the module's own
+// module.name too, which a lookup across modules follows into the X that
+// exports it (Stars).
+func (m *Module) unbound(name string) []string {
+	if len(m.Stars) == 0 || m.Name == "" {
+		return []string{name}
+	}
+	return []string{m.Name + "." + name, name}
 }
 
 // root looks the identifier n up from s: its bindings, and false when skip
