@@ -145,8 +145,10 @@
 // count); anything else may have either truth. That question follows
 // implicit exceptions (a failing call may enter any except clause of the try
 // around it, or be suppressed by a with statement), unless the try or with
-// body starts with an await of a real checkpoint: an exception from
-// awaited real I/O is taken to come after it yielded.
+// body starts with an await of a real checkpoint whose arguments run no
+// code of their own (names, attributes, constants, the coroutine of another
+// checkpoint): an exception from awaited real I/O is taken to come after it
+// yielded.
 //
 // # Ways out (Exits)
 //

@@ -86,8 +86,9 @@ type retKey struct {
 // suppressed by a with statement's context manager, with no checkpoint
 // before them, unless the try or with body starts with an unshielded await
 // of a real checkpoint (`x = await call(...)`, `await call(...)` or `return
-// await call(...)`), whose failure is taken to come from the awaited
-// operation after it yielded. Memoised; recursion counts as no.
+// await call(...)`) whose arguments run no code of their own (inertArgs):
+// its failure is taken to come from the awaited operation after it
+// yielded. Memoised; recursion counts as no.
 func (a *Analyzer) ReturnsChecked(m *pyast.Module, fn *pyast.Function, truthy bool) bool {
 	if fn == nil || fn.Body == nil || !fn.Async() || yields(fn.Body) {
 		return false
@@ -346,7 +347,40 @@ func (f *flow) startsCP(b *pyast.Node, sh bool) bool {
 		case "return_statement":
 			e = returnValue(s)
 		}
-		return e != nil && e.Kind() == "await" && !f.ignored(e) && f.a.IsCheckpointAwait(f.m, e)
+		if e == nil || e.Kind() != "await" || f.ignored(e) || !f.a.IsCheckpointAwait(f.m, e) {
+			return false
+		}
+		return f.inertArgs(pyast.Unparen(e.NamedChild(0)))
 	}
 	return false
+}
+
+// inertArgs reports whether evaluating the arguments of call runs no code
+// that could raise before the awaited operation starts: names, attributes,
+// constants, and calls that make a checkpoint's coroutine (wait_for's
+// argument).
+func (f *flow) inertArgs(call *pyast.Node) bool {
+	args := call.ChildByFieldName("arguments")
+	if args == nil {
+		return true
+	}
+	for _, a := range pyast.NamedChildren(args) {
+		if a.Kind() == "keyword_argument" {
+			a = a.ChildByFieldName("value")
+		}
+		a = pyast.Unparen(a)
+		if a == nil {
+			return false
+		}
+		switch a.Kind() {
+		case "comment", "identifier", "attribute", "string", "integer", "float", "true", "false", "none":
+		case "call":
+			if !f.a.isCheckpointCall(f.m, a) || !f.inertArgs(a) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

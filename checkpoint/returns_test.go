@@ -41,6 +41,16 @@ async def close_both(a, b):
             confirmed = False
     return confirmed
 
+async def computed_argument(a):
+    if a is None:
+        return True
+    ok = True
+    try:
+        await client.post(url_of(a))
+    except Exception:
+        ok = False
+    return ok
+
 async def flag_unchecked(a):
     confirmed = True
     if a is None:
@@ -145,6 +155,7 @@ func TestReturnsChecked(t *testing.T) {
 	want := map[string][2]bool{
 		"close_confirmed":     {true, false},
 		"close_both":          {true, false},
+		"computed_argument":   {false, false},
 		"flag_unchecked":      {false, false},
 		"false_without_await": {false, true},
 		"unknown_value":       {false, false},
