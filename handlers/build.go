@@ -66,6 +66,10 @@ type builder struct {
 	succ     map[*pyast.Function][]*pyast.Function // see successors
 	out      *Index
 	seenReg  map[string]bool
+	// makers are, by call, the names its callee resolves to that make a
+	// handler from a function (fromFunction) or a server (serverClasses):
+	// indexCalls resolves every callee, registrationCall reads these.
+	makers map[*pyast.Node][]string
 	// pending are the handlers findRegistrations found, before record
 	// keeps each once.
 	pending []*Handler
@@ -91,7 +95,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		byPath: map[string]*pyast.Module{}, byName: map[string]*pyast.Module{},
 		funcs: map[string]FuncRef{}, classes: map[string]*pyast.Class{},
 		classMod: map[*pyast.Class]*pyast.Module{}, moduleOf: map[*pyast.Function]*pyast.Module{},
-		siteOf: map[*pyast.Function][]int32{}, seenReg: map[string]bool{},
+		siteOf: map[*pyast.Function][]int32{}, makers: map[*pyast.Node][]string{}, seenReg: map[string]bool{},
 		succ: map[*pyast.Function][]*pyast.Function{}, lazy: &lazyTables{}, looked: newLookupMemo(),
 		out: &Index{reached: map[*pyast.Function][]*Handler{}, callers: map[*pyast.Function][]CallSite{},
 			funcs: map[string]FuncRef{}, moduleOf: map[*pyast.Function]*pyast.Module{}},
@@ -453,7 +457,16 @@ func (b *builder) indexCalls() {
 			b.succ[f] = per[i].succ[j]
 		}
 		b.out.servers = append(b.out.servers, per[i].servers...)
+		for _, mk := range per[i].makers {
+			b.makers[mk.call] = mk.quals
+		}
 	}
+}
+
+// maker is a call whose callee can make a handler or a server (makers).
+type maker struct {
+	call  *pyast.Node
+	quals []string
 }
 
 // moduleCalls is what indexCalls finds in one module.
@@ -461,6 +474,7 @@ type moduleCalls struct {
 	sites   []site
 	succ    [][]*pyast.Function // the successors of m.Funcs[j]
 	servers []ServerSite        // the calls that construct a server (see findGuards)
+	makers  []maker
 }
 
 // moduleCalls resolves the calls of module m, and the successors of its
@@ -490,13 +504,26 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 	}
 	var sites []site
 	var servers []ServerSite
+	var makers []maker
 	var kws []*pyast.Node
 	for n := range m.Nodes("call") {
-		// The callee is resolved once for both questions.
+		// The callee is resolved once for every question (registrationCall
+		// asks later).
 		callee := pyast.Callee(n)
 		ns := b.resolveNames(m, callee)
 		if b.constructsServer(ns) {
 			servers = append(servers, ServerSite{m, n})
+		}
+		var qs []string
+		for _, q := range ns.quals {
+			if _, ok := fromFunction[q]; ok {
+				qs = append(qs, q)
+			} else if _, ok := serverClasses[q]; ok {
+				qs = append(qs, q)
+			}
+		}
+		if qs != nil {
+			makers = append(makers, maker{n, qs})
 		}
 		caller := m.FuncAt(n)
 		callees := b.calleesOfNames(m, callee, ns)
@@ -527,7 +554,7 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 			}
 		}
 	}
-	return moduleCalls{sites: sites, succ: succ, servers: servers}
+	return moduleCalls{sites: sites, succ: succ, servers: servers, makers: makers}
 }
 
 // callSitesOf yields the call sites of f, in the order indexCalls found

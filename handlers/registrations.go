@@ -551,8 +551,9 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		}
 		return
 	}
-	// Tool.from_function(fn) and friends, wherever they appear.
-	for _, q := range b.quals(m, callee) {
+	// Tool.from_function(fn) and friends, wherever they appear (the names
+	// of the callee that can be one, resolved by indexCalls).
+	for _, q := range b.makers[call] {
 		if fw, ok := fromFunction[q]; ok && len(pos) > 0 {
 			for _, t := range b.targets(m, pos[0], 0) {
 				r, ws := t.ref, t.wrappers
