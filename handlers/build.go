@@ -513,6 +513,8 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 		ns := b.resolveNames(m, callee)
 		if b.constructsServer(ns) {
 			servers = append(servers, ServerSite{m, n})
+		} else if c := pyast.Constructor(n); c != pyast.Unparen(callee) && b.constructsServer(b.resolveNames(m, c)) {
+			servers = append(servers, ServerSite{m, n}) // FastMCP[None](...)
 		}
 		var qs []string
 		for _, q := range ns.quals {

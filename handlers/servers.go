@@ -133,7 +133,7 @@ func (b *builder) serverOfDepth(m *pyast.Module, expr *pyast.Node, depth int) (F
 		return FrameworkUnknown, ""
 	}
 	if expr.Kind() == "call" { // register(FastMCP("x")), make_server().tool
-		for _, q := range m.Resolve(pyast.Callee(expr)) {
+		for _, q := range m.Resolve(pyast.Constructor(expr)) {
 			if f := b.frameworkOfQual(q, depth); f != FrameworkUnknown {
 				return f, ""
 			}

@@ -20,6 +20,21 @@ func Callee(call *Node) *Node {
 	return call.ChildByFieldName("function")
 }
 
+// Constructor returns what a call's value is an instance of, when the call
+// constructs one: the callee, or for a call of a subscripted generic class
+// (FastMCP[None](...), Server[AppContext](...)) the class subscripted. Only
+// a name or attribute chain is taken from under the subscript; what it
+// names (a class, or a dict of callables) is for the caller to decide.
+func Constructor(call *Node) *Node {
+	f := Unparen(Callee(call))
+	if f != nil && f.Kind() == "subscript" {
+		if v := Unparen(f.ChildByFieldName("value")); v != nil && (v.Kind() == "identifier" || v.Kind() == "attribute") {
+			return v
+		}
+	}
+	return f
+}
+
 // Args returns the positional argument expressions and keyword arguments of a
 // call. Splats (*a, **k) are in neither. keywords is nil (a map to read, not
 // to write) when the call has none: most calls, and a map each was most of

@@ -89,7 +89,7 @@ type Class struct {
 	Qual       string
 	Node       *Node
 	Decorators []*Node
-	Bases      []*Node
+	Bases      []*Node               // a generic base's class: FastMCP for FastMCP[LifespanT]
 	Methods    map[string]*Function  // nil when it has none
 	Attrs      map[string][]*Binding // self.x = ... in methods and x = ... in the body; nil when none
 	Scope      *Scope
@@ -457,6 +457,9 @@ func (m *Module) indexClass(n *Node, outer *Scope) {
 	if sup := n.ChildByFieldName("superclasses"); sup != nil {
 		for _, b := range NamedChildren(sup) {
 			if b.Kind() != "keyword_argument" {
+				if v := Unparen(b.ChildByFieldName("value")); b.Kind() == "subscript" && v != nil && (v.Kind() == "identifier" || v.Kind() == "attribute") {
+					b = v // class S(FastMCP[LifespanT]) subclasses FastMCP
+				}
 				c.Bases = append(c.Bases, b)
 			}
 		}
@@ -589,15 +592,23 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 			kind = BindAlias
 			targets = m.ResolveIn(s, right)
 			types = m.typesIn(s, right)
+		case "conditional_expression":
+			// cls = Compat if flag else FastMCP: an alias of either name.
+			if alts := m.conditionalNames(s, right); alts != nil {
+				kind = BindAlias
+				targets = alts
+				break
+			}
+			targets = qualified(s.Qual, &name)
 		case "call":
 			targets = qualified(s.Qual, &name)
-			types = m.ResolveIn(s, right.ChildByFieldName("function"))
+			types = m.ResolveIn(s, Constructor(right))
 		case "await":
 			// x = await factory(): the type is what the factory returns;
 			// record the factory, callers follow its return annotation.
 			targets = qualified(s.Qual, &name)
 			if c := Unparen(right.NamedChild(0)); c != nil && c.Kind() == "call" {
-				types = m.ResolveIn(s, c.ChildByFieldName("function"))
+				types = m.ResolveIn(s, Constructor(c))
 			}
 		default:
 			targets = qualified(s.Qual, &name)
@@ -621,7 +632,7 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		targets := qualified(c.Qual, &name)
 		var types []string
 		if right.Kind() == "call" {
-			types = m.ResolveIn(s, right.ChildByFieldName("function"))
+			types = m.ResolveIn(s, Constructor(right))
 		} else {
 			types = m.typesIn(s, right)
 		}
@@ -631,6 +642,37 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		}
 		c.addAttr(name, m.newBinding(name, BindValue, n, targets, types))
 	}
+}
+
+// conditionalNames returns what "a if cond else b" can name when both
+// branches are names or attribute chains (a None branch names nothing), or
+// nil when a branch is another expression.
+func (m *Module) conditionalNames(s *Scope, n *Node) []string {
+	var out []string
+	for i, c := range NamedChildren(n) {
+		c = Unparen(c)
+		switch {
+		case i == 1: // the condition
+		case c == nil:
+			return nil
+		case c.Kind() == "none":
+		case c.Kind() == "identifier" || c.Kind() == "attribute":
+			qs := m.ResolveIn(s, c)
+			if len(qs) == 0 {
+				return nil
+			}
+			out = appendUnique(out, qs...)
+		case c.Kind() == "conditional_expression":
+			qs := m.conditionalNames(s, c)
+			if qs == nil {
+				return nil
+			}
+			out = appendUnique(out, qs...)
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 // typesIn returns the value types of a name in scope s (see TypesOf).
@@ -664,7 +706,7 @@ func (m *Module) indexWithItem(n *Node, s *Scope) {
 	}
 	name := m.TextView(target)
 	targets := qualified(s.Qual, &name)
-	s.bind(m.newBinding(name, BindValue, n, targets, m.ResolveIn(s, expr.ChildByFieldName("function"))))
+	s.bind(m.newBinding(name, BindValue, n, targets, m.ResolveIn(s, Constructor(expr))))
 }
 
 // ImportTargets returns the qualified names an import statement binds

@@ -94,6 +94,44 @@ async def h():
 	}
 }
 
+// A conditional expression of names aliases each of them; a call of a
+// subscripted generic class is typed by the class.
+func TestConditionalAliasAndGenericCall(t *testing.T) {
+	m := parse(t, "app.server", `from fastmcp import FastMCP
+from app.compat import Compat
+
+cls = Compat if flag else FastMCP
+maybe = FastMCP if flag else None
+other = make() if flag else FastMCP
+mcp = FastMCP[None]("x")
+table = TOOLS["a"]("y")
+cls()
+maybe()
+other()
+`)
+	got := callNames(m)[3:] // after make(), FastMCP[None](...), TOOLS["a"](...)
+	want := [][]string{{"app.compat.Compat", "fastmcp.FastMCP"}, {"fastmcp.FastMCP"}, {"app.server.other"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	var mcp, table *Node
+	Walk(m.Root, func(n *Node) bool {
+		if n.Kind() == "identifier" && m.Text(n) == "mcp" && mcp == nil {
+			mcp = n
+		}
+		if n.Kind() == "identifier" && m.Text(n) == "table" && table == nil {
+			table = n
+		}
+		return true
+	})
+	if got := m.TypesOf(mcp); !reflect.DeepEqual(got, []string{"fastmcp.FastMCP"}) {
+		t.Errorf("TypesOf(mcp) = %q", got)
+	}
+	if got := m.TypesOf(table); !reflect.DeepEqual(got, []string{"TOOLS"}) {
+		t.Errorf("TypesOf(table) = %q (the subscripted name; what it is, is for the caller)", got)
+	}
+}
+
 func TestRelativeModule(t *testing.T) {
 	cases := []struct {
 		name      string

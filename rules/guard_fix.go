@@ -150,11 +150,13 @@ func mcpBeforeCancel(p *Pass) bool {
 }
 
 // servingSites returns the server constructions the guard is imported
-// beside, preferring code outside tests: those of servers that handlers are
-// registered on, else any construction. A FastMCP subclass that registers
-// its tools in __init__ is constructed by the entry point and by the tests
-// alike, and a test may register a tool on a subclass of its own: the guard
-// goes beside the entry point, never into tests/ while another site exists.
+// beside, outside tests: those of servers that handlers are registered on,
+// else any construction. A FastMCP subclass that registers its tools in
+// __init__ is constructed by the entry point and by the tests alike, and a
+// test may register a tool on a subclass of its own: the guard goes beside
+// the entry point. A guard imported by a test only would not guard the
+// server, so where only tests construct one (the server's own construction
+// not recognised) there is no site and no guard fix.
 func servingSites(hx *handlers.Index) []handlers.ServerSite {
 	all := hx.ServerSites()
 	var served []handlers.ServerSite
@@ -177,10 +179,7 @@ func servingSites(hx *handlers.Index) []handlers.ServerSite {
 			return out
 		}
 	}
-	if len(served) > 0 {
-		return served
-	}
-	return all
+	return nil
 }
 
 // packageOf returns the dotted package a module is in ("" at the top).

@@ -1,0 +1,4 @@
+from dhub.server import mcp
+
+if __name__ == "__main__":
+    mcp.run()
