@@ -12,27 +12,50 @@ import (
 
 // requestEnds answers whether leaving a function (a normal return, or a
 // raise of another exception than the cancellation: checkpoint.Exits) can
-// end a request with no checkpoint in between. It walks up the call sites of
-// the project (handlers.Index.Callers) and memoises the answer per function
-// and way out; MCP101, MCP102 and MCP104 use it for what follows an offload,
-// a shielded scope or a swallowed cancellation.
+// end a request with no checkpoint in between, and how. It walks up the
+// call sites of the project (handlers.Index.Callers) and memoises the
+// answer per function and way out; MCP101, MCP102 and MCP104 use it for
+// what follows an offload, a shielded scope or a swallowed cancellation.
 type requestEnds struct {
 	pass *Pass
 	// checkpoints decides whether a checkpoint follows a node on every path
 	// to the end of its function.
 	checkpoints *checkpoint.Analyzer
-	state       map[exitOf]int // 1 visiting, 2 yes, 3 no
+	state       map[exitOf]walkState
 	// handlerFuncs are the functions of the handlers (isHandler).
 	handlerFuncs map[*pyast.Function]bool
 }
 
 // exitOf is a function left one way (one of checkpoint.ExitReturn,
-// ExitRaise), asked about the handler ends in ends (ExitReturn alone, or
-// both).
+// ExitRaise).
 type exitOf struct {
-	f    *pyast.Function
-	way  checkpoint.Exits
-	ends checkpoint.Exits
+	f   *pyast.Function
+	way checkpoint.Exits
+}
+
+// walkState is where the walk is with an exitOf: not seen, being visited,
+// or its answer, the best end of a request it leads to (ordered: a normal
+// return is the better answer, as it is the message findings had before
+// raises counted).
+type walkState int8
+
+const (
+	unseen walkState = iota
+	visiting
+	endsNone   // no request end
+	endsRaise  // a request end by raising only
+	endsReturn // a request end by a normal return
+)
+
+// exits is the answer as endsRequest gives it.
+func (s walkState) exits() checkpoint.Exits {
+	switch s {
+	case endsReturn:
+		return checkpoint.ExitReturn
+	case endsRaise:
+		return checkpoint.ExitRaise
+	}
+	return 0
 }
 
 func newRequestEnds(p *Pass) *requestEnds {
@@ -43,7 +66,7 @@ func newRequestEnds(p *Pass) *requestEnds {
 	a := checkpoint.New(r)
 	a.SetBudget(p.FunctionSteps)
 	p.analyzers = append(p.analyzers, a)
-	return &requestEnds{pass: p, checkpoints: a, state: map[exitOf]int{}}
+	return &requestEnds{pass: p, checkpoints: a, state: map[exitOf]walkState{}}
 }
 
 // endsRequest reports whether leaving f by one of the ways in exits can end
@@ -63,64 +86,64 @@ func newRequestEnds(p *Pass) *requestEnds {
 // function reported as unreached counts as its own handler. Recursion counts
 // as not ending a request.
 //
-// The walk up the callers keeps its own stack: a hostile chain of awaited
-// calls is as long as the file makes it (issue 14's 70k-function chain), and
-// Go's stack would grow with it. It visits the callers in order, depth
-// first, and memoises as a recursive walk would.
+// One walk up the callers finds the best end of each way out (walkState),
+// and stops at a normal return. It keeps its own stack: a hostile chain of
+// awaited calls is as long as the file makes it (issue 14's 70k-function
+// chain), and Go's stack would grow with it. It visits the callers in
+// order, depth first, and memoises as a recursive walk would.
 func (e *requestEnds) endsRequest(f *pyast.Function, exits checkpoint.Exits) checkpoint.Exits {
-	for _, ends := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.AnyExit} {
-		for _, way := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
-			if exits&way != 0 && e.ends(exitOf{f, way, ends}) {
-				if ends == checkpoint.ExitReturn {
-					return checkpoint.ExitReturn
-				}
-				return checkpoint.ExitRaise
+	best := endsNone
+	for _, way := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
+		if exits&way != 0 {
+			if best = max(best, e.ends(exitOf{f, way})); best == endsReturn {
+				break
 			}
 		}
 	}
-	return 0
+	return best.exits()
 }
 
-// ends is endsRequest for one way out of one function.
-func (e *requestEnds) ends(x exitOf) bool {
-	switch e.state[x] {
-	case 1, 3:
-		return false
-	case 2:
-		return true
+// ends is endsRequest's answer for one way out of one function.
+func (e *requestEnds) ends(x exitOf) walkState {
+	switch s := e.state[x]; s {
+	case visiting:
+		return endsNone
+	case unseen:
+	default:
+		return s
 	}
 	type frame struct {
 		x       exitOf
 		callers []handlers.CallSite
 		next    int
 		pending []exitOf // the ways out of the caller of callers[next-1] still to visit
+		best    walkState
 	}
 	var stack []frame
 	// enter starts y's walk; done when its answer needs no caller.
 	enter := func(y exitOf) (done bool) {
-		e.state[y] = 1
+		e.state[y] = visiting
 		callers, ends := e.start(y.f)
 		if ends {
-			if y.way&y.ends == 0 {
-				e.state[y] = 3 // a handler ending another way: not asked about
-				return true
+			e.state[y] = endsRaise // a handler ending the way it is left
+			if y.way == checkpoint.ExitReturn {
+				e.state[y] = endsReturn
 			}
-			e.state[y] = 2
 			return true
 		}
-		stack = append(stack, frame{x: y, callers: callers})
+		stack = append(stack, frame{x: y, callers: callers, best: endsNone})
 		return false
 	}
 	if enter(x) {
-		return e.state[x] == 2
+		return e.state[x]
 	}
-	answer, returned := false, false // the answer of the frame popped last
+	popped := unseen // the answer of the frame popped last
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		yes := returned && answer
-		returned = false
+		top.best = max(top.best, popped)
+		popped = unseen
 		pushed := false
-		for !yes && (len(top.pending) > 0 || top.next < len(top.callers)) {
+		for top.best != endsReturn && (len(top.pending) > 0 || top.next < len(top.callers)) {
 			if len(top.pending) == 0 {
 				cs := top.callers[top.next]
 				top.next++
@@ -129,31 +152,27 @@ func (e *requestEnds) ends(x exitOf) bool {
 			}
 			y := top.pending[0]
 			top.pending = top.pending[1:]
-			switch e.state[y] {
-			case 1, 3:
+			switch s := e.state[y]; s {
+			case visiting:
 				continue
-			case 2:
-				yes = true
-				continue
+			case unseen:
+				if !enter(y) {
+					pushed = true // walk y's callers first (top is stale now)
+				}
 			}
-			if enter(y) {
-				yes = e.state[y] == 2
-				continue
+			if pushed {
+				break
 			}
-			pushed = true // walk y's callers first (top is stale now)
-			break
+			top.best = max(top.best, e.state[y])
 		}
 		if pushed {
 			continue
 		}
-		e.state[top.x] = 3
-		if yes {
-			e.state[top.x] = 2
-		}
-		answer, returned = yes, true
+		e.state[top.x] = top.best
+		popped = top.best
 		stack = stack[:len(stack)-1]
 	}
-	return answer
+	return e.state[x]
 }
 
 // callerExits returns the ways out of the caller at call site cs that a
@@ -174,7 +193,7 @@ func (e *requestEnds) callerExits(x exitOf, cs handlers.CallSite) []exitOf {
 	var out []exitOf
 	for _, w := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
 		if exits&w != 0 {
-			out = append(out, exitOf{g, w, x.ends})
+			out = append(out, exitOf{g, w})
 		}
 	}
 	return out
