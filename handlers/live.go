@@ -22,7 +22,9 @@ import (
 // of classes with a base outside the project (the base class calls them)
 // and dunder methods other than __init__ (constructing the class is a call), and the names listed in __all__. From there a function
 // is live when live code calls it or refers to it (a list of registration
-// functions looped over, a callback), or, for a method, when live code names
+// functions looped over, a callback; a call of a method also runs its
+// overrides in the project's subclasses: a base class's __init__ calling
+// self._register_tools()), or, for a method, when live code names
 // an attribute of that name on any object (conservative: the object's type
 // is often unknown), and for any function, when live code calls an attribute
 // of that name on a value the index cannot follow (mod.register(mcp) with
@@ -151,6 +153,13 @@ func (b *builder) liveRefs(m *pyast.Module, names map[string]bool, methods, byNa
 		var to []*pyast.Function
 		if r, ok := b.funcOf(m, n); ok {
 			to = append(to, r.Func)
+			if obj, attr := lastAttr(m, n); obj != nil && r.Func.Class != nil && r.Func.Name == attr {
+				// self._register_tools() in a base class's __init__ runs
+				// the override of the subclass being built.
+				for _, o := range b.overrides(r.Func.Class, attr) {
+					to = append(to, o.Func)
+				}
+			}
 		} else if n.Kind() == "attribute" {
 			attr := m.Text(n.ChildByFieldName("attribute"))
 			if rs := b.callees(m, n); len(rs) > 0 { // for mod in [a, b]: mod.register(mcp)
