@@ -59,6 +59,9 @@ func (b *builder) dropUnreachedRegistrations() {
 		if live == nil {
 			live = b.liveSets()
 		}
+		if b.unservedTestServer(sm, h.Site) {
+			continue // a test builds the server only to look at it
+		}
 		f := sm.FuncAt(h.Site)
 		// A site at module level (or in a class body there) runs when its
 		// module runs.
