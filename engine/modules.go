@@ -2,6 +2,8 @@ package engine
 
 import (
 	"path"
+	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -23,6 +25,11 @@ func newModuleNames(pr *project) *moduleNames {
 			hasInit[path.Dir(f)] = true
 		}
 	}
+	// An __init__.py in the project's own folder makes it a package only
+	// when its name can be imported: web-eval-agent's checkout folder (or
+	// awslabs' billing-cost-management-mcp-server) cannot, so its modules
+	// are named from the folders below it, as its code imports them.
+	rootPackage := hasInit[pr.dir] && identifier.MatchString(folderName(pr.dir))
 	for _, f := range pr.pyFiles {
 		parts := []string{}
 		base := strings.TrimSuffix(path.Base(f), ".py")
@@ -30,7 +37,10 @@ func newModuleNames(pr *project) *moduleNames {
 			parts = append(parts, base)
 		}
 		for d := path.Dir(f); hasInit[d]; d = path.Dir(d) {
-			parts = append([]string{path.Base(d)}, parts...)
+			if d == pr.dir && !rootPackage {
+				break
+			}
+			parts = append([]string{folderName(d)}, parts...)
 			if d == "." || d == "/" {
 				break
 			}
@@ -64,6 +74,20 @@ func newModuleNames(pr *project) *moduleNames {
 		}
 	}
 	return mn
+}
+
+// identifier matches a name Python can import (ASCII only).
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// folderName is the last element of a folder's path; for "." (a scan of
+// the current folder), the name of the current folder.
+func folderName(d string) string {
+	if d == "." {
+		if abs, err := filepath.Abs(d); err == nil {
+			return filepath.Base(abs)
+		}
+	}
+	return path.Base(d)
 }
 
 // relModulePath is a file's path below the project root without ".py" (and

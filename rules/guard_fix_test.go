@@ -278,3 +278,46 @@ func TestGuardFixPlacement(t *testing.T) {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// guardEdits runs the guard fix on a project and returns its edits as
+// "path:first line of the inserted text" (the import line for an import).
+func guardEdits(t *testing.T, files map[string]string) []string {
+	t.Helper()
+	root := testfs.Write(t, files)
+	res, err := engine.Run([]string{root}, guardOpts(false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f *rules.Fix
+	for i := range res.Diagnostics {
+		if g := createsFile(&res.Diagnostics[i]); g != nil {
+			f = g
+		}
+	}
+	if f == nil {
+		t.Fatal("no guard fix offered")
+	}
+	var got []string
+	for _, e := range f.Edits {
+		rel, _ := filepath.Rel(root, e.Path)
+		got = append(got, filepath.ToSlash(rel)+":"+strings.SplitN(strings.TrimPrefix(e.New, "# Must stay the first import: mcp_respond_guard.py says why.\n"), "\n", 2)[0])
+	}
+	return got
+}
+
+// TestGuardFixProjectFolderIsAPackage: an __init__.py in the project's own
+// folder (web-eval-agent) does not put the checkout folder's name in front
+// of its modules' names: the import the fix writes is the one the code
+// uses (from webEvalAgent.src... import), and it parses.
+func TestGuardFixProjectFolderIsAPackage(t *testing.T) {
+	got := guardEdits(t, map[string]string{
+		"web-eval-agent/pyproject.toml":          "[project]\nname = \"evalagent\"\ndependencies = [\"mcp==1.6.0\"]\n",
+		"web-eval-agent/__init__.py":             "",
+		"web-eval-agent/evalagent/__init__.py":   "",
+		"web-eval-agent/evalagent/mcp_server.py": "#!/usr/bin/env python3\n\n" + guardedServer,
+	})
+	want := []string{"web-eval-agent/evalagent/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "web-eval-agent/evalagent/mcp_server.py:import evalagent.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
