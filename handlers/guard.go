@@ -112,6 +112,40 @@ type ServerSite struct {
 	Call   *pyast.Node
 }
 
+// RunsServer reports whether code of module m, at its top level or in one
+// of its functions, starts serving a server (server.run(), run_stdio_async,
+// ..., directly or through a project function it calls).
+func (ix *Index) RunsServer(m *pyast.Module) bool {
+	if ix == nil || ix.builder == nil || m == nil {
+		return false
+	}
+	if ix.builder.runsServer(m, m.Root, 0) {
+		return true
+	}
+	for _, f := range m.Funcs {
+		if f.Body != nil && ix.builder.runsServer(m, f.Body, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// InEntryPackage reports whether module m is in the top-level package of
+// one of the project's entry points ([project.scripts]): the code the
+// installed command runs, rather than a demo or a script beside it.
+func (ix *Index) InEntryPackage(m *pyast.Module) bool {
+	if ix == nil || ix.builder == nil || m == nil || m.Name == "" {
+		return false
+	}
+	for _, q := range ix.builder.cfg.EntryPoints {
+		top, _, _ := strings.Cut(q, ".")
+		if top != "" && (m.Name == top || strings.HasPrefix(m.Name, top+".")) {
+			return true
+		}
+	}
+	return false
+}
+
 // ServerSites returns the calls that construct a server, in module order.
 func (ix *Index) ServerSites() []ServerSite {
 	if ix == nil {

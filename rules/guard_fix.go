@@ -9,6 +9,7 @@ package rules
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/mcplint/mcplint/deps"
@@ -151,15 +152,19 @@ func mcpBeforeCancel(p *Pass) bool {
 
 // servingSites returns the server constructions the guard is imported
 // beside, outside tests: those of servers that handlers are registered on,
-// else any construction. A FastMCP subclass that registers its tools in
-// __init__ is constructed by the entry point and by the tests alike, and a
-// test may register a tool on a subclass of its own: the guard goes beside
-// the entry point. A guard imported by a test only would not guard the
-// server, so where only tests construct one (the server's own construction
-// not recognised) there is no site and no guard fix.
+// else those in modules that run a server, else any construction. A FastMCP
+// subclass that registers its tools in __init__ is constructed by the entry
+// point and by the tests alike, and a test may register a tool on a
+// subclass of its own: the guard goes beside the entry point. A guard
+// imported by a test only would not guard the server, so where only tests
+// construct one (the server's own construction not recognised) there is no
+// site and no guard fix. Handlers registered on a parameter (def
+// register_tools(mcp: FastMCP)) name no server: then the module that builds
+// the server and runs it (wandb's server.py) goes before a script that
+// builds one only to list its tools (scripts/, sorting first).
 func servingSites(hx *handlers.Index) []handlers.ServerSite {
 	all := hx.ServerSites()
-	var served []handlers.ServerSite
+	var served, running []handlers.ServerSite
 	for _, s := range all {
 		for _, h := range hx.Handlers {
 			if s.Module.Name != "" && strings.HasPrefix(h.Server, s.Module.Name+".") {
@@ -167,8 +172,11 @@ func servingSites(hx *handlers.Index) []handlers.ServerSite {
 				break
 			}
 		}
+		if hx.RunsServer(s.Module) {
+			running = append(running, s)
+		}
 	}
-	for _, sites := range [][]handlers.ServerSite{served, all} {
+	for _, sites := range [][]handlers.ServerSite{served, running, all} {
 		var out []handlers.ServerSite
 		for _, s := range sites {
 			if !inTests(s.Module.Path) {
@@ -176,6 +184,12 @@ func servingSites(hx *handlers.Index) []handlers.ServerSite {
 			}
 		}
 		if len(out) > 0 {
+			// The guard goes beside the first: the entry point's package
+			// before demos and scripts that sort first (jvm-mcp-server's
+			// demo/ beside src/jvm_mcp_server/).
+			sort.SliceStable(out, func(i, j int) bool {
+				return hx.InEntryPackage(out[i].Module) && !hx.InEntryPackage(out[j].Module)
+			})
 			return out
 		}
 	}

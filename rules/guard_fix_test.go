@@ -321,3 +321,63 @@ func TestGuardFixProjectFolderIsAPackage(t *testing.T) {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// registeringServer registers its tools on a parameter (wandb's
+// register_tools(mcp_instance: FastMCP)): the handlers name no server.
+const registeringServer = `import anyio
+from mcp.server.fastmcp import FastMCP
+
+
+def fetch() -> str:
+    return "sunny"
+
+
+def register_tools(mcp_instance: FastMCP) -> None:
+    @mcp_instance.tool()
+    async def forecast() -> str:
+        return await anyio.to_thread.run_sync(fetch)
+
+
+def create_server() -> FastMCP:
+    mcp = FastMCP("weather")
+    register_tools(mcp)
+    return mcp
+
+
+def cli() -> None:
+    create_server().run()
+`
+
+// TestGuardFixPlacementRunningServer: with handlers registered on a
+// parameter, the guard goes beside the module that builds the server and
+// runs it, not beside a script that builds one only to list its tools and
+// sorts first (wandb's scripts/validate_tools_live.py).
+func TestGuardFixPlacementRunningServer(t *testing.T) {
+	got := guardEdits(t, map[string]string{
+		"pyproject.toml":          "[project]\nname = \"weather\"\ndependencies = [\"mcp>=1.27,<2\"]\n",
+		"scripts/list_tools.py":   "from mcp.server.fastmcp import FastMCP\n\nfrom weather.server import register_tools\n\nmcp = FastMCP(\"list\")\nregister_tools(mcp)\nprint(mcp._tool_manager.list_tools())\n",
+		"src/weather/__init__.py": "",
+		"src/weather/server.py":   registeringServer,
+	})
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestGuardFixPlacementEntryPackage: where servers of their own serve
+// handlers in a demo folder too, the guard goes beside the server of the
+// entry point's package ([project.scripts]; jvm-mcp-server's demo/ sorts
+// before src/jvm_mcp_server/).
+func TestGuardFixPlacementEntryPackage(t *testing.T) {
+	got := guardEdits(t, map[string]string{
+		"pyproject.toml":          "[project]\nname = \"weather\"\ndependencies = [\"mcp>=1.27,<2\"]\n\n[project.scripts]\nweather = \"weather.server:main\"\n",
+		"demo/demo_server.py":     guardedServer,
+		"src/weather/__init__.py": "",
+		"src/weather/server.py":   guardedServer + "\n\ndef main():\n    mcp.run()\n",
+	})
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
