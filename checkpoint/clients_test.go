@@ -26,11 +26,28 @@ func awaitOn(t *testing.T, m *pyast.Module) *pyast.Node {
 	return found
 }
 
+// awaitCase is a module whose await on the "# here" line is, or is not, a
+// checkpoint.
+type awaitCase struct {
+	name, src string
+	want      bool
+}
+
+// checkAwaits checks IsCheckpointAwait on each case.
+func checkAwaits(t *testing.T, cases []awaitCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := parse(t, c.src)
+			if got := New(nil).IsCheckpointAwait(m, awaitOn(t, m)); got != c.want {
+				t.Errorf("IsCheckpointAwait = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
 func TestClientIOCheckpoints(t *testing.T) {
-	cases := []struct {
-		name, src string
-		want      bool
-	}{
+	cases := []awaitCase{
 		{"session annotation", `
 from sqlalchemy.ext.asyncio import AsyncSession
 async def f(session: AsyncSession):
@@ -174,14 +191,7 @@ async def f(s: AsyncSession):
     await s.execute(q)  # here
 `, false},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := parse(t, c.src)
-			if got := New(nil).IsCheckpointAwait(m, awaitOn(t, m)); got != c.want {
-				t.Errorf("IsCheckpointAwait = %v, want %v", got, c.want)
-			}
-		})
-	}
+	checkAwaits(t, cases)
 }
 
 func TestEnteringClientIO(t *testing.T) {
@@ -302,10 +312,7 @@ async def cm(fast):
 // asyncio.wait_for of a checkpoint call is one; Playwright's driver calls are
 // I/O, also through an attribute annotated in __init__ and a local copy.
 func TestWaitForAndPlaywright(t *testing.T) {
-	cases := []struct {
-		name, src string
-		want      bool
-	}{
+	cases := []awaitCase{
 		{"wait_for of client I/O", `
 import asyncio, httpx
 client = httpx.AsyncClient()
@@ -351,12 +358,5 @@ async def f(page: Page):
     await page.wait_for_timeout(0)  # here
 `, false},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := parse(t, c.src)
-			if got := New(nil).IsCheckpointAwait(m, awaitOn(t, m)); got != c.want {
-				t.Errorf("IsCheckpointAwait = %v, want %v", got, c.want)
-			}
-		})
-	}
+	checkAwaits(t, cases)
 }

@@ -478,7 +478,7 @@ func (f *flow) loopBodyCont(s *pyast.Node, head bool, k cont) cont {
 // loopExit: paths leaving the loop because the condition is false or the
 // items are exhausted: through the else clause, then k.
 func (f *flow) loopExit(s *pyast.Node, k cont, sh bool) bool {
-	if s.Kind() == "while_statement" && alwaysTrue(f.m, s.ChildByFieldName("condition")) {
+	if s.Kind() == "while_statement" && constTruth(f.m, s.ChildByFieldName("condition")) == truthTrue {
 		return true // no such path
 	}
 	if e := s.ChildByFieldName("alternative"); e != nil {
@@ -495,20 +495,6 @@ func (f *flow) asyncIterCP(s *pyast.Node, sh bool) bool {
 	}
 	info, ok := Offload(f.m, s.ChildByFieldName("right"))
 	return ok && info.Iterates
-}
-
-func alwaysTrue(m *pyast.Module, cond *pyast.Node) bool {
-	cond = pyast.Unparen(cond)
-	if cond == nil {
-		return false
-	}
-	switch cond.Kind() {
-	case "true":
-		return true
-	case "integer":
-		return m.Text(cond) != "0"
-	}
-	return false
 }
 
 // tryParts are the continuations of the parts of a try statement.

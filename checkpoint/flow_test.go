@@ -371,6 +371,36 @@ async def h(ctx):
             break
     return r
 `, true},
+	{"while 1: only break leaves", `
+import anyio
+async def h(ctx):
+    while 1:
+        r = await anyio.to_thread.run_sync(f)  # here
+        await ctx.info("polled")
+        if r:
+            break
+    return r
+`, true},
+	{"while a non-empty string: always true, continue goes to next offload", `
+import anyio
+async def h(ctx):
+    while "polling":
+        r = await anyio.to_thread.run_sync(f)  # here
+        if not r:
+            continue
+        await ctx.info("got")
+        return r
+`, true},
+	{"while an empty string: the loop may exit", `
+import anyio
+async def h(ctx):
+    while "":
+        r = await anyio.to_thread.run_sync(f)  # here
+        if not r:
+            continue
+        await ctx.info("got")
+        return r
+`, false},
 	{"while True: break right after", `
 import anyio
 async def h(ctx):
