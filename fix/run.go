@@ -62,10 +62,13 @@ type Outcome struct {
 // contents. A file that fails a check is left as it was. Nothing is written:
 // call Write with the outcome (or print Diffs).
 func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
-	pick := mode.Pick
-	if pick == nil {
-		pick = func(d *rules.Diagnostic) *rules.Fix { return Choose(d, mode.Unsafe) }
+	choose := mode.Pick
+	if choose == nil {
+		choose = func(d *rules.Diagnostic) *rules.Fix { return Choose(d, mode.Unsafe) }
 	}
+	// Projects a fix moved to mcp 2.x in an earlier round: a later round
+	// must not add the guard to them (coherent).
+	moved := map[string]bool{}
 	rounds := mode.Rounds
 	if rounds <= 0 {
 		rounds = 4
@@ -92,7 +95,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 	// memory, the project's fixes are planned as the round will plan them
 	// and the project is analysed again with them, parsing only the files
 	// they edit. The round's analysis then finds that in the cache.
-	opts.Speculate = ahead(pick, nil)
+	opts.Speculate = ahead(choose, nil, moved)
 	res, err := engine.Run(roots, opts)
 	if err != nil {
 		return nil, err
@@ -118,6 +121,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		return b, nil
 	}
 	for round := 0; round < rounds; round++ {
+		pick := coherent(choose, res.Diagnostics, moved)
 		diags, changes, err := planRound(res.Diagnostics, pick, broken, read)
 		if err != nil {
 			return nil, err
@@ -139,7 +143,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		opts.Overlay = next
 		opts.Speculate = nil
 		if round+1 < rounds {
-			opts.Speculate = ahead(pick, broken)
+			opts.Speculate = ahead(choose, broken, movedAfter(moved, changes, diags, nil))
 		}
 		after, err := engine.Run(roots, opts)
 		if err != nil {
@@ -211,7 +215,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 		if failed {
 			opts.Overlay = next
 			if round+1 < rounds {
-				opts.Speculate = ahead(pick, broken)
+				opts.Speculate = ahead(choose, broken, movedAfter(moved, changes, diags, reverted))
 			}
 			if after, err = engine.Run(roots, opts); err != nil {
 				return nil, err
@@ -230,6 +234,7 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 				fixedIn[pick(&diags[i]).Edits[0].Path]++
 			}
 		}
+		moved = movedAfter(moved, changes, diags, reverted)
 		overlay = next
 		res = after
 	}
@@ -266,13 +271,13 @@ func Run(roots []string, opts engine.Options, mode Mode) (*Outcome, error) {
 // edits a file of another project, the engine does not speculate on; a
 // guess the round does not confirm (a check reverts a fix) is only work
 // lost.
-func ahead(pick func(*rules.Diagnostic) *rules.Fix, broken map[string]string) func([]rules.Diagnostic, func(string) ([]byte, error)) map[string][]byte {
+func ahead(pick func(*rules.Diagnostic) *rules.Fix, broken map[string]string, moved map[string]bool) func([]rules.Diagnostic, func(string) ([]byte, error)) map[string][]byte {
 	known := make(map[string]string, len(broken))
 	for p, r := range broken {
 		known[p] = r
 	}
 	return func(diags []rules.Diagnostic, read func(string) ([]byte, error)) map[string][]byte {
-		_, changes, err := planRound(diags, pick, known, read)
+		_, changes, err := planRound(diags, coherent(pick, diags, moved), known, read)
 		if err != nil || len(changes) == 0 {
 			return nil
 		}
@@ -285,6 +290,50 @@ func ahead(pick func(*rules.Diagnostic) *rules.Fix, broken map[string]string) fu
 		}
 		return next
 	}
+}
+
+// coherent returns pick, except that it picks no fix that needs mcp 1.x
+// (the respond/cancel guard) for a project that a fix moves to mcp 2.x,
+// in this round (another finding's pick) or an earlier one (moved): magg's
+// MCP002 fastmcp>=4,<5 on pyproject.toml and MCP001's guard for its
+// uv.lock would leave a guard that fails to import once re-locked. The
+// move is listed first by the rules, so it wins.
+func coherent(pick func(*rules.Diagnostic) *rules.Fix, diags []rules.Diagnostic, moved map[string]bool) func(*rules.Diagnostic) *rules.Fix {
+	moving := map[string]bool{}
+	for p := range moved {
+		moving[p] = true
+	}
+	for i := range diags {
+		if f := pick(&diags[i]); f != nil && f.MovesToMCP2 {
+			moving[diags[i].Project] = true
+		}
+	}
+	if len(moving) == 0 {
+		return pick
+	}
+	return func(d *rules.Diagnostic) *rules.Fix {
+		if f := pick(d); f != nil && !(f.NeedsMCP1 && moving[d.Project]) {
+			return f
+		}
+		return nil
+	}
+}
+
+// movedAfter returns moved with the projects that a round's fixes moved to
+// mcp 2.x, but for fixes that edit a reverted file.
+func movedAfter(moved map[string]bool, changes []*Change, diags []rules.Diagnostic, reverted map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(moved))
+	for p := range moved {
+		out[p] = true
+	}
+	for _, c := range changes {
+		for i, f := range c.picked {
+			if f.MovesToMCP2 && !anyEditIn(f, reverted) {
+				out[diags[i].Project] = true
+			}
+		}
+	}
+	return out
 }
 
 // planRound plans a round's changes from the findings whose fixes touch no

@@ -335,3 +335,69 @@ func TestRunWithSuppressionsAndPerFileIgnoresFixesAsWithoutTheAnalysisAhead(t *t
 		t.Errorf("%d and %d files parsed, want 7 (five, then the two edited) and 10 (all again)", nAhead, nPlain)
 	}
 }
+
+// maggLike is a fastmcp 3 server whose manifest admits only fastmcp 3 and
+// whose uv.lock pins it and the mcp it pulls (magg).
+var maggLike = map[string]string{
+	"pyproject.toml": "[project]\nname = \"agg\"\nversion = \"1.0\"\ndependencies = [\n    \"fastmcp>=3.4,<4\",\n    \"mcp>=1.28\",\n]\n",
+	"uv.lock": "version = 1\n\n[[package]]\nname = \"agg\"\nversion = \"1.0\"\nsource = { editable = \".\" }\n\n" +
+		"[[package]]\nname = \"fastmcp\"\nversion = \"3.4.5\"\nsource = { registry = \"https://pypi.org/simple\" }\n\n" +
+		"[[package]]\nname = \"mcp\"\nversion = \"1.29.0\"\nsource = { registry = \"https://pypi.org/simple\" }\n",
+	"agg/__init__.py": "",
+	"agg/server.py":   "from fastmcp import FastMCP\n\nmcp = FastMCP(\"agg\")\n\n\n@mcp.tool\nasync def hello() -> str:\n    return \"hi\"\n\n\nif __name__ == \"__main__\":\n    mcp.run()\n",
+}
+
+func depRules() []*rules.Rule {
+	return []*rules.Rule{rules.Lookup("MCP001"), rules.Lookup("MCP002")}
+}
+
+// TestRunMovesToMCP2WithoutTheGuard: with --unsafe-fixes, MCP002 moves the
+// manifest to fastmcp>=4,<5 (mcp 2.x) while the uv.lock findings' only
+// applicable fix is the respond/cancel guard, which imports
+// RequestResponder: mcp 2.x has none, so after re-locking the server would
+// not start. The move wins; no guard is written, in this round or a later
+// one (the lock still pins 3.4.5 until it is re-locked).
+func TestRunMovesToMCP2WithoutTheGuard(t *testing.T) {
+	root := testfs.Write(t, maggLike)
+	out, err := Run([]string{root}, engine.Options{Rules: depRules()}, Mode{Unsafe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	moved := false
+	for _, f := range out.Files {
+		rel, _ := filepath.Rel(root, f.Path)
+		files = append(files, filepath.ToSlash(rel))
+		if strings.HasSuffix(f.Path, "pyproject.toml") && strings.Contains(string(f.New), "\"fastmcp>=4,<5\"") {
+			moved = true
+		}
+	}
+	if !moved || len(out.Files) != 1 {
+		t.Errorf("files %v: want pyproject.toml moved to fastmcp>=4,<5 and nothing else (no mcp_respond_guard.py)", files)
+	}
+}
+
+// TestRunAddsTheGuardWhereNothingMoves: the same project with a manifest
+// open above (fastmcp>=3.4, no finding of its own): only the lock is
+// reported, nothing moves the project to mcp 2.x, and the guard is written.
+func TestRunAddsTheGuardWhereNothingMoves(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range maggLike {
+		files[k] = v
+	}
+	files["pyproject.toml"] = strings.Replace(files["pyproject.toml"], "fastmcp>=3.4,<4", "fastmcp>=3.4", 1)
+	root := testfs.Write(t, files)
+	out, err := Run([]string{root}, engine.Options{Rules: depRules()}, Mode{Unsafe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	guard := false
+	for _, f := range out.Files {
+		if f.Created && strings.HasSuffix(f.Path, rules.GuardModuleName+".py") {
+			guard = true
+		}
+	}
+	if !guard {
+		t.Errorf("files %d: want the guard module written", len(out.Files))
+	}
+}

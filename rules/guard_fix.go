@@ -137,6 +137,7 @@ func GuardFix(p *Pass) (Fix, bool) {
 			" (it patches a private attribute of the SDK; remove it when moving to mcp 2.x)",
 		Applicability: Unsafe,
 		Edits:         edits,
+		NeedsMCP1:     true,
 	}, true
 }
 

@@ -146,6 +146,7 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 		Message:       "require mcp" + spec + " (" + mcp2Migration + ")" + relock(p, r, "mcp", spec),
 		Applicability: Unsafe,
 		Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: spec}},
+		MovesToMCP2:   true,
 	}
 	switch c, pinned := pinComment(p, r, "mcp"); {
 	case hashPinned(p, r):

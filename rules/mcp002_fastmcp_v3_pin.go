@@ -99,6 +99,7 @@ func fastmcp4Bump(p *Pass, r *deps.Requirement, v2 bool) Fix {
 		Message:       fmt.Sprintf("require %s%s (it runs on mcp 2.x: a breaking migration)%s", r.RawName, spec, relock(p, r, "fastmcp", spec)),
 		Applicability: Unsafe,
 		Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: spec}},
+		MovesToMCP2:   true,
 	}
 	switch c, pinned := pinComment(p, r, "fastmcp", "fastmcp-slim"); {
 	case hashPinned(p, r):

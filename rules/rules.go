@@ -76,6 +76,12 @@ type Fix struct {
 	// (MCP001's floor raise within 1.x leaves the cancel crash): the fixer
 	// then checks that the finding changed, not that it is gone.
 	Partial bool
+	// MovesToMCP2 marks a fix that moves the project to mcp 2.x (mcp>=2,<3,
+	// fastmcp>=4,<5); NeedsMCP1 one that works only while the project stays
+	// on 1.x (the respond/cancel guard imports RequestResponder, which mcp
+	// 2.x does not have: after the move the server would not start). The
+	// fixer never applies both to one project in a run: the move wins.
+	MovesToMCP2, NeedsMCP1 bool
 }
 
 // EditsByFile groups the fix's edits by file, files in the order they first
