@@ -190,11 +190,41 @@ func isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
 		return false
 	}
 	for _, b := range m.ScopeAt(obj).Lookup(name) {
-		if b.Kind == pyast.BindParam && len(b.Types()) == 0 {
+		if b.Kind == pyast.BindParam && len(b.Types()) == 0 || b.Kind == pyast.BindValue && injectedContext(m, b.Value()) {
 			return true
 		}
 	}
 	return false
+}
+
+// injectedContext reports whether v takes the handler's injected context
+// out of its call's arguments, as a wrapper does: kwargs.get("ctx"),
+// bound.arguments.get("context"), kwargs["ctx"].
+func injectedContext(m *pyast.Module, v *pyast.Node) bool {
+	v = pyast.Unparen(v)
+	if v == nil {
+		return false
+	}
+	var key *pyast.Node
+	switch v.Kind() {
+	case "call":
+		callee := pyast.Unparen(pyast.Callee(v))
+		pos, _ := m.Args(v)
+		if callee == nil || callee.Kind() != "attribute" || m.Text(callee.ChildByFieldName("attribute")) != "get" || len(pos) == 0 {
+			return false
+		}
+		key = pos[0]
+	case "subscript":
+		key = v.ChildByFieldName("subscript")
+	default:
+		return false
+	}
+	key = pyast.Unparen(key)
+	if key == nil || key.Kind() != "string" {
+		return false
+	}
+	k := strings.Trim(m.Text(key), `"'`)
+	return k == "ctx" || k == "context"
 }
 
 func isContextType(t string) bool {

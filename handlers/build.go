@@ -65,7 +65,7 @@ type builder struct {
 	siteOf   map[*pyast.Function][]int32           // call sites by callee: indexes into sites
 	succ     map[*pyast.Function][]*pyast.Function // see successors
 	out      *Index
-	seenReg  map[string]bool
+	seenReg  map[string]*Handler
 	// makers are, by call, the names its callee resolves to that make a
 	// handler from a function (fromFunction) or a server (serverClasses):
 	// indexCalls resolves every callee, registrationCall reads these.
@@ -95,7 +95,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		byPath: map[string]*pyast.Module{}, byName: map[string]*pyast.Module{},
 		funcs: map[string]FuncRef{}, classes: map[string]*pyast.Class{},
 		classMod: map[*pyast.Class]*pyast.Module{}, moduleOf: map[*pyast.Function]*pyast.Module{},
-		siteOf: map[*pyast.Function][]int32{}, makers: map[*pyast.Node][]string{}, seenReg: map[string]bool{},
+		siteOf: map[*pyast.Function][]int32{}, makers: map[*pyast.Node][]string{}, seenReg: map[string]*Handler{},
 		succ: map[*pyast.Function][]*pyast.Function{}, lazy: &lazyTables{}, looked: newLookupMemo(),
 		out: &Index{reached: map[*pyast.Function][]*Handler{}, callers: map[*pyast.Function][]CallSite{},
 			funcs: map[string]FuncRef{}, moduleOf: map[*pyast.Function]*pyast.Module{}},
@@ -605,7 +605,7 @@ func (b *builder) reachSets() (node map[*pyast.Function]int32) {
 	startsAt := map[*pyast.Function][]int32{}
 	var queue []*pyast.Function
 	for i, h := range ix.Handlers {
-		for _, f := range append([]*pyast.Function{h.Func}, h.Wrappers...) {
+		for _, f := range append(append([]*pyast.Function{h.Func}, h.Wrappers...), h.AltWrappers...) {
 			startsAt[f] = append(startsAt[f], int32(i))
 			queue = append(queue, f)
 		}

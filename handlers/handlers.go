@@ -38,6 +38,10 @@ type Handler struct {
 	// Wrappers are project functions applied around the handler (stacked
 	// decorators, wrapper calls at registration); they run on each request.
 	Wrappers []*pyast.Function
+	// AltWrappers are the wrappers of another registration of the same
+	// function when one registration has none (it is served bare too):
+	// they run on the requests that registration serves.
+	AltWrappers []*pyast.Function
 }
 
 // Index is the handler view of one project.

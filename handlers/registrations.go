@@ -141,13 +141,23 @@ func (b *builder) add(h *Handler) { b.pending = append(b.pending, h) }
 
 // record keeps a handler once per function, kind and framework: the outer
 // form of a nested registration (mcp.add_tool(Tool.from_function(fn)))
-// wins, as does the first module's.
+// wins, as does the first module's. A function registered both as it is and
+// inside a wrapper ([confirm(t) if c else t for t in tools]) can be served
+// bare, so the bare form is kept; the other form's wrappers still run on
+// requests (AltWrappers).
 func (b *builder) record(h *Handler) {
 	key := fmt.Sprintf("%s\x00%s\x00%d", h.Func.Qual, h.Kind, h.Framework)
-	if b.seenReg[key] {
+	if kept := b.seenReg[key]; kept != nil {
+		switch {
+		case len(h.Wrappers) == 0 && len(kept.Wrappers) > 0:
+			kept.AltWrappers = append(kept.AltWrappers, kept.Wrappers...)
+			kept.Wrappers = nil
+		case len(h.Wrappers) > 0 && len(kept.Wrappers) == 0:
+			kept.AltWrappers = append(kept.AltWrappers, h.Wrappers...)
+		}
 		return
 	}
-	b.seenReg[key] = true
+	b.seenReg[key] = h
 	if h.Options == nil {
 		h.Options = map[string]*pyast.Node{}
 	}
@@ -266,7 +276,10 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 			if out := b.paramTargets(m, arg, depth); out != nil {
 				return out
 			}
-			return b.loopTargets(m, arg, depth)
+			if out := b.loopTargets(m, arg, depth); out != nil {
+				return out
+			}
+			return b.valueTargets(m, arg, depth)
 		}
 	case "call":
 		pos, _ := m.Args(arg)
@@ -522,6 +535,23 @@ func (b *builder) decoratedWith(fn *pyast.Function) []FuncRef {
 		}
 	})
 	return lz.decoratedBy[fn]
+}
+
+// valueTargets resolves a function's local variable bound to a call of
+// what builds a tool from a function (tool = FunctionTool.from_function(fn);
+// mcp.add_tool(tool)): the calls' targets.
+func (b *builder) valueTargets(m *pyast.Module, id *pyast.Node, depth int) []target {
+	sc, bs := m.ScopeAt(id).LookupScope(m.TextView(id))
+	if sc == nil || sc.Func == nil {
+		return nil
+	}
+	var out []target
+	for _, bd := range bs {
+		if v := pyast.Unparen(bd.Value()); bd.Kind == pyast.BindValue && v != nil && v.Kind() == "call" && m.Unpacked(bd) < 0 {
+			out = append(out, b.targets(m, v, depth+1)...)
+		}
+	}
+	return out
 }
 
 // loopTargets resolves a for-loop variable over a collection: a literal, or

@@ -14,10 +14,13 @@ import (
 // anywhere in the project, plus what the project adds to it (append, extend,
 // add, insert, update, setdefault, name[key] = value).
 
-// valueAt is an expression with the module it is in.
+// valueAt is an expression with the module it is in; elem > 0 stands for
+// element elem-1 of the tuple it evaluates to (a, b = f(): b is element 1
+// of f()'s value).
 type valueAt struct {
-	m *pyast.Module
-	n *pyast.Node
+	m    *pyast.Module
+	n    *pyast.Node
+	elem int
 }
 
 // collectionKey names the collection variable expr refers to (its
@@ -37,7 +40,7 @@ func (b *builder) collectionKey(m *pyast.Module, expr *pyast.Node) (string, []va
 					key = t[0]
 				}
 				if v := bd.Value(); v != nil {
-					vals = append(vals, valueAt{sym.module, v})
+					vals = append(vals, valueAt{sym.module, v, sym.module.Unpacked(bd) + 1})
 				}
 			}
 			return key, vals
@@ -53,7 +56,7 @@ func (b *builder) collectionKey(m *pyast.Module, expr *pyast.Node) (string, []va
 			}
 			key = t[0]
 			if v := bd.Value(); v != nil {
-				vals = append(vals, valueAt{m, v})
+				vals = append(vals, valueAt{m, v, m.Unpacked(bd) + 1})
 			}
 		}
 		return key, vals
@@ -61,13 +64,34 @@ func (b *builder) collectionKey(m *pyast.Module, expr *pyast.Node) (string, []va
 	return "", nil
 }
 
+// maxElemsDepth bounds the steps elems follows (a variable to its value, a
+// call to what the function returns, a tuple to its item, a comprehension
+// to what it iterates): tools built by one function, returned in a tuple by
+// another and filtered by comprehensions take a dozen.
+const maxElemsDepth = 16
+
 // elems returns the expressions a collection expression can hold: the items
 // of a literal (the values of a dict), of a variable bound to one and of
 // what the project adds to it, through list(x), x.values() and the like.
 func (b *builder) elems(m *pyast.Module, expr *pyast.Node, depth int) []valueAt {
+	return b.elemsIn(m, expr, depth, map[valueAt]bool{})
+}
+
+// elemsIn is elems; seen holds the variables, calls and tuple items
+// expanded so far in this expansion, each expanded once: what they hold is
+// in the result already (and a value built from itself, x = x + [f], ends).
+func (b *builder) elemsIn(m *pyast.Module, expr *pyast.Node, depth int, seen map[valueAt]bool) []valueAt {
 	expr = pyast.Unparen(expr)
-	if expr == nil || depth > 6 {
+	if expr == nil || depth > maxElemsDepth {
 		return nil
+	}
+	switch expr.Kind() {
+	case "call", "identifier", "attribute":
+		k := valueAt{m: m, n: expr}
+		if seen[k] {
+			return nil
+		}
+		seen[k] = true
 	}
 	switch expr.Kind() {
 	case "list", "tuple", "set", "expression_list":
@@ -77,10 +101,10 @@ func (b *builder) elems(m *pyast.Module, expr *pyast.Node, depth int) []valueAt 
 			case "comment":
 			case "list_splat":
 				if el.NamedChildCount() > 0 {
-					out = append(out, b.elems(m, el.NamedChild(0), depth+1)...)
+					out = append(out, b.elemsIn(m, el.NamedChild(0), depth+1, seen)...)
 				}
 			default:
-				out = append(out, valueAt{m, el})
+				out = append(out, valueAt{m: m, n: el})
 			}
 		}
 		return out
@@ -89,10 +113,10 @@ func (b *builder) elems(m *pyast.Module, expr *pyast.Node, depth int) []valueAt 
 		for _, p := range pyast.NamedChildren(expr) {
 			switch p.Kind() {
 			case "pair":
-				out = append(out, valueAt{m, p.ChildByFieldName("value")})
+				out = append(out, valueAt{m: m, n: p.ChildByFieldName("value")})
 			case "dictionary_splat":
 				if p.NamedChildCount() > 0 {
-					out = append(out, b.elems(m, p.NamedChild(0), depth+1)...)
+					out = append(out, b.elemsIn(m, p.NamedChild(0), depth+1, seen)...)
 				}
 			}
 		}
@@ -101,18 +125,26 @@ func (b *builder) elems(m *pyast.Module, expr *pyast.Node, depth int) []valueAt 
 		callee := pyast.Unparen(pyast.Callee(expr))
 		pos, _ := m.Args(expr)
 		if obj, attr := lastAttr(m, callee); obj != nil && (attr == "values" || attr == "copy") {
-			return b.elems(m, obj, depth+1)
+			return b.elemsIn(m, obj, depth+1, seen)
 		}
 		for _, q := range m.Resolve(callee) {
 			switch q {
 			case "list", "tuple", "set", "sorted", "reversed", "frozenset":
 				if len(pos) > 0 {
-					return b.elems(m, pos[0], depth+1)
+					return b.elemsIn(m, pos[0], depth+1, seen)
 				}
 			}
 		}
+		// A project function's call: what it returns (tools = get_tools()).
+		var out []valueAt
+		for _, r := range b.returnValues(m, expr, depth) {
+			out = append(out, b.elemsIn(r.m, r.n, depth+1, seen)...)
+		}
+		return out
 	case "binary_operator": // A + B
-		return append(b.elems(m, expr.ChildByFieldName("left"), depth+1), b.elems(m, expr.ChildByFieldName("right"), depth+1)...)
+		return append(b.elemsIn(m, expr.ChildByFieldName("left"), depth+1, seen), b.elemsIn(m, expr.ChildByFieldName("right"), depth+1, seen)...)
+	case "list_comprehension", "set_comprehension", "generator_expression":
+		return b.comprehensionElems(m, expr, expr.ChildByFieldName("body"), depth, seen)
 	case "identifier", "attribute":
 		key, vals := b.collectionKey(m, expr)
 		if key == "" {
@@ -120,9 +152,119 @@ func (b *builder) elems(m *pyast.Module, expr *pyast.Node, depth int) []valueAt 
 		}
 		var out []valueAt
 		for _, v := range vals {
-			out = append(out, b.elems(v.m, v.n, depth+1)...)
+			out = append(out, b.elemsOf(v, depth+1, seen)...)
 		}
 		return append(out, b.additions()[key]...)
+	}
+	return nil
+}
+
+// elemsOf is elems of a value, or of the element of a tuple it stands for.
+func (b *builder) elemsOf(v valueAt, depth int, seen map[valueAt]bool) []valueAt {
+	if v.elem == 0 {
+		return b.elemsIn(v.m, v.n, depth, seen)
+	}
+	if seen[v] {
+		return nil
+	}
+	seen[v] = true
+	var out []valueAt
+	for _, it := range b.tupleItems(v.m, v.n, v.elem-1, depth, seen) {
+		out = append(out, b.elemsIn(it.m, it.n, depth+1, seen)...)
+	}
+	return out
+}
+
+// tupleItems returns the expressions at position i of the tuples expr can
+// evaluate to: a tuple literal's item, or that of what a project function
+// returns (final, names = prepare_tools()).
+func (b *builder) tupleItems(m *pyast.Module, expr *pyast.Node, i, depth int, seen map[valueAt]bool) []valueAt {
+	expr = pyast.Unparen(expr)
+	if expr == nil || depth > maxElemsDepth {
+		return nil
+	}
+	switch expr.Kind() {
+	case "tuple", "expression_list", "list":
+		var items []*pyast.Node
+		for _, el := range pyast.NamedChildren(expr) {
+			if el.Kind() != "comment" {
+				items = append(items, el)
+			}
+		}
+		if i < len(items) && items[i].Kind() != "list_splat" {
+			return []valueAt{{m: m, n: items[i]}}
+		}
+	case "call":
+		if k := (valueAt{m: m, n: expr, elem: -1 - i}); !seen[k] {
+			seen[k] = true
+			var out []valueAt
+			for _, r := range b.returnValues(m, expr, depth) {
+				out = append(out, b.tupleItems(r.m, r.n, i, depth+1, seen)...)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// returnValues returns the expressions a call of a project function
+// returns (its return statements, not those of functions nested in it).
+func (b *builder) returnValues(m *pyast.Module, call *pyast.Node, depth int) []valueAt {
+	if depth > maxElemsDepth {
+		return nil
+	}
+	r, ok := b.funcOf(m, pyast.Callee(call))
+	if !ok || r.Func.Body == nil {
+		return nil
+	}
+	var out []valueAt
+	pyast.WalkCode(r.Func.Body, func(n *pyast.Node) bool {
+		if n.Kind() == "return_statement" && n.NamedChildCount() > 0 {
+			out = append(out, valueAt{m: r.Module, n: n.NamedChild(0)})
+		}
+		return true
+	})
+	return out
+}
+
+// comprehensionElems returns what the body of a comprehension can be, for
+// each element: a variable of its for clauses stands for the elements of
+// what that clause iterates ([t for t in tools if ok(t)]); each branch of a
+// conditional counts ([wrap(t) if c else t for t in tools]); any other
+// expression is itself an element (wrap(t), which a registration resolves
+// through the clause: loopValues).
+func (b *builder) comprehensionElems(m *pyast.Module, comp, body *pyast.Node, depth int, seen map[valueAt]bool) []valueAt {
+	body = pyast.Unparen(body)
+	if body == nil || depth > maxElemsDepth {
+		return nil
+	}
+	if body.Kind() == "conditional_expression" {
+		var out []valueAt
+		for i, c := range pyast.NamedChildren(body) {
+			if i != 1 { // not the condition
+				out = append(out, b.comprehensionElems(m, comp, c, depth+1, seen)...)
+			}
+		}
+		return out
+	}
+	if body.Kind() == "identifier" {
+		if iter := comprehensionIterable(m, comp, m.TextView(body)); iter != nil {
+			return b.elemsIn(m, iter, depth+1, seen)
+		}
+	}
+	return []valueAt{{m: m, n: body}}
+}
+
+// comprehensionIterable returns what the for clause of comprehension comp
+// that binds name (a plain variable) iterates, or nil.
+func comprehensionIterable(m *pyast.Module, comp *pyast.Node, name string) *pyast.Node {
+	for _, c := range pyast.NamedChildren(comp) {
+		if c.Kind() != "for_in_clause" {
+			continue
+		}
+		if left := pyast.Unparen(c.ChildByFieldName("left")); left != nil && left.Kind() == "identifier" && m.TextView(left) == name {
+			return c.ChildByFieldName("right")
+		}
 	}
 	return nil
 }
@@ -178,12 +320,12 @@ func (b *builder) buildAdditions() {
 			case "append", "add", "appendleft":
 				if len(pos) == 1 {
 					key, _ := b.collectionKey(m, obj)
-					add(key, valueAt{m, pos[0]})
+					add(key, valueAt{m: m, n: pos[0]})
 				}
 			case "insert", "setdefault":
 				if len(pos) == 2 {
 					key, _ := b.collectionKey(m, obj)
-					add(key, valueAt{m, pos[1]})
+					add(key, valueAt{m: m, n: pos[1]})
 				}
 			case "extend", "update":
 				key, _ := b.collectionKey(m, obj)
@@ -194,7 +336,7 @@ func (b *builder) buildAdditions() {
 					b.added[key] = append(b.added[key], b.elemsNoAdditions(m, pos[0])...)
 				}
 				for _, v := range kw {
-					add(key, valueAt{m, v})
+					add(key, valueAt{m: m, n: v})
 				}
 			}
 		}
@@ -204,7 +346,7 @@ func (b *builder) buildAdditions() {
 				continue
 			}
 			key, _ := b.collectionKey(m, left.ChildByFieldName("value"))
-			add(key, valueAt{m, right})
+			add(key, valueAt{m: m, n: right})
 		}
 	}
 }
@@ -216,13 +358,22 @@ func (b *builder) elemsNoAdditions(m *pyast.Module, expr *pyast.Node) []valueAt 
 	case "list", "tuple", "set", "dictionary":
 		return b.elems(m, expr, 0)
 	}
-	return []valueAt{{m, expr}}
+	return []valueAt{{m: m, n: expr}}
 }
 
 // loopValues resolves a for-loop variable (for fn in TOOLS, for name, fn in
 // TOOLS.items(), for name, fn in [("a", a)]) to the expressions it takes.
 func (b *builder) loopValues(m *pyast.Module, id *pyast.Node) []valueAt {
 	name := m.Text(id)
+	// A comprehension's variable ([wrap(t) for t in tools]).
+	for c := id.Parent(); c != nil && !pyast.IsFunctionBoundary(c); c = c.Parent() {
+		switch c.Kind() {
+		case "list_comprehension", "set_comprehension", "generator_expression", "dictionary_comprehension":
+			if iter := comprehensionIterable(m, c, name); iter != nil {
+				return b.elems(m, iter, 0)
+			}
+		}
+	}
 	for loop := pyast.Ancestor(id, "for_statement"); loop != nil; loop = pyast.Ancestor(loop, "for_statement") {
 		if m.FuncAt(loop) != m.FuncAt(id) {
 			return nil
@@ -267,7 +418,7 @@ func (b *builder) loopValues(m *pyast.Module, id *pyast.Node) []valueAt {
 				continue
 			}
 			if items := pyast.NamedChildren(t); idx < len(items) {
-				out = append(out, valueAt{el.m, items[idx]})
+				out = append(out, valueAt{m: el.m, n: items[idx]})
 			}
 		}
 		return out
@@ -436,7 +587,7 @@ func (b *builder) memberValues(m *pyast.Module, right, loop *pyast.Node) ([]valu
 			}
 			for _, d := range f.Decorators {
 				if _, ok := b.funcOf(pm, decoratorFunc(d)); ok {
-					out = append(out, valueAt{pm, f.Node.ChildByFieldName("name")})
+					out = append(out, valueAt{m: pm, n: f.Node.ChildByFieldName("name")})
 					break
 				}
 			}

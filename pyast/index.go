@@ -618,6 +618,23 @@ func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
 		if cls != nil && fn == nil {
 			cls.addAttr(name, b)
 		}
+	case "pattern_list", "tuple_pattern", "list_pattern":
+		// a, b = f(): each name is a value of the function (or module);
+		// Module.Unpacked says which element of the value it takes.
+		if right == nil {
+			return
+		}
+		for _, c := range NamedChildren(left) {
+			if c.Kind() != "identifier" {
+				continue
+			}
+			name := m.TextView(c)
+			b := m.newBinding(name, BindValue, n, qualified(s.Qual, &name), nil)
+			s.bind(b)
+			if cls != nil && fn == nil {
+				cls.addAttr(name, b)
+			}
+		}
 	case "attribute":
 		// self.x = value inside a method: an attribute of the class.
 		obj := Unparen(left.ChildByFieldName("object"))

@@ -75,6 +75,31 @@ func (b *Binding) Value() *Node {
 	return nil
 }
 
+// Unpacked returns the position of b's name in a tuple target (a, b =
+// value: b is element 1 of value), or -1 when the binding takes the whole
+// value. Starred names (a, *rest = value) are not bound.
+func (m *Module) Unpacked(b *Binding) int {
+	n := b.Node
+	if n == nil || !assignmentKinds.has(n.symbol) {
+		return -1
+	}
+	left := Unparen(n.ChildByFieldName("left"))
+	if left == nil {
+		return -1
+	}
+	switch left.Kind() {
+	case "pattern_list", "tuple_pattern", "list_pattern":
+	default:
+		return -1
+	}
+	for i, c := range NamedChildren(left) {
+		if c.Kind() == "identifier" && m.TextView(c) == b.Name() {
+			return i
+		}
+	}
+	return -1
+}
+
 // assignedValue returns the right-hand side of an assignment: for "a = b =
 // value", value; nil for an annotation alone ("x: int").
 func assignedValue(n *Node) *Node {

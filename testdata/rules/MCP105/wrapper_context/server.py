@@ -1,0 +1,46 @@
+import functools
+
+from mcp.server.fastmcp import Context, FastMCP
+from pydantic import BaseModel
+
+mcp = FastMCP("wrapper-context")
+
+
+class Confirm(BaseModel):
+    ok: bool
+
+
+class Reviewer:
+    async def elicit(self, message: str) -> bool:
+        return True
+
+
+REVIEWERS = {"default": Reviewer()}
+
+
+async def review() -> None:
+    # Named like a context, but a reviewer object of the project's own.
+    ctx = REVIEWERS.get("default")
+    await ctx.elicit("Reviewed?")
+
+
+def confirmed(fn):
+    # The wrapper takes the injected Context out of the call's arguments.
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+        ctx = kwargs.get("ctx")
+        if ctx is not None:
+            await ctx.elicit("Proceed?", schema=Confirm)  # want: MCP105
+        if "context" in kwargs:
+            context = kwargs["context"]
+            await context.elicit("Really?", schema=Confirm)  # want: MCP105
+        await review()
+        return await fn(*args, **kwargs)
+
+    return wrapper
+
+
+@mcp.tool()
+@confirmed
+async def delete(key: str, ctx: Context) -> str:
+    return key
