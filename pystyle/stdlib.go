@@ -39,3 +39,6 @@ webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zl
 	}
 	return m
 }()
+
+// IsStdlib reports whether top is a top-level module of the standard library.
+func IsStdlib(top string) bool { return stdlibNames[top] }

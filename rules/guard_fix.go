@@ -112,7 +112,7 @@ func GuardFix(p *Pass) (Fix, bool) {
 		}
 	}
 	name := GuardModuleName
-	if pkg := packageOf(first); pkg != "" {
+	if pkg := packageOf(first); pkg != "" && !importsSiblingByTopName(first, p.Modules) {
 		name = pkg + "." + GuardModuleName
 	}
 	edits := []Edit{{Path: file, New: GuardModule, Create: true}}
@@ -195,6 +195,51 @@ func servingSites(hx *handlers.Index) []handlers.ServerSite {
 		}
 	}
 	return nil
+}
+
+// importsSiblingByTopName reports whether m imports a module beside it by
+// a top-level name (from services.tools import x, with services/ beside
+// m) and nothing relatively: m's folder is then on sys.path when it runs (a
+// src/ layout installed with package-dir "" = "src", a script's folder),
+// whatever __init__.py files above it say, so the guard beside it is
+// imported by its bare name. A standard library name (import logging with
+// a logging/ package beside) is no sign of it.
+func importsSiblingByTopName(m *pyast.Module, mods []*pyast.Module) bool {
+	dir := path.Dir(m.Path)
+	for n := range m.Nodes("import_from_statement") {
+		if mod := n.ChildByFieldName("module_name"); mod != nil && mod.Kind() == "relative_import" {
+			return false
+		}
+	}
+	beside := func(head string) bool {
+		if pystyle.IsStdlib(head) {
+			return false
+		}
+		for _, o := range mods {
+			if o != m && (o.Path == path.Join(dir, head+".py") || strings.HasPrefix(o.Path, path.Join(dir, head)+"/")) {
+				return true
+			}
+		}
+		return false
+	}
+	for n := range m.Nodes("import_from_statement") {
+		mod := n.ChildByFieldName("module_name")
+		if mod == nil || mod.Kind() != "dotted_name" {
+			continue // a relative import
+		}
+		head, _, _ := strings.Cut(pyast.DottedName(m, mod), ".")
+		if beside(head) {
+			return true
+		}
+	}
+	for n := range m.Nodes("import_statement") {
+		for _, full := range m.ImportTargets(n) {
+			if head, _, _ := strings.Cut(full, "."); beside(head) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // packageOf returns the dotted package a module is in ("" at the top).

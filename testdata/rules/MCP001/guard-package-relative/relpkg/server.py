@@ -1,0 +1,22 @@
+# A package module: it imports its siblings relatively, and "import logging"
+# is the standard library's, not relpkg/logging/: the guard is imported as
+# relpkg.mcp_respond_guard.
+import logging
+
+from mcp.server.fastmcp import FastMCP
+
+from .logging import setup
+from .tools import ping
+
+log = logging.getLogger(__name__)
+mcp = FastMCP("relpkg")
+mcp.add_tool(ping)
+
+
+def main() -> None:
+    setup()
+    mcp.run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,2 @@
+async def ping() -> str:
+    return "pong"
