@@ -48,9 +48,25 @@ var cancelClasses = map[string]bool{
 	"builtins.BaseException":            true,
 }
 
+// asyncioCancelClasses are the classes of cancelClasses that match the
+// cancellation an MCP server gets: the SDK runs on anyio's asyncio backend,
+// where a cancelled task raises asyncio.CancelledError, never trio.Cancelled.
+var asyncioCancelClasses = map[string]bool{
+	"asyncio.CancelledError":            true,
+	"asyncio.exceptions.CancelledError": true,
+	"BaseException":                     true,
+	"builtins.BaseException":            true,
+}
+
 // cancellationType reports whether the exception type expression e can match
 // the cancellation, and names the matching part.
 func cancellationType(m *pyast.Module, e *pyast.Node) (string, bool) {
+	return matchesClasses(m, e, cancelClasses)
+}
+
+// matchesClasses is cancellationType for the cancellation classes in
+// classes (anyio.get_cancelled_exc_class() always matches).
+func matchesClasses(m *pyast.Module, e *pyast.Node, classes map[string]bool) (string, bool) {
 	e = pyast.Unparen(e)
 	if e == nil {
 		return "", false
@@ -58,7 +74,7 @@ func cancellationType(m *pyast.Module, e *pyast.Node) (string, bool) {
 	switch e.Kind() {
 	case "tuple", "list":
 		for _, el := range pyast.NamedChildren(e) {
-			if what, ok := cancellationType(m, el); ok {
+			if what, ok := matchesClasses(m, el, classes); ok {
 				return what, true
 			}
 		}
@@ -70,7 +86,7 @@ func cancellationType(m *pyast.Module, e *pyast.Node) (string, bool) {
 		return "", false
 	case "identifier", "attribute":
 		for _, q := range m.Resolve(e) {
-			if cancelClasses[q] {
+			if classes[q] {
 				return m.Text(e), true
 			}
 		}
@@ -78,7 +94,7 @@ func cancellationType(m *pyast.Module, e *pyast.Node) (string, bool) {
 			// exc = anyio.get_cancelled_exc_class(); except exc: ...
 			for _, b := range m.ScopeAt(e).Lookup(m.Text(e)) {
 				if v := pyast.Unparen(b.Value()); v != nil && v.Kind() == "call" && v.Id() != e.Id() {
-					if what, ok := cancellationType(m, v); ok {
+					if what, ok := matchesClasses(m, v, classes); ok {
 						return m.Text(e) + " (" + what + ")", true
 					}
 				}

@@ -180,9 +180,17 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 		return
 	}
 	inFinally := inFinallyOf(try, f)
+	// An except clause after one that catches the cancellation never sees
+	// it: `except asyncio.CancelledError: raise` then `except BaseException`
+	// (the earlier clause, if it swallows, is reported itself).
+	shadowed := false
 	for _, c := range pyast.NamedChildren(try) {
 		switch c.Kind() {
 		case "except_clause", "except_group_clause":
+			if shadowed {
+				continue
+			}
+			shadowed = catchesAsyncioCancel(m, c)
 			if inFinally || awaitsOnlyDoneTasks(m, f, try, body) {
 				continue
 			}
@@ -414,6 +422,19 @@ func inFinallyOf(n *pyast.Node, f *pyast.Function) bool {
 
 // catchesCancellation reports whether an except clause can catch the
 // cancellation, and describes the clause.
+// catchesAsyncioCancel reports whether except clause c catches the
+// cancellation as the server's asyncio backend raises it (a bare except,
+// BaseException, asyncio.CancelledError, anyio.get_cancelled_exc_class(),
+// in a tuple too), so that the clauses after it never see it.
+func catchesAsyncioCancel(m *pyast.Module, c *pyast.Node) bool {
+	typ, _ := exceptTarget(m, c)
+	if typ == nil {
+		return c.ChildByFieldName("value") == nil
+	}
+	_, ok := matchesClasses(m, typ, asyncioCancelClasses)
+	return ok
+}
+
 func catchesCancellation(m *pyast.Module, c *pyast.Node) (string, bool) {
 	typ, _ := exceptTarget(m, c)
 	if typ == nil {
