@@ -159,6 +159,18 @@ func IsDependencyFile(name string) bool {
 	return isRequirementsName(name)
 }
 
+// IsLockFile reports whether name is a lock file that an installer reads
+// from the project's folder by itself (uv.lock, poetry.lock, pdm.lock,
+// Pipfile.lock, pylock.toml and pylock.NAME.toml), rather than one a
+// command line names.
+func IsLockFile(name string) bool {
+	switch name {
+	case "Pipfile.lock", "uv.lock", "poetry.lock", "pdm.lock", "pylock.toml":
+		return true
+	}
+	return strings.HasPrefix(name, "pylock.") && strings.HasSuffix(name, ".toml")
+}
+
 // isRequirementsName matches pip requirement and constraint files:
 // requirements.txt, requirements-dev.txt, dev-requirements.in,
 // requirements.lock, requirements-lock.txt, constraints.txt.

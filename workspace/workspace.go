@@ -1,8 +1,10 @@
 // Package workspace finds the files mcplint reads under the scan roots:
 // Python sources and Python dependency files. It skips what a user never
 // wants scanned (VCS folders, virtual environments, caches, node_modules,
-// hidden folders), what .gitignore files ignore (unless told not to) and
-// what the caller excludes, and never follows directory symlinks, so a
+// hidden folders), what .gitignore files ignore (unless told not to; a lock
+// file in a folder walked is read even when ignored: uv, Poetry, PDM and
+// Pipenv install from it whether git tracks it or not) and what the caller
+// excludes, and never follows directory symlinks, so a
 // symlink loop cannot trap it. A symlink to a file is read only when it
 // resolves inside its scan root. A root given explicitly is always visited.
 package workspace
@@ -163,7 +165,7 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 				}
 			}
 			k, ok := Classify(sp)
-			if !ok || (opts.Exclude != nil && opts.Exclude(sp, false)) || ig != nil && ig.ignored(abs(p), false) {
+			if !ok || (opts.Exclude != nil && opts.Exclude(sp, false)) || ig != nil && !deps.IsLockFile(d.Name()) && ig.ignored(abs(p), false) {
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {

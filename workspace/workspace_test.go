@@ -60,6 +60,21 @@ func TestGitignore(t *testing.T) {
 	}
 }
 
+// A lock file that a .gitignore pattern names is still read (lastmile-ai's
+// mcp-agent lists uv.lock in .gitignore and commits it); Python files and
+// manifests the pattern names are not, nor a lock in an ignored folder.
+func TestGitignoredLockRead(t *testing.T) {
+	dir := tree(t,
+		".gitignore=uv.lock\npoetry.lock\npylock.*.toml\nrequirements-local.txt\nscratch.py\nbuild/\n",
+		"pyproject.toml=", "uv.lock=", "server.py=", "scratch.py=", "requirements-local.txt=mcp\n",
+		"sub/poetry.lock=", "sub/pylock.dev.toml=", "build/uv.lock=",
+	)
+	want := "pyproject.toml server.py sub/poetry.lock sub/pylock.dev.toml uv.lock"
+	if got := walk(t, dir, Options{}); got != want {
+		t.Errorf("gitignored locks:\n got %s\nwant %s", got, want)
+	}
+}
+
 func TestGitignoreAboveRoot(t *testing.T) {
 	dir := tree(t, ".git/HEAD=", ".gitignore=generated/\n", "src/app.py=", "src/generated/g.py=")
 	if got := walk(t, filepath.Join(dir, "src"), Options{}); got != "app.py" {
