@@ -79,6 +79,39 @@ func (p *Project) Resolution(pkg string) *Resolution {
 	return r
 }
 
+// dropStaleMCPLocks returns the lock entries of mcp, less those of a lock
+// made for another manifest: one that does not lock the fastmcp a manifest
+// declares, while the fastmcp that declaration resolves to excludes the
+// locked mcp (a lock of mcp 1.6.0 beside fastmcp>=2.8.1, which resolves to
+// fastmcp 4.x and mcp 2.x). Installing from the manifest re-locks both, so
+// that mcp is not what runs; res.Stale says why it was left out.
+func (p *Project) dropStaleMCPLocks(res *Resolution, implied Set) []*Requirement {
+	f := p.Resolution("fastmcp")
+	if len(f.Declared) == 0 {
+		return res.Locked
+	}
+	for _, d := range f.Declared {
+		if d.Unknown { // fastmcp @ git+...: its mcp is not known
+			return res.Locked
+		}
+	}
+	var kept []*Requirement
+	for _, l := range res.Locked {
+		v, err := ParseVersion(l.Version)
+		locksFastmcp := false
+		for _, fl := range f.Locked {
+			locksFastmcp = locksFastmcp || fl.Path == l.Path
+		}
+		if l.Unknown || err != nil || locksFastmcp || implied.withPre(true).Contains(v) {
+			kept = append(kept, l)
+			continue
+		}
+		res.Stale = append(res.Stale, fmt.Sprintf("%s locks %s %s but no fastmcp, which %s declares (%s: %s)",
+			path.Base(l.Path), l.RawName, l.Version, path.Base(f.Declared[0].Path), f.Declared[0].Specifier, res.Implied))
+	}
+	return kept
+}
+
 // pinnedResolution is Resolution without narrowing a range open above to the
 // newest release: the versions the project's files admit, for claims that
 // must hold for every environment they allow (an environment made before
@@ -150,6 +183,9 @@ func (p *Project) resolve(pkg string, narrow bool) *Resolution {
 				}
 			}
 		}
+	}
+	if pkg == "mcp" && hasImplied {
+		res.Locked = p.dropStaleMCPLocks(res, implied)
 	}
 	// A lock entry without a version (a VCS or directory package) says
 	// nothing about the version: the manifests decide, as with no lock.

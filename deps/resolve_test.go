@@ -48,6 +48,18 @@ func TestResolution(t *testing.T) {
 	if r := p.Resolution("mcp"); len(r.Stale) != 1 || !strings.Contains(p.Describe("mcp"), "stale lock: uv.lock locks mcp 1.26.0 but pyproject.toml declares >=2") {
 		t.Errorf("stale: %v / %s", r.Stale, p.Describe("mcp"))
 	}
+	// A lock made for another manifest: it holds mcp but not the fastmcp the
+	// manifest declares, whose newest release needs mcp 2.x. Its mcp is not
+	// what runs; with fastmcp locked too, it is.
+	p = loadMem(t, Options{}, map[string]string{"pyproject.toml": "[project]\ndependencies = [\"fastmcp>=2.8.1\"]\n", "uv.lock": lock})
+	if r := p.Resolution("mcp"); p.MCP1() != No || len(r.Locked) != 0 || len(r.Stale) != 1 || !strings.Contains(r.Stale[0], "uv.lock locks mcp 1.26.0 but no fastmcp, which pyproject.toml declares (>=2.8.1") {
+		t.Errorf("lock without fastmcp: MCP1=%s, %s", p.MCP1(), p.Describe("mcp"))
+	}
+	p = loadMem(t, Options{}, map[string]string{"pyproject.toml": "[project]\ndependencies = [\"fastmcp>=2.8.1\"]\n",
+		"uv.lock": lock + "[[package]]\nname = \"fastmcp\"\nversion = \"2.8.1\"\n"})
+	if r := p.Resolution("mcp"); p.MCP1() != Yes || len(r.Stale) != 0 {
+		t.Errorf("lock with fastmcp: MCP1=%s, %s", p.MCP1(), p.Describe("mcp"))
+	}
 	// fastmcp < 4 pulls mcp 1.x; >= 4 mcp 2.x; and it narrows an open mcp.
 	p = loadMem(t, Options{}, map[string]string{"requirements.txt": "fastmcp>=3,<4\n"})
 	if p.MCPAdmits("1.0.0", "2.0.0") != Yes || p.FastMCP3() != Yes {

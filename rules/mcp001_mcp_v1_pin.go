@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mcplint/mcplint/deps"
@@ -78,9 +79,10 @@ func runMCP001(p *Pass) {
 	var blockers []apiUse
 	blockersDone := false
 	sources := map[*deps.Source]bool{}
+	res := p.Project.Resolution("mcp")
 	for _, r := range p.Project.Requirements() {
-		if r.Name != "mcp" || r.Constraint {
-			continue
+		if r.Name != "mcp" || r.Constraint || r.Locked && !slices.Contains(res.Locked, r) {
+			continue // a lock entry of a lock made for another manifest (Resolution.Stale) is not what runs
 		}
 		set := deps.ResolveOpen("mcp", r.Set)
 		if !set.AdmitsRange("1.0.0", "2.0.0") || set.AdmitsRange("2.0.0.dev0", "") {
