@@ -362,26 +362,81 @@ func (b *builder) funcOfNames(m *pyast.Module, expr *pyast.Node, ns names) (Func
 	// obj.method() where obj was built from a project class, directly or by
 	// a factory, here or in the module obj is imported from.
 	if obj, attr := lastAttr(m, expr); obj != nil {
-		types := m.TypesOf(obj)
-		if o := pyast.Unparen(obj); o.Kind() == "call" { // Tool().execute(), get_service().run()
-			types = m.Resolve(pyast.Callee(o))
-		}
-		if len(types) == 0 {
-			for _, sym := range b.resolveNames(m, obj).syms {
-				for _, bd := range sym.bindings {
-					types = append(types, bd.Types()...)
-				}
-			}
-		}
-		for _, t := range qualifyTypes(m, types) {
-			if c := b.classOf(t, 0); c != nil {
-				if f := b.method(c, attr, 0); f != nil {
-					return FuncRef{b.moduleOf[f], f}, true
-				}
+		for _, c := range b.objClasses(m, obj, 0) {
+			if f := b.method(c, attr, 0); f != nil {
+				return FuncRef{b.moduleOf[f], f}, true
 			}
 		}
 	}
 	return FuncRef{}, false
+}
+
+// objClasses returns the project classes whose instance obj can be: a name
+// bound to a constructor or factory call (here or in the module it is
+// imported from), such a call itself (Tool().execute()), self.x, and,
+// through an instance of a project class, an attribute its methods assign
+// (session.account_manager, set by self.account_manager = AccountManager())
+// or what one of its methods returns (registry.get_session(), annotated or
+// returning a constructor call).
+func (b *builder) objClasses(m *pyast.Module, obj *pyast.Node, depth int) []*pyast.Class {
+	obj = pyast.Unparen(obj)
+	if obj == nil || depth > 4 {
+		return nil
+	}
+	types := m.TypesOf(obj)
+	if obj.Kind() == "call" { // Tool().execute(), get_service().run()
+		types = m.Resolve(pyast.Callee(obj))
+	}
+	if len(types) == 0 {
+		for _, sym := range b.resolveNames(m, obj).syms {
+			for _, bd := range sym.bindings {
+				types = append(types, bd.Types()...)
+			}
+		}
+	}
+	var out []*pyast.Class
+	for _, t := range qualifyTypes(m, types) {
+		if c := b.classOf(t, 0); c != nil {
+			out = append(out, c)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	switch obj.Kind() {
+	case "call": // x.method(...): what the method of x's class returns
+		if inner, attr := lastAttr(m, pyast.Callee(obj)); inner != nil {
+			for _, c := range b.objClasses(m, inner, depth+1) {
+				if f := b.method(c, attr, 0); f != nil {
+					if c := b.returnedClass(b.moduleOf[f], f, depth+1); c != nil {
+						out = append(out, c)
+					}
+				}
+			}
+		}
+	case "attribute": // x.attr: what the methods of x's class assign to self.attr
+		inner, attr := lastAttr(m, obj)
+		for _, c := range b.objClasses(m, inner, depth+1) {
+			cm := b.classMod[c]
+			for _, bd := range c.Attrs[attr] {
+				for _, t := range qualifyTypes(cm, bd.Types()) {
+					if k := b.classOf(t, 0); k != nil {
+						out = append(out, k)
+					}
+				}
+				if v := pyast.Unparen(bd.Value()); v != nil && v.Kind() == "call" {
+					out = append(out, b.objClasses(cm, v, depth+1)...)
+				}
+			}
+		}
+	case "identifier": // s = registry.get_session(): a call the types do not name
+		for _, bd := range m.ScopeAt(obj).Lookup(m.Text(obj)) {
+			if v := pyast.Unparen(bd.Value()); v != nil && v.Kind() == "call" {
+				out = append(out, b.objClasses(m, v, depth+1)...)
+			}
+		}
+	}
+	return out
 }
 
 // qualifyTypes resolves bare type names in m's module scope: a function
@@ -419,7 +474,16 @@ func (b *builder) classOf(q string, depth int) *pyast.Class {
 	if sym.fn == nil {
 		return nil
 	}
-	m, fn := sym.module, sym.fn
+	return b.returnedClass(sym.module, sym.fn, depth)
+}
+
+// returnedClass returns the project class whose instance function fn of
+// module m returns: its return annotation, else the class in its return
+// statements.
+func (b *builder) returnedClass(m *pyast.Module, fn *pyast.Function, depth int) *pyast.Class {
+	if m == nil || depth > 4 {
+		return nil
+	}
 	for _, rq := range m.Resolve(pyast.ReturnAnnotation(fn)) {
 		if c := b.classOf(rq, depth+1); c != nil {
 			return c
