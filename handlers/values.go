@@ -448,6 +448,9 @@ func (b *builder) calleesOfNames(m *pyast.Module, callee *pyast.Node, ns names) 
 		return out
 	}
 	callee = pyast.Unparen(callee)
+	if out := b.lookedUp(m, callee); out != nil {
+		return out
+	}
 	if obj, attr := lastAttr(m, callee); obj != nil && pyast.Unparen(obj).Kind() == "identifier" {
 		// for mod in [search, reports]: mod.register(mcp)
 		obj = pyast.Unparen(obj)
@@ -477,6 +480,53 @@ func (b *builder) calleesOfNames(m *pyast.Module, callee *pyast.Node, ns names) 
 	for _, v := range b.loopValues(m, callee) {
 		if r, ok := b.funcOf(v.m, v.n); ok {
 			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// lookedUp returns the project functions a callee looked up in a collection
+// can be: TOOLS[name](**args), and a local bound to TOOLS[name] or
+// TOOLS.get(name[, default]) then called (a low-level call_tool that
+// dispatches through a dict of functions or bound methods); nil for any
+// other callee.
+func (b *builder) lookedUp(m *pyast.Module, callee *pyast.Node) []FuncRef {
+	var from []*pyast.Node // the lookups callee can stand for
+	switch {
+	case callee == nil:
+		return nil
+	case callee.Kind() == "subscript":
+		from = append(from, callee)
+	case callee.Kind() == "identifier":
+		for _, bd := range m.ScopeAt(callee).Lookup(m.TextView(callee)) {
+			if v := pyast.Unparen(bd.Value()); v != nil && bd.Kind == pyast.BindValue {
+				from = append(from, v)
+			}
+		}
+	}
+	var out []FuncRef
+	for _, v := range from {
+		var coll *pyast.Node
+		switch v.Kind() {
+		case "subscript": // TOOLS[name]
+			coll = v.ChildByFieldName("value")
+		case "call": // TOOLS.get(name), TOOLS.get(name, default)
+			if obj, attr := lastAttr(m, pyast.Callee(v)); obj != nil && attr == "get" {
+				coll = obj
+				if pos, _ := m.Args(v); len(pos) > 1 {
+					if r, ok := b.funcOf(m, pos[1]); ok {
+						out = append(out, r)
+					}
+				}
+			}
+		}
+		if coll == nil {
+			continue
+		}
+		for _, el := range b.elems(m, coll, 0) {
+			if r, ok := b.funcOf(el.m, el.n); ok {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
