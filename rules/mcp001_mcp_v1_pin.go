@@ -110,6 +110,11 @@ func runMCP001(p *Pass) {
 		if r.Locked {
 			msg += lockAdvice(p, r, "mcp")
 			advice := "change the mcp requirement in the manifest to mcp>=2,<3 (" + mcp2Migration + "), then re-lock"
+			if f := lockedFastmcp3(p, r); f != nil {
+				// fastmcp < 4 is built on mcp 1.x: the re-lock has to move it too.
+				advice += fmt.Sprintf("; %s %s, which %s also locks, is built on mcp 1.x: move it to fastmcp>=4,<5 as well (MCP002: a migration of its own)",
+					f.RawName, f.Version, path.Base(f.Path))
+			}
 			if len(blockers) > 0 {
 				advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
 			}
@@ -176,6 +181,25 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 		f.Applicability, f.Edits = DisplayOnly, nil
 	}
 	return f
+}
+
+// lockedFastmcp3 returns the fastmcp (or fastmcp-slim) below 4 that the
+// lock of entry r also holds, where a manifest of the project declares
+// fastmcp (one another package pulls in is not the user's to move), or nil.
+func lockedFastmcp3(p *Pass, r *deps.Requirement) *deps.Requirement {
+	res := p.Project.Resolution("fastmcp")
+	if len(res.Declared) == 0 {
+		return nil
+	}
+	for _, f := range res.Locked {
+		if f.Path != r.Path || f.Unknown {
+			continue
+		}
+		if v, err := deps.ParseVersion(f.Version); err == nil && v.Compare(deps.MustVersion("4.0.0.dev0")) < 0 {
+			return f
+		}
+	}
+	return nil
 }
 
 // fastmcpHoldsMCP1 reports whether a manifest requires fastmcp below 4

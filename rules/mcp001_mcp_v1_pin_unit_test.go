@@ -157,3 +157,39 @@ func TestDescribeUses(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// On the lock of a fastmcp 2.x project, the advice to require mcp 2 says that
+// the locked fastmcp, built on mcp 1.x, has to move to 4 as well
+// (Azure-Samples/python-mcp-demos: uv.lock with fastmcp 2.13.3 and mcp 1.22.0).
+func TestMCP001LockAdviceNamesLockedFastmcp(t *testing.T) {
+	lock := "version = 1\n\n[[package]]\nname = \"fastmcp\"\nversion = \"2.13.3\"\n\n[[package]]\nname = \"mcp\"\nversion = \"1.22.0\"\n"
+	mcpOnly := "version = 1\n\n[[package]]\nname = \"mcp\"\nversion = \"1.22.0\"\n"
+	withFastmcp := "[project]\ndependencies = [\"mcp>=1.3.0\", \"fastmcp>=2.13.3\"]\n"
+	withoutFastmcp := "[project]\ndependencies = [\"mcp>=1.3.0\"]\n"
+	server := "from fastmcp import FastMCP\n\nmcp = FastMCP(\"x\")\n"
+	for _, tc := range []struct {
+		name, manifest, lock string
+		want                 bool
+	}{
+		{"fastmcp 2.13.3 declared and locked", withFastmcp, lock, true},
+		{"fastmcp 4 locked", withFastmcp, strings.Replace(lock, "2.13.3", "4.0.0", 1), false},
+		{"no fastmcp", withoutFastmcp, mcpOnly, false},
+		{"fastmcp only pulled in by another package", withoutFastmcp, lock, false},
+	} {
+		got, _ := runDepRule(t, mcp001, map[string]string{"uv.lock": tc.lock, "pyproject.toml": tc.manifest, "server.py": server})
+		var advice string
+		for _, d := range got {
+			if strings.HasSuffix(d.Path, "uv.lock") && len(d.Fixes) > 0 {
+				advice = d.Fixes[0].Message
+			}
+		}
+		if advice == "" {
+			t.Errorf("%s: no finding on the lock: %+v", tc.name, got)
+			continue
+		}
+		has := strings.Contains(advice, "fastmcp 2.13.3, which uv.lock also locks, is built on mcp 1.x: move it to fastmcp>=4,<5 as well")
+		if has != tc.want {
+			t.Errorf("%s: advice %q", tc.name, advice)
+		}
+	}
+}
