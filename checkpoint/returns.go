@@ -74,9 +74,9 @@ type retKey struct {
 // result has passed a checkpoint on that branch. Exits by an exception are
 // no returns. A return gives such a value unless it returns a constant of
 // the other truth (constTruth); falling off the end or a bare return gives
-// None. `return x` of a local name whose only bindings in fn are plain
-// assignments `x = value` (and that fn's nested functions do not mention)
-// gives what those assignments gave: an assignment of a value that may have
+// None. `return x` of a local name that fn binds by plain assignments `x =
+// value` and by nothing else (and that fn's nested functions do not
+// mention) gives what those assignments gave: an assignment of a value that may have
 // the truth must then follow a checkpoint on every path.
 //
 // The question runs as a summary: a checkpoint whose cancellation an except
@@ -185,19 +185,21 @@ func assignedRight(n *pyast.Node) *pyast.Node {
 	return r
 }
 
-// trackedLocal reports whether name, in fn, is bound only by plain
-// assignments `name = value` of fn's own code and otherwise only read
-// (returned, tested, passed, compared): not a parameter, and not mentioned
-// in nested functions, lambdas, classes or comprehensions. Any other
-// occurrence (for, with or except targets, augmented assignment, :=,
-// unpacking, del, global, nonlocal, ...) makes it untracked.
+// trackedLocal reports whether name, in fn, is bound by at least one plain
+// assignment `name = value` of fn's own code, by no other binding, and
+// otherwise only read (returned, tested, passed, compared): not a
+// parameter, and not mentioned in nested functions, lambdas, classes or
+// comprehensions. Any other occurrence (for, with or except targets,
+// augmented assignment, :=, unpacking, del, global, nonlocal, ...) makes it
+// untracked, and so does no assignment at all: the name is then a global or
+// builtin whose value fn does not decide.
 func trackedLocal(m *pyast.Module, fn *pyast.Function, name string) bool {
 	for _, p := range fn.Params {
 		if p.Name == name {
 			return false
 		}
 	}
-	ok := true
+	ok, assigned := true, false
 	pyast.Walk(fn.Body, func(n *pyast.Node) bool {
 		if !ok {
 			return false
@@ -213,13 +215,28 @@ func trackedLocal(m *pyast.Module, fn *pyast.Function, name string) bool {
 			})
 			return false
 		case "identifier":
-			if m.Text(n) == name && !readOrAssigned(n) {
-				ok = false
+			if m.Text(n) == name {
+				if !readOrAssigned(n) {
+					ok = false
+				} else if isAssignTarget(n) {
+					assigned = true
+				}
 			}
 		}
 		return ok
 	})
-	return ok
+	return ok && assigned
+}
+
+// isAssignTarget reports whether identifier n is the target of a plain
+// assignment.
+func isAssignTarget(n *pyast.Node) bool {
+	p := n.Parent()
+	if p == nil || p.Kind() != "assignment" {
+		return false
+	}
+	l := p.ChildByFieldName("left")
+	return l != nil && l.Equals(n)
 }
 
 // readOrAssigned reports whether identifier n is the target of a plain

@@ -12,6 +12,7 @@ import anyio
 import contextlib
 import httpx
 client = httpx.AsyncClient()
+CLOSED = False
 
 async def close_confirmed(ctx):
     if ctx is None:
@@ -142,6 +143,9 @@ async def strings(ctx):
     await client.post("/close")
     return ""
 
+async def returns_global():
+    return CLOSED
+
 async def recursive(ctx):
     if not await recursive(ctx.parent):
         return False
@@ -170,6 +174,7 @@ func TestReturnsChecked(t *testing.T) {
 		"wait_for_unknown":    {false, false},
 		"via_helper":          {false, false},
 		"strings":             {true, false},
+		"returns_global":      {false, false},
 		"recursive":           {false, true},
 	}
 	an := New(sameModule{})
