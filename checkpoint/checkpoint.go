@@ -26,6 +26,8 @@ type Analyzer struct {
 	// ReturnsChecked's memo and the questions it is answering.
 	returns map[retKey]bool
 	busyRet map[retKey]bool
+	// The names each function's returns are tracked through (returns.go).
+	tracked map[*pyast.Function]map[string]bool
 
 	// The step budget of each function (budget.go).
 	budget int64
@@ -40,7 +42,7 @@ type Analyzer struct {
 func New(r Resolver) *Analyzer {
 	return &Analyzer{resolver: r, always: map[*pyast.Function]bool{}, enters: map[*pyast.Function]bool{}, busy: map[*pyast.Function]bool{},
 		raises: map[*pyast.Function]bool{}, busyRaise: map[*pyast.Function]bool{},
-		returns: map[retKey]bool{}, busyRet: map[retKey]bool{},
+		returns: map[retKey]bool{}, busyRet: map[retKey]bool{}, tracked: map[*pyast.Function]map[string]bool{},
 		spent: map[*pyast.Function]int64{}}
 }
 

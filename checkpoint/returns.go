@@ -102,7 +102,7 @@ func (a *Analyzer) ReturnsChecked(m *pyast.Module, fn *pyast.Function, truthy bo
 	}
 	return a.ask(m, fn, false, func() bool {
 		a.busyRet[key] = true
-		f := &flow{a: a, m: m, summary: true, implicit: true, exits: ExitReturn, x: Extra{Fail: returnsGiving(m, fn, truthy)}}
+		f := &flow{a: a, m: m, summary: true, implicit: true, exits: ExitReturn, x: Extra{Fail: a.returnsGiving(m, fn, truthy)}}
 		k := allCovered
 		k.next = truthy // falling off the end returns None
 		v := f.block(fn.Body, k, false)
@@ -115,7 +115,7 @@ func (a *Analyzer) ReturnsChecked(m *pyast.Module, fn *pyast.Function, truthy bo
 // returnsGiving returns the statements of fn that make it return a value
 // that may have the given truth (see ReturnsChecked): such returns, and the
 // assignments of such values to tracked names that fn returns.
-func returnsGiving(m *pyast.Module, fn *pyast.Function, truthy bool) func(*pyast.Node) bool {
+func (a *Analyzer) returnsGiving(m *pyast.Module, fn *pyast.Function, truthy bool) func(*pyast.Node) bool {
 	gives := func(v *pyast.Node) bool {
 		switch constTruth(m, v) {
 		case truthTrue:
@@ -126,6 +126,7 @@ func returnsGiving(m *pyast.Module, fn *pyast.Function, truthy bool) func(*pyast
 		return true
 	}
 	bad := map[*pyast.Node]bool{}
+	locals := a.trackedLocals(m, fn)
 	tracked := map[string]bool{}
 	pyast.WalkCode(fn.Body, func(n *pyast.Node) bool {
 		if n.Kind() != "return_statement" {
@@ -138,7 +139,7 @@ func returnsGiving(m *pyast.Module, fn *pyast.Function, truthy bool) func(*pyast
 			}
 			return false
 		}
-		if v.Kind() == "identifier" && trackedLocal(m, fn, m.Text(v)) {
+		if v.Kind() == "identifier" && locals[m.Text(v)] {
 			tracked[m.Text(v)] = true
 			return false
 		}
@@ -153,7 +154,7 @@ func returnsGiving(m *pyast.Module, fn *pyast.Function, truthy bool) func(*pyast
 				return true
 			}
 			left := n.ChildByFieldName("left")
-			if left != nil && left.Kind() == "identifier" && tracked[m.Text(left)] && gives(assignedRight(n)) {
+			if left != nil && left.Kind() == "identifier" && tracked[m.Text(left)] && gives(pyast.AssignedValue(n)) {
 				if s := stmtOf(n); s != nil {
 					bad[s] = true
 				}
@@ -175,57 +176,53 @@ func returnValue(r *pyast.Node) *pyast.Node {
 	return nil
 }
 
-// assignedRight is the value of an assignment (of the last one in a = b =
-// value).
-func assignedRight(n *pyast.Node) *pyast.Node {
-	r := pyast.Unparen(n.ChildByFieldName("right"))
-	for r != nil && r.Kind() == "assignment" {
-		r = pyast.Unparen(r.ChildByFieldName("right"))
-	}
-	return r
-}
-
-// trackedLocal reports whether name, in fn, is bound by at least one plain
-// assignment `name = value` of fn's own code, by no other binding, and
-// otherwise only read (returned, tested, passed, compared): not a
-// parameter, and not mentioned in nested functions, lambdas, classes or
+// trackedLocals returns the names that fn binds by at least one plain
+// assignment `name = value` of its own code, by no other binding, and
+// otherwise only reads (returns, tests, passes, compares): not parameters,
+// and not mentioned in nested functions, lambdas, classes or
 // comprehensions. Any other occurrence (for, with or except targets,
-// augmented assignment, :=, unpacking, del, global, nonlocal, ...) makes it
-// untracked, and so does no assignment at all: the name is then a global or
-// builtin whose value fn does not decide.
-func trackedLocal(m *pyast.Module, fn *pyast.Function, name string) bool {
-	for _, p := range fn.Params {
-		if p.Name == name {
-			return false
-		}
+// augmented assignment, :=, unpacking, del, global, nonlocal, ...) makes a
+// name untracked, and so does no assignment at all: the name is then a
+// global or builtin whose value fn does not decide. One walk of fn's body,
+// memoised.
+func (a *Analyzer) trackedLocals(m *pyast.Module, fn *pyast.Function) map[string]bool {
+	if t, ok := a.tracked[fn]; ok {
+		return t
 	}
-	ok, assigned := true, false
+	out := map[string]bool{}
+	for _, p := range fn.Params {
+		out[p.Name] = true
+	}
+	assigned := map[string]bool{}
 	pyast.Walk(fn.Body, func(n *pyast.Node) bool {
-		if !ok {
-			return false
-		}
 		switch n.Kind() {
 		case "function_definition", "lambda", "class_definition", "list_comprehension", "set_comprehension",
 			"dictionary_comprehension", "generator_expression":
 			pyast.Walk(n, func(c *pyast.Node) bool {
-				if c.Kind() == "identifier" && m.Text(c) == name {
-					ok = false
+				if c.Kind() == "identifier" {
+					out[m.Text(c)] = true
 				}
-				return ok
+				return true
 			})
 			return false
 		case "identifier":
-			if m.Text(n) == name {
-				if !readOrAssigned(n) {
-					ok = false
-				} else if isAssignTarget(n) {
-					assigned = true
-				}
+			switch {
+			case !readOrAssigned(n):
+				out[m.Text(n)] = true
+			case isAssignTarget(n):
+				assigned[m.Text(n)] = true
 			}
 		}
-		return ok
+		return true
 	})
-	return ok && assigned
+	t := map[string]bool{}
+	for name := range assigned {
+		if !out[name] {
+			t[name] = true
+		}
+	}
+	a.tracked[fn] = t
+	return t
 }
 
 // isAssignTarget reports whether identifier n is the target of a plain

@@ -1,6 +1,8 @@
 package checkpoint
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -287,5 +289,23 @@ async def h(ctx):
 				t.Errorf("CoveredFrom = %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// A function with many returns of one tracked local: deciding the tracked
+// names is one walk of the body, not one per return.
+func BenchmarkReturnsCheckedManyReturns(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("async def close(c):\n    x = False\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&src, "    if c == %d:\n        return x\n", i)
+	}
+	src.WriteString("    return x\n")
+	m, err := pyast.Parse("many.py", "many", []byte(src.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		New(nil).ReturnsChecked(m, m.Funcs[0], false)
 	}
 }

@@ -574,7 +574,7 @@ func (m *Module) IsPackage() bool {
 }
 
 func (m *Module) indexAssignment(n *Node, s *Scope, fn *Function, cls *Class) {
-	left, right := Unparen(n.ChildByFieldName("left")), assignedValue(n)
+	left, right := Unparen(n.ChildByFieldName("left")), AssignedValue(n)
 	if left == nil {
 		return
 	}

@@ -307,3 +307,18 @@ def f():
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// A chained assignment binds every target to the last value, however many
+// targets there are.
+func TestChainedAssignmentValue(t *testing.T) {
+	m := parse(t, "chain.py", "a = b = c = 1\n")
+	for _, name := range []string{"a", "b", "c"} {
+		bs := m.Scope.Lookup(name)
+		if len(bs) != 1 {
+			t.Fatalf("%s: %d bindings", name, len(bs))
+		}
+		if v := bs[0].Value(); v == nil || m.Text(v) != "1" {
+			t.Errorf("%s: value %v, want 1", name, v)
+		}
+	}
+}

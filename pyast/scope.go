@@ -66,7 +66,7 @@ func (b *Binding) Value() *Node {
 	case n == nil:
 		return nil
 	case assignmentKinds.has(n.symbol):
-		return assignedValue(n)
+		return AssignedValue(n)
 	case withItemKinds.has(n.symbol):
 		if v := n.ChildByFieldName("value"); v != nil {
 			return Unparen(v.NamedChild(0))
@@ -100,11 +100,12 @@ func (m *Module) Unpacked(b *Binding) int {
 	return -1
 }
 
-// assignedValue returns the right-hand side of an assignment: for "a = b =
-// value", value; nil for an annotation alone ("x: int").
-func assignedValue(n *Node) *Node {
+// AssignedValue returns the right-hand side of an assignment: the value of
+// "a = b = value", however many targets are chained; nil for an annotation
+// alone ("x: int").
+func AssignedValue(n *Node) *Node {
 	right := Unparen(n.ChildByFieldName("right"))
-	if right != nil && right.Kind() == "assignment" { // a = b = value
+	for right != nil && right.Kind() == "assignment" {
 		right = Unparen(right.ChildByFieldName("right"))
 	}
 	return right
