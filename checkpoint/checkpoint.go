@@ -169,8 +169,10 @@ func isEventLoop(m *pyast.Module, obj *pyast.Node) bool {
 }
 
 // isMCPContext: a value typed (annotation or constructor) as an mcp or
-// fastmcp Context, the result of get_context(), or an untyped parameter named
-// ctx or context.
+// fastmcp Context, the result of get_context(), an untyped parameter named
+// ctx or context, or a variable so named that a wrapper binds to the
+// injected context taken from its own **kwargs parameter (ctx =
+// kwargs.get("ctx"), context = kwargs["context"]).
 func isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
 	for _, t := range m.TypesOf(obj) {
 		if isContextType(t) {
@@ -200,14 +202,16 @@ func isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
 }
 
 // injectedContext reports whether v takes the handler's injected context
-// out of its call's arguments, as a wrapper does: kwargs.get("ctx"),
-// bound.arguments.get("context"), kwargs["ctx"].
+// out of its call's arguments, as a wrapper does: kwargs.get("ctx") or
+// kwargs["ctx"] (also "context"), where kwargs is the **kwargs parameter of
+// the function v is in. The same lookup on any other mapping (a settings or
+// plugin dict) is the project's own object, not the MCP Context.
 func injectedContext(m *pyast.Module, v *pyast.Node) bool {
 	v = pyast.Unparen(v)
 	if v == nil {
 		return false
 	}
-	var key *pyast.Node
+	var recv, key *pyast.Node
 	switch v.Kind() {
 	case "call":
 		callee := pyast.Unparen(pyast.Callee(v))
@@ -215,18 +219,39 @@ func injectedContext(m *pyast.Module, v *pyast.Node) bool {
 		if callee == nil || callee.Kind() != "attribute" || m.Text(callee.ChildByFieldName("attribute")) != "get" || len(pos) == 0 {
 			return false
 		}
-		key = pos[0]
+		recv, key = callee.ChildByFieldName("object"), pos[0]
 	case "subscript":
-		key = v.ChildByFieldName("subscript")
+		recv, key = v.ChildByFieldName("value"), v.ChildByFieldName("subscript")
 	default:
 		return false
 	}
 	key = pyast.Unparen(key)
-	if key == nil || key.Kind() != "string" {
+	if key == nil || key.Kind() != "string" || !isKwargsParam(m, pyast.Unparen(recv)) {
 		return false
 	}
 	k := strings.Trim(m.Text(key), `"'`)
 	return k == "ctx" || k == "context"
+}
+
+// isKwargsParam reports whether n is a name bound to the **kwargs parameter
+// of the function it is in.
+func isKwargsParam(m *pyast.Module, n *pyast.Node) bool {
+	if n == nil || n.Kind() != "identifier" {
+		return false
+	}
+	for _, b := range m.ScopeAt(n).Lookup(m.TextView(n)) {
+		if b.Kind != pyast.BindParam || b.Node == nil {
+			continue
+		}
+		p := b.Node
+		if p.Kind() == "typed_parameter" && p.NamedChildCount() > 0 {
+			p = p.NamedChild(0) // **kwargs: Any
+		}
+		if p.Kind() == "dictionary_splat_pattern" {
+			return true
+		}
+	}
+	return false
 }
 
 func isContextType(t string) bool {

@@ -16,6 +16,7 @@ class Reviewer:
 
 
 REVIEWERS = {"default": Reviewer()}
+PLUGINS = {"context": Reviewer(), "ctx": Reviewer()}
 
 
 async def review() -> None:
@@ -43,4 +44,31 @@ def confirmed(fn):
 @mcp.tool()
 @confirmed
 async def delete(key: str, ctx: Context) -> str:
+    return key
+
+
+@mcp.tool()
+async def plugin_review(key: str) -> str:
+    # Keyed "context" and "ctx", but in the project's own plugin dict, not a
+    # wrapper's **kwargs: the project's reviewers, no request to the client.
+    context = PLUGINS.get("context")
+    await context.elicit("Reviewed?")
+    ctx = PLUGINS["ctx"]
+    await ctx.elicit("Reviewed?")
+    return key
+
+
+def typed_kwargs(fn):
+    @functools.wraps(fn)
+    async def wrapper(*args, **kw: object):
+        ctx = kw.get("ctx")
+        await ctx.elicit("Proceed?", schema=Confirm)  # want: MCP105
+        return await fn(*args, **kw)
+
+    return wrapper
+
+
+@mcp.tool()
+@typed_kwargs
+async def erase(key: str, ctx: Context) -> str:
     return key
