@@ -172,7 +172,8 @@ func isEventLoop(m *pyast.Module, obj *pyast.Node) bool {
 // fastmcp Context, the result of get_context(), an untyped parameter named
 // ctx or context, or a variable so named that a wrapper binds to the
 // injected context taken from its own **kwargs parameter (ctx =
-// kwargs.get("ctx"), context = kwargs["context"]).
+// kwargs.get("ctx"), context = kwargs["context"], or through the
+// BoundArguments of a signature bound to them: injectedContext).
 func isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
 	for _, t := range m.TypesOf(obj) {
 		if isContextType(t) {
@@ -204,7 +205,9 @@ func isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
 // injectedContext reports whether v takes the handler's injected context
 // out of its call's arguments, as a wrapper does: kwargs.get("ctx") or
 // kwargs["ctx"] (also "context"), where kwargs is the **kwargs parameter of
-// the function v is in. The same lookup on any other mapping (a settings or
+// the function v is in, or the arguments bound from them
+// (sig.bind_partial(*args, **kwargs).arguments, a dict() copy):
+// isCallArguments. The same lookup on any other mapping (a settings or
 // plugin dict) is the project's own object, not the MCP Context.
 func injectedContext(m *pyast.Module, v *pyast.Node) bool {
 	v = pyast.Unparen(v)
@@ -226,32 +229,79 @@ func injectedContext(m *pyast.Module, v *pyast.Node) bool {
 		return false
 	}
 	key = pyast.Unparen(key)
-	if key == nil || key.Kind() != "string" || !isKwargsParam(m, pyast.Unparen(recv)) {
+	if key == nil || key.Kind() != "string" || !isCallArguments(m, recv, 0) {
 		return false
 	}
 	k := strings.Trim(m.Text(key), `"'`)
 	return k == "ctx" || k == "context"
 }
 
-// isKwargsParam reports whether n is a name bound to the **kwargs parameter
-// of the function it is in.
-func isKwargsParam(m *pyast.Module, n *pyast.Node) bool {
-	if n == nil || n.Kind() != "identifier" {
+// isCallArguments reports whether n holds the arguments of the call of the
+// function it is in, by name: its **kwargs parameter, the .arguments of
+// sig.bind(...) or sig.bind_partial(...) (inspect.BoundArguments), or
+// dict(...) of one of those, also through local variables.
+func isCallArguments(m *pyast.Module, n *pyast.Node, depth int) bool {
+	n = pyast.Unparen(n)
+	if n == nil || depth > 4 {
 		return false
 	}
-	for _, b := range m.ScopeAt(n).Lookup(m.TextView(n)) {
-		if b.Kind != pyast.BindParam || b.Node == nil {
-			continue
+	switch n.Kind() {
+	case "identifier":
+		for _, b := range m.ScopeAt(n).Lookup(m.TextView(n)) {
+			switch b.Kind {
+			case pyast.BindParam:
+				p := b.Node
+				if p != nil && p.Kind() == "typed_parameter" && p.NamedChildCount() > 0 {
+					p = p.NamedChild(0) // **kwargs: Any
+				}
+				if p != nil && p.Kind() == "dictionary_splat_pattern" {
+					return true
+				}
+			case pyast.BindValue:
+				if m.Unpacked(b) < 0 && isCallArguments(m, b.Value(), depth+1) {
+					return true
+				}
+			}
 		}
-		p := b.Node
-		if p.Kind() == "typed_parameter" && p.NamedChildCount() > 0 {
-			p = p.NamedChild(0) // **kwargs: Any
+	case "attribute":
+		// bound.arguments, bound = sig.bind_partial(*args, **kwargs)
+		if m.Text(n.ChildByFieldName("attribute")) != "arguments" {
+			return false
 		}
-		if p.Kind() == "dictionary_splat_pattern" {
-			return true
+		obj := pyast.Unparen(n.ChildByFieldName("object"))
+		if obj != nil && obj.Kind() == "identifier" {
+			for _, b := range m.ScopeAt(obj).Lookup(m.TextView(obj)) {
+				if b.Kind == pyast.BindValue && m.Unpacked(b) < 0 && isBindCall(m, b.Value()) {
+					return true
+				}
+			}
+			return false
+		}
+		return isBindCall(m, obj)
+	case "call":
+		// dict(kwargs), dict(bound.arguments): a copy
+		callee := pyast.Unparen(pyast.Callee(n))
+		pos, kw := m.Args(n)
+		if callee != nil && callee.Kind() == "identifier" && m.Text(callee) == "dict" && len(pos) == 1 && len(kw) == 0 {
+			return isCallArguments(m, pos[0], depth+1)
 		}
 	}
 	return false
+}
+
+// isBindCall: X.bind(...) or X.bind_partial(...), a Signature binding the
+// wrapper's arguments.
+func isBindCall(m *pyast.Module, v *pyast.Node) bool {
+	v = pyast.Unparen(v)
+	if v == nil || v.Kind() != "call" {
+		return false
+	}
+	callee := pyast.Unparen(pyast.Callee(v))
+	if callee == nil || callee.Kind() != "attribute" {
+		return false
+	}
+	attr := m.Text(callee.ChildByFieldName("attribute"))
+	return attr == "bind" || attr == "bind_partial"
 }
 
 func isContextType(t string) bool {

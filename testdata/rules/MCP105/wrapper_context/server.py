@@ -1,4 +1,5 @@
 import functools
+import inspect
 
 from mcp.server.fastmcp import Context, FastMCP
 from pydantic import BaseModel
@@ -71,4 +72,51 @@ def typed_kwargs(fn):
 @mcp.tool()
 @typed_kwargs
 async def erase(key: str, ctx: Context) -> str:
+    return key
+
+
+def bound_confirmation(fn):
+    sig = inspect.signature(fn)
+
+    # The context read from the wrapper's arguments bound to the tool's
+    # signature, through a dict copy.
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+        bound = sig.bind_partial(*args, **kwargs)
+        arguments = dict(bound.arguments)
+        ctx = arguments.get("ctx")
+        await ctx.elicit("Proceed?", schema=Confirm)  # want: MCP105
+        context = sig.bind(*args, **kwargs).arguments["ctx"]
+        await context.elicit("Sure?", schema=Confirm)  # want: MCP105
+        return await fn(*args, **kwargs)
+
+    return wrapper
+
+
+@mcp.tool()
+@bound_confirmation
+async def drop(key: str, ctx: Context) -> str:
+    return key
+
+
+def option_review(fn):
+    @functools.wraps(fn)
+    async def wrapper(*args, **kwargs):
+        # A copy of a plugin dict, and a name that is no parameter.
+        options = dict(PLUGINS)
+        ctx = options.get("ctx")
+        await ctx.elicit("Reviewed?")
+        context = extra.get("context")
+        await context.elicit("Reviewed?")
+        return await fn(*args, **kwargs)
+
+    return wrapper
+
+
+extra = PLUGINS
+
+
+@mcp.tool()
+@option_review
+async def purge(key: str, ctx: Context) -> str:
     return key
