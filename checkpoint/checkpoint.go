@@ -101,7 +101,7 @@ func (a *Analyzer) IsCheckpointAwait(m *pyast.Module, await *pyast.Node) bool {
 }
 
 func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
-	if call == nil || call.Kind() != "call" {
+	if call == nil || call.Kind() != "call" || noneReceiver(m, call) {
 		return false
 	}
 	if _, ok := Offload(m, call); ok {

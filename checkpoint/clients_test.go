@@ -360,3 +360,71 @@ async def f(page: Page):
 	}
 	checkAwaits(t, cases)
 }
+
+// A method awaited on a value that may be None raises AttributeError before
+// it yields unless a test of that value encloses it.
+func TestNoneReceiverNotACheckpoint(t *testing.T) {
+	const head = `
+from typing import Optional
+import asyncio
+import httpx
+`
+	checkAwaits(t, []awaitCase{
+		{"optional self attribute", head + `
+class S:
+    def __init__(self):
+        self.client: Optional[httpx.AsyncClient] = None
+    async def close(self):
+        await self.client.get("/")  # here
+`, false},
+		{"union with None, assigned None elsewhere", head + `
+class S:
+    def __init__(self, c: httpx.AsyncClient):
+        self.client = c
+    def reset(self):
+        self.client = None
+    async def close(self):
+        await self.client.get("/")  # here
+`, false},
+		{"optional parameter", head + `
+async def f(client: httpx.AsyncClient | None):
+    await client.get("/")  # here
+`, false},
+		{"under is not None", head + `
+class S:
+    def __init__(self):
+        self.client: Optional[httpx.AsyncClient] = None
+    async def close(self):
+        if self.client is not None:
+            await self.client.get("/")  # here
+`, true},
+		{"under a truth test and-ed", head + `
+async def f(client: Optional[httpx.AsyncClient], ok):
+    if ok and client:
+        await client.get("/")  # here
+`, true},
+		{"in the else of the test", head + `
+async def f(client: Optional[httpx.AsyncClient]):
+    if client is not None:
+        pass
+    else:
+        await client.get("/")  # here
+`, false},
+		{"a local copy tested, inside wait_for", head + `
+class S:
+    def __init__(self):
+        self.client: Optional[httpx.AsyncClient] = None
+    async def close(self):
+        client = self.client
+        if client is not None:
+            await asyncio.wait_for(client.get("/"), timeout=5)  # here
+`, true},
+		{"not optional", head + `
+class S:
+    def __init__(self):
+        self.client: httpx.AsyncClient = httpx.AsyncClient()
+    async def close(self):
+        await self.client.get("/")  # here
+`, true},
+	})
+}

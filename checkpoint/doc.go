@@ -118,7 +118,11 @@
 // asyncio.gather, asyncio.wait_for of anything else, entering or leaving an "async with" (except
 // contextmanager_in_threadpool, an offload, and the entries above), "async
 // for" steps (except iterate_in_threadpool). An await inside a shielded cancel scope
-// (ShieldedScope) is not a checkpoint either.
+// (ShieldedScope) is not a checkpoint either, nor a method call on a name or
+// self attribute that may be None (annotated Optional[...] or X | None, or
+// bound to None) outside an `if x is not None:` or `if x:` test of that same
+// name (none.go): while it is None the call raises AttributeError before
+// anything yields.
 //
 // # Flow (Analyzer.Covered)
 //
@@ -145,9 +149,10 @@
 // count); anything else may have either truth. That question follows
 // implicit exceptions (a failing call may enter any except clause of the try
 // around it, or be suppressed by a with statement), unless the try or with
-// body starts with an await of a real checkpoint whose arguments run no
-// code of their own (names, attributes, constants, the coroutine of another
-// checkpoint): an exception from awaited real I/O is taken to come after it
+// body starts with an await of a real checkpoint whose arguments are
+// names, attributes, constants or the coroutine of another checkpoint (an
+// attribute argument is taken to run no code: a property that raises is not
+// seen): an exception from awaited real I/O is taken to come after it
 // yielded.
 //
 // # Ways out (Exits)

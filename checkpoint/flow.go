@@ -504,7 +504,10 @@ type tryParts struct {
 
 // tryConts computes the continuations of a try statement's body, handlers
 // and else clause. Raises in the body go to the handlers (any of them: types
-// are not matched) or propagate; other implicit exceptions are ignored.
+// are not matched) or propagate; other implicit exceptions are not
+// followed here (under f.implicit the try statement's case asks that the
+// body's exception continuation, body.exc, be covered unless the body
+// startsCP).
 func (f *flow) tryConts(s *pyast.Node, k cont, sh bool) tryParts {
 	var handlers []*pyast.Node
 	var orelse, final *pyast.Node

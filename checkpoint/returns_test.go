@@ -309,3 +309,38 @@ func BenchmarkReturnsCheckedManyReturns(b *testing.B) {
 		New(nil).ReturnsChecked(m, m.Funcs[0], false)
 	}
 }
+
+// A try body whose first await is on a value that may be None: its
+// AttributeError goes to the handler with no checkpoint before it.
+func TestReturnsCheckedNoneReceiver(t *testing.T) {
+	m := parse(t, `
+from typing import Optional
+import httpx
+
+class S:
+    def __init__(self):
+        self.client: Optional[httpx.AsyncClient] = None
+        self.other: httpx.AsyncClient = httpx.AsyncClient()
+
+    async def close(self):
+        try:
+            await self.client.post("/close")
+        except Exception:
+            return False
+        return True
+
+    async def close_checked(self):
+        try:
+            await self.other.post("/close")
+        except Exception:
+            return False
+        return True
+`)
+	an := New(sameModule{})
+	for _, f := range m.Funcs {
+		want := f.Name == "close_checked"
+		if got := an.ReturnsChecked(m, f, false); got != want {
+			t.Errorf("ReturnsChecked(%s, falsy) = %v, want %v", f.Name, got, want)
+		}
+	}
+}

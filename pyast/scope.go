@@ -426,6 +426,29 @@ func (m *Module) TypesOf(n *Node) []string {
 	return nil
 }
 
+// BindingsOf returns the bindings of a name, or of an attribute of self
+// (the first parameter of a method) that the class's methods assign; nil
+// for other expressions.
+func (m *Module) BindingsOf(n *Node) []*Binding {
+	n = Unparen(n)
+	if n == nil {
+		return nil
+	}
+	s := m.ScopeAt(n)
+	switch n.Kind() {
+	case "identifier":
+		return s.Lookup(m.TextView(n))
+	case "attribute":
+		obj := Unparen(n.ChildByFieldName("object"))
+		if obj.Kind() == "identifier" {
+			if cls := m.selfClass(s, m.Text(obj)); cls != nil {
+				return cls.Attrs[m.Text(n.ChildByFieldName("attribute"))]
+			}
+		}
+	}
+	return nil
+}
+
 // selfClass returns the class whose instance name refers to when name is the
 // first parameter of a method (self / cls), else nil.
 func (m *Module) selfClass(s *Scope, name string) *Class {

@@ -1,0 +1,155 @@
+package checkpoint
+
+import (
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// A method awaited on a value that may be None raises AttributeError before
+// anything yields: `self.browser: Optional[Browser] = None` then `await
+// self.browser.close()` while no browser was started. Such an await is no
+// certain checkpoint (and no try body's first checkpoint, startsCP) unless
+// it sits under a test of that same name or self attribute: `if x is not
+// None:`, `if x:` (or such a test and-ed with others).
+
+// noneReceiver reports whether call is a method call on a name or self
+// attribute that may be None (mayBeNone) where no enclosing if narrows it.
+func noneReceiver(m *pyast.Module, call *pyast.Node) bool {
+	callee := pyast.Unparen(pyast.Callee(call))
+	if callee == nil || callee.Kind() != "attribute" {
+		return false
+	}
+	obj := pyast.Unparen(callee.ChildByFieldName("object"))
+	if obj == nil || (obj.Kind() != "identifier" && obj.Kind() != "attribute") {
+		return false
+	}
+	return mayBeNone(m, obj) && !narrowed(m, call, m.Text(obj))
+}
+
+// mayBeNone reports whether some binding of e (a name, or an attribute of
+// self) is annotated Optional[...], X | None or Union[..., None], or binds
+// None (an assignment, or a parameter's default).
+func mayBeNone(m *pyast.Module, e *pyast.Node) bool {
+	for _, b := range m.BindingsOf(e) {
+		n := b.Node
+		if n == nil {
+			continue
+		}
+		switch n.Kind() {
+		case "assignment", "typed_parameter", "typed_default_parameter":
+			if optionalAnnotation(m, n.ChildByFieldName("type")) {
+				return true
+			}
+		}
+		switch n.Kind() {
+		case "assignment":
+			if v := b.Value(); v != nil && v.Kind() == "none" {
+				return true
+			}
+		case "default_parameter", "typed_default_parameter":
+			if v := pyast.Unparen(n.ChildByFieldName("value")); v != nil && v.Kind() == "none" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// optionalAnnotation reports whether annotation t admits None: it mentions
+// None or Optional.
+func optionalAnnotation(m *pyast.Module, t *pyast.Node) bool {
+	found := false
+	pyast.Walk(t, func(n *pyast.Node) bool {
+		switch n.Kind() {
+		case "none":
+			found = true
+		case "identifier":
+			if m.Text(n) == "Optional" {
+				found = true
+			}
+		case "string":
+			found = found || optionalText(m.Text(n))
+		}
+		return !found
+	})
+	return found
+}
+
+// optionalText: a string annotation ("Optional[Browser]", "Browser | None").
+func optionalText(s string) bool {
+	return containsWord(s, "None") || containsWord(s, "Optional")
+}
+
+func containsWord(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if s[i:i+len(w)] != w {
+			continue
+		}
+		before := i == 0 || !isIdentByte(s[i-1])
+		after := i+len(w) == len(s) || !isIdentByte(s[i+len(w)])
+		if before && after {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// narrowed reports whether n lies in the body of an if or elif, inside its
+// function, whose condition tests recv (by its text) for not None or for
+// truth, alone or and-ed with other tests.
+func narrowed(m *pyast.Module, n *pyast.Node, recv string) bool {
+	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
+		if pyast.IsFunctionBoundary(p) {
+			return false
+		}
+		switch p.Kind() {
+		case "if_statement", "elif_clause":
+			if body := p.ChildByFieldName("consequence"); body != nil && body.Equals(c) && testsNotNone(m, p.ChildByFieldName("condition"), recv) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// testsNotNone reports whether condition e is true only when recv is not
+// None: `recv`, `recv is not None`, or an and of tests one of which is.
+func testsNotNone(m *pyast.Module, e *pyast.Node, recv string) bool {
+	e = pyast.Unparen(e)
+	if e == nil {
+		return false
+	}
+	switch e.Kind() {
+	case "identifier", "attribute":
+		return m.Text(e) == recv
+	case "boolean_operator":
+		if op := e.ChildByFieldName("operator"); op == nil || m.Text(op) != "and" {
+			return false
+		}
+		return testsNotNone(m, e.ChildByFieldName("left"), recv) || testsNotNone(m, e.ChildByFieldName("right"), recv)
+	case "comparison_operator":
+		parts := pyast.NamedChildren(e)
+		if len(parts) != 2 || m.Text(e) == "" {
+			return false
+		}
+		l, r := pyast.Unparen(parts[0]), pyast.Unparen(parts[1])
+		if l == nil || r == nil || m.Text(l) != recv || r.Kind() != "none" {
+			return false
+		}
+		// the operator between them: `is not`
+		ops := m.Text(e)[l.EndByte()-e.StartByte() : r.StartByte()-e.StartByte()]
+		return normSpace(ops) == "is not"
+	}
+	return false
+}
+
+// normSpace collapses runs of white space (and line continuations) to one
+// space and trims.
+func normSpace(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\\", " ")), " ")
+}
