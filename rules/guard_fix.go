@@ -198,12 +198,15 @@ func servingSites(hx *handlers.Index) []handlers.ServerSite {
 }
 
 // importsSiblingByTopName reports whether m imports a module beside it by
-// a top-level name (from services.tools import x, with services/ beside
-// m) and nothing relatively: m's folder is then on sys.path when it runs (a
-// src/ layout installed with package-dir "" = "src", a script's folder),
-// whatever __init__.py files above it say, so the guard beside it is
-// imported by its bare name. A standard library name (import logging with
-// a logging/ package beside) is no sign of it.
+// a top-level name (from services.tools import x, with services/tools.py
+// beside m) and nothing relatively: m's folder is then on sys.path when it
+// runs (a src/ layout installed with package-dir "" = "src", a script's
+// folder), whatever __init__.py files above it say, so the guard beside it
+// is imported by its bare name. The whole dotted name must be a module of
+// the project in that folder: from mcp.server.fastmcp import FastMCP beside
+// an app/mcp/ subpackage that has no server/fastmcp.py is the SDK's, not a
+// sign of it, and neither is a standard library name (import logging with a
+// logging/ package beside).
 func importsSiblingByTopName(m *pyast.Module, mods []*pyast.Module) bool {
 	dir := path.Dir(m.Path)
 	for n := range m.Nodes("import_from_statement") {
@@ -211,12 +214,14 @@ func importsSiblingByTopName(m *pyast.Module, mods []*pyast.Module) bool {
 			return false
 		}
 	}
-	beside := func(head string) bool {
-		if pystyle.IsStdlib(head) {
+	beside := func(full string) bool {
+		if head, _, _ := strings.Cut(full, "."); pystyle.IsStdlib(head) {
 			return false
 		}
+		at := path.Join(dir, strings.ReplaceAll(full, ".", "/"))
 		for _, o := range mods {
-			if o != m && (o.Path == path.Join(dir, head+".py") || strings.HasPrefix(o.Path, path.Join(dir, head)+"/")) {
+			// A module, a package, or a namespace package holding modules.
+			if o != m && (o.Path == at+".py" || strings.HasPrefix(o.Path, at+"/")) {
 				return true
 			}
 		}
@@ -227,14 +232,13 @@ func importsSiblingByTopName(m *pyast.Module, mods []*pyast.Module) bool {
 		if mod == nil || mod.Kind() != "dotted_name" {
 			continue // a relative import
 		}
-		head, _, _ := strings.Cut(pyast.DottedName(m, mod), ".")
-		if beside(head) {
+		if beside(pyast.DottedName(m, mod)) {
 			return true
 		}
 	}
 	for n := range m.Nodes("import_statement") {
 		for _, full := range m.ImportTargets(n) {
-			if head, _, _ := strings.Cut(full, "."); beside(head) {
+			if beside(full) {
 				return true
 			}
 		}
