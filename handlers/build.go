@@ -125,14 +125,22 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		found[i] = w.pending
 	})
 	b.pending = nil
+	// Registrations that never run (a test's server that is only looked
+	// at, a function nothing live calls) go before duplicates are merged:
+	// a test that registers a served tool again on a server of its own
+	// sorts first (tests/ before weather/), and keeping its registration
+	// would drop the production one.
 	for _, hs := range found { // in module order, as one pass would find them
-		for _, h := range hs {
-			b.record(h)
-		}
+		b.out.Handlers = append(b.out.Handlers, hs...)
+	}
+	b.dropUnreachedRegistrations()
+	all := b.out.Handlers
+	b.out.Handlers = nil
+	for _, h := range all {
+		b.record(h)
 	}
 	sortHandlers(b.out.Handlers) // once: sorting after each module was quadratic
 	b.dropDisabled()
-	b.dropUnreachedRegistrations()
 	b.reach()
 	b.findGuards()
 	return b.out

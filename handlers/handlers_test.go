@@ -561,6 +561,49 @@ if __name__ == "__main__":
 	}
 }
 
+// A test that registers a served tool again on a server of its own, only to
+// list it, sorts first (tests/ before weather/): the production
+// registration is the one kept, and a tool that only such a test registers
+// is no handler.
+func TestTestRegistersServedToolAgain(t *testing.T) {
+	files := map[string]string{
+		"weather/__init__.py": "",
+		"weather/server.py": `
+from mcp.server.fastmcp import FastMCP
+from weather.tools import slow
+mcp = FastMCP("weather")
+mcp.tool()(slow)
+def main():
+    mcp.run()
+`,
+		"weather/tools.py": `
+import asyncio, time
+async def slow(x: int) -> int:
+    await asyncio.to_thread(time.sleep, x)
+    return x
+async def only_tested(x: int) -> int:
+    return x
+`,
+		"tests/test_tools.py": `
+from mcp.server.fastmcp import FastMCP
+from weather.tools import slow, only_tested
+async def test_listed():
+    server = FastMCP("t")
+    server.add_tool(slow)
+    server.add_tool(only_tested)
+    tools = await server.list_tools()
+    assert len(tools) == 2
+`,
+	}
+	ix := build(t, files, Config{EntryPoints: []string{"weather.server.main"}})
+	if got := strings.Join(handlerSet(ix), ","); got != "weather.tools.slow:tool:mcp FastMCP" {
+		t.Fatalf("handlers: %q", got)
+	}
+	if h := ix.Handlers[0]; h.SiteModule == nil || h.SiteModule.Path != "weather/server.py" {
+		t.Errorf("the registration kept is the test's, not weather/server.py's: %+v", h.SiteModule)
+	}
+}
+
 func TestCollectedHandlers(t *testing.T) {
 	got := handlerSet(build(t, map[string]string{
 		"app/__init__.py": "from app.catalog import TOOLS\n",
