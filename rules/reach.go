@@ -104,6 +104,17 @@ func (e *requestEnds) endsRequest(f *pyast.Function, exits checkpoint.Exits) che
 }
 
 // ends is endsRequest's answer for one way out of one function.
+//
+// The ways out and the ways out of callers they lead to form a graph that
+// can have cycles (a awaits b, b awaits a): an answer is final only for a
+// whole strongly connected component, whose members reach the same ends.
+// The walk numbers the frames it enters and keeps their lowest reachable
+// number (Tarjan's lowlink); a frame that is the root of its component
+// gives its answer to every member, and only then are they memoised. A
+// member met again while its component is open counts for nothing in the
+// frame that meets it: its ends reach the root all the same. A frame that
+// finds a normal return stops there (nothing is better), which leaves its
+// component's answer right: every member reaches that return.
 func (e *requestEnds) ends(x exitOf) walkState {
 	switch s := e.state[x]; s {
 	case visiting:
@@ -118,11 +129,15 @@ func (e *requestEnds) ends(x exitOf) walkState {
 		next    int
 		pending []exitOf // the ways out of the caller of callers[next-1] still to visit
 		best    walkState
+		index   int // the order the frame was entered in
+		low     int // the lowest index of an open member it reaches
 	}
 	var stack []frame
+	index := map[exitOf]int{} // of the open ways out (state visiting)
+	var open []exitOf         // the ways out entered and not yet memoised, in order
+	entered := 0
 	// enter starts y's walk; done when its answer needs no caller.
 	enter := func(y exitOf) (done bool) {
-		e.state[y] = visiting
 		callers, ends := e.start(y.f)
 		if ends {
 			e.state[y] = endsRaise // a handler ending the way it is left
@@ -131,17 +146,25 @@ func (e *requestEnds) ends(x exitOf) walkState {
 			}
 			return true
 		}
-		stack = append(stack, frame{x: y, callers: callers, best: endsNone})
+		e.state[y] = visiting
+		n := entered
+		entered++
+		index[y] = n
+		open = append(open, y)
+		stack = append(stack, frame{x: y, callers: callers, best: endsNone, index: n, low: n})
 		return false
 	}
 	if enter(x) {
 		return e.state[x]
 	}
-	popped := unseen // the answer of the frame popped last
+	popped, poppedLow := unseen, 0 // the answer and lowlink of the frame popped last
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		top.best = max(top.best, popped)
-		popped = unseen
+		if popped != unseen {
+			top.best = max(top.best, popped)
+			top.low = min(top.low, poppedLow)
+			popped = unseen
+		}
 		pushed := false
 		for top.best != endsReturn && (len(top.pending) > 0 || top.next < len(top.callers)) {
 			if len(top.pending) == 0 {
@@ -154,6 +177,7 @@ func (e *requestEnds) ends(x exitOf) walkState {
 			top.pending = top.pending[1:]
 			switch s := e.state[y]; s {
 			case visiting:
+				top.low = min(top.low, index[y]) // same component: its root answers for both
 				continue
 			case unseen:
 				if !enter(y) {
@@ -168,8 +192,20 @@ func (e *requestEnds) ends(x exitOf) walkState {
 		if pushed {
 			continue
 		}
-		e.state[top.x] = top.best
-		popped = top.best
+		popped, poppedLow = top.best, top.low
+		if top.low == top.index {
+			// The root of its component: the members are the ways out
+			// opened since, and they all reach what it reaches.
+			i := len(open) - 1
+			for open[i] != top.x {
+				i--
+			}
+			for _, y := range open[i:] {
+				e.state[y] = top.best
+				delete(index, y)
+			}
+			open = open[:i]
+		}
 		stack = stack[:len(stack)-1]
 	}
 	return e.state[x]
