@@ -111,17 +111,13 @@ func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
 	if callee == nil {
 		return false
 	}
+	if aw := TimedAwaitable(m, call); aw != nil && a.isCheckpointCall(m, aw) {
+		return true // wait_for(aw, timeout) awaits aw: a checkpoint when aw is one
+	}
 	if callee.Kind() == "identifier" || callee.Kind() == "attribute" {
 		for _, q := range m.Resolve(callee) {
 			if checkpointFuncs[q] || cancellableWaits[q] {
 				return true
-			}
-			if timedWaits[q] {
-				// wait_for(aw, timeout) awaits aw: a checkpoint when aw is one
-				pos, _ := m.Args(call)
-				if len(pos) > 0 && a.isCheckpointCall(m, pyast.Unparen(pos[0])) {
-					return true
-				}
 			}
 		}
 	}

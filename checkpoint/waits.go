@@ -16,7 +16,9 @@ type Wait struct {
 // Waits returns the offload waits in fn's own code (nested functions and
 // lambdas excluded), cancellable ones included, in source order: awaits of an
 // offload call, awaits of a variable assigned an offload call in the same
-// scope (coro = run_sync(f); await coro), "async for" over
+// scope (coro = run_sync(f); await coro), either of those awaited through
+// asyncio.wait_for (on Python 3.12+ it awaits its argument in the same task,
+// so the offload's wait is what the await does), "async for" over
 // iterate_in_threadpool and "async with" of contextmanager_in_threadpool.
 func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 	if fn == nil || fn.Body == nil {
@@ -27,6 +29,9 @@ func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 		switch n.Kind() {
 		case "await":
 			e := pyast.Unparen(n.NamedChild(0))
+			if inner := TimedAwaitable(m, e); inner != nil {
+				e = inner // await asyncio.wait_for(offload(...), t)
+			}
 			if e == nil {
 				return true
 			}
@@ -62,4 +67,26 @@ func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 		return true
 	})
 	return out
+}
+
+// TimedAwaitable returns the awaitable argument of call when call is
+// asyncio.wait_for(aw, timeout) (timedWaits), else nil.
+func TimedAwaitable(m *pyast.Module, call *pyast.Node) *pyast.Node {
+	if call == nil || call.Kind() != "call" {
+		return nil
+	}
+	callee := pyast.Unparen(pyast.Callee(call))
+	if callee == nil || callee.Kind() != "identifier" && callee.Kind() != "attribute" {
+		return nil
+	}
+	for _, q := range m.Resolve(callee) {
+		if timedWaits[q] {
+			pos, kw := m.Args(call)
+			if len(pos) > 0 {
+				return pyast.Unparen(pos[0])
+			}
+			return pyast.Unparen(kw["fut"]) // wait_for(fut=aw, timeout=t)
+		}
+	}
+	return nil
 }

@@ -27,8 +27,10 @@ import (
 // wrapper applied to a handler (or a closure defined in one), or a function
 // reached from no call site that is a handler's own. Not recognised:
 // offloads scheduled as tasks (tg.start_soon, create_task), wrapped in
-// asyncio.wait_for or gather, a coroutine object passed around before it is
-// awaited in another function, and helpers reached only as callbacks.
+// gather, a coroutine object passed around before it is awaited in another
+// function, and helpers reached only as callbacks. An offload awaited through
+// asyncio.wait_for is a wait like a bare await (checkpoint.Waits): on Python
+// 3.12+ wait_for awaits it in the same task.
 var mcp101 = Register(&Rule{
 	Code:      "MCP101",
 	Name:      "uncancellable-thread-await",
@@ -46,7 +48,8 @@ var mcp101 = Register(&Rule{
 			"(or its pre-4.1 name `cancellable=True`), `anyio.to_process.run_sync` without `cancellable=True`, " +
 			"`anyio.to_interpreter.run_sync`, Starlette / FastAPI `run_in_threadpool`, `iterate_in_threadpool` and " +
 			"`contextmanager_in_threadpool`, `asyncer.asyncify(f)(...)` without `abandon_on_cancel=True`, and " +
-			"`functools.partial` objects of those, through any import alias — when some path from it to the end of " +
+			"`functools.partial` objects of those, through any import alias, also awaited through `asyncio.wait_for` " +
+			"(on Python 3.12+ it awaits them in the same task, so the timeout does not make the wait cancellable) — when some path from it to the end of " +
 			"the handler (a return, or a raise of another exception than the cancellation) passes no real checkpoint. `abandon_on_cancel=False` written out counts as missing. " +
 			"Checkpoints are `anyio.lowlevel.checkpoint()`, `checkpoint_if_cancelled()`, `anyio.sleep`, " +
 			"`asyncio.sleep`, a later offload, `ctx.info()` and the other Context log and progress helpers, " +
