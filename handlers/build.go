@@ -86,7 +86,24 @@ type builder struct {
 	// is localRoot made once (locals.go).
 	locals    localFuncs
 	skipLocal func(*pyast.Scope, string, []*pyast.Binding) bool
+	// starSeen are the star imports memberOf has followed during the
+	// current lookup, by module and dotted name, with the least depth each
+	// was followed at: star imports may form cycles (every submodule does
+	// "from . import *" of a package that star-imports them all), and
+	// following each again would take time exponential in lookupDepth's
+	// bound.
+	starSeen map[starKey]int
 }
+
+// starKey is a name looked up in a module's star imports.
+type starKey struct {
+	mod  *pyast.Module
+	name string
+}
+
+// countStarFollow, when set (by tests), is called for every star import
+// memberOf follows.
+var countStarFollow func()
 
 // Build finds the servers, handlers and reachable code of one project.
 func Build(mods []*pyast.Module, cfg Config) *Index {
@@ -175,7 +192,12 @@ func (b *builder) lookup(q string) symbol {
 	if sym, ok := b.looked.get(q); ok {
 		return sym
 	}
+	// A lookup within this one (a class base's, from method) has its own
+	// star imports to follow.
+	seen := b.starSeen
+	b.starSeen = nil
 	sym := b.lookupDepth(q, 0)
+	b.starSeen = seen
 	b.looked.put(q, sym)
 	return sym
 }
@@ -247,12 +269,28 @@ func (b *builder) memberOf(m *pyast.Module, s *pyast.Scope, rest []string, depth
 	}
 	// A name the module's star imports bring in (from .runtime import *):
 	// the later import's, as Python rebinds it.
-	if len(bs) == 0 && s == m.Scope {
+	// Followed already during this lookup, with as much depth left, it
+	// found nothing or is being followed further up.
+	if len(bs) == 0 && s == m.Scope && len(m.Stars) > 0 {
+		key := starKey{m, strings.Join(rest, ".")}
+		if d, ok := b.starSeen[key]; ok && d <= depth {
+			return symbol{}
+		}
+		if b.starSeen == nil {
+			b.starSeen = map[starKey]int{}
+		}
+		b.starSeen[key] = depth
 		for i := len(m.Stars) - 1; i >= 0; i-- {
 			if src := b.module(m.Stars[i]); src != nil && !starExports(src, rest[0]) {
 				continue
 			}
-			if sym := b.lookupDepth(m.Stars[i]+"."+strings.Join(rest, "."), depth+1); !sym.isZero() {
+			if countStarFollow != nil {
+				countStarFollow()
+			}
+			// starSeen ends cycles of star imports: following one uses up
+			// none of the depth, so that a long chain of them is not cut
+			// short by its first, deepest visit.
+			if sym := b.lookupDepth(m.Stars[i]+"."+key.name, depth); !sym.isZero() {
 				return sym
 			}
 		}
