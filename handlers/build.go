@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"iter"
 	"sort"
 	"strings"
@@ -93,6 +94,9 @@ type builder struct {
 	// following each again would take time exponential in lookupDepth's
 	// bound.
 	starSeen map[starKey]int
+	// exported are the names each module the project star-imports exports
+	// (exportsOf), read once before the workers start.
+	exported map[*pyast.Module]exports
 }
 
 // starKey is a name looked up in a module's star imports.
@@ -129,6 +133,16 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 		for _, c := range m.Classes {
 			b.classes[c.Qual] = c
 			b.classMod[c] = m
+		}
+	}
+	b.exported = map[*pyast.Module]exports{}
+	for _, m := range mods {
+		for _, name := range m.Stars {
+			if src := b.module(name); src != nil {
+				if _, ok := b.exported[src]; !ok {
+					b.exported[src] = exportsOf(src)
+				}
+			}
 		}
 	}
 	b.out.funcs, b.out.moduleOf = b.funcs, b.moduleOf
@@ -281,7 +295,7 @@ func (b *builder) memberOf(m *pyast.Module, s *pyast.Scope, rest []string, depth
 		}
 		b.starSeen[key] = depth
 		for i := len(m.Stars) - 1; i >= 0; i-- {
-			if src := b.module(m.Stars[i]); src != nil && !starExports(src, rest[0]) {
+			if src := b.module(m.Stars[i]); src != nil && !b.starExports(src, rest[0]) {
 				continue
 			}
 			if countStarFollow != nil {
@@ -298,33 +312,104 @@ func (b *builder) memberOf(m *pyast.Module, s *pyast.Scope, rest []string, depth
 	return symbol{}
 }
 
-// starExports reports whether "from m import *" binds name: the names its
-// __all__ lists when that is one list or tuple of string literals, every
-// name when __all__ is computed (__all__ = [n for n in globals() ...]) or
-// bound more than once, and without __all__ the names with no leading
-// underscore.
-func starExports(m *pyast.Module, name string) bool {
-	all := m.Scope.Local("__all__")
-	if len(all) == 0 {
+// starExports reports whether "from m import *" binds name (see exportsOf).
+func (b *builder) starExports(m *pyast.Module, name string) bool {
+	e, ok := b.exported[m]
+	if !ok { // not a module the project star-imports (Build found them all)
+		e = exportsOf(m)
+	}
+	switch {
+	case e.every:
+		return true
+	case e.listed == nil:
 		return !strings.HasPrefix(name, "_")
 	}
-	if len(all) > 1 {
+	return e.listed[name]
+}
+
+// exports are the names "from m import *" binds.
+type exports struct {
+	listed map[string]bool // the strings __all__ is made of; nil without __all__: the names with no leading underscore
+	every  bool            // __all__ is computed: any name
+}
+
+// exportsOf reads a module's __all__: the string literals it is assigned
+// (__all__ = [...] or (...)), added (__all__ += [...]), extended with
+// (__all__.extend([...])) or appended (__all__.append("x")), anywhere in
+// the module. Any other use (__all__ = [n for n in globals() ...], a name
+// that is not a literal, __all__.insert(...), a read) leaves what it holds
+// unknown: then it is every name.
+func exportsOf(m *pyast.Module) exports {
+	if !bytes.Contains(m.Src, []byte("__all__")) {
+		return exports{}
+	}
+	e := exports{listed: map[string]bool{}}
+	isAll := func(n *pyast.Node) bool {
+		return n != nil && n.Kind() == "identifier" && m.TextView(n) == "__all__"
+	}
+	same := func(a, b *pyast.Node) bool { return a != nil && b != nil && a.Id() == b.Id() }
+	// add adds the strings of a list or tuple display (one string when
+	// single), false when it holds anything else.
+	add := func(v *pyast.Node, single bool) bool {
+		v = pyast.Unparen(v)
+		if single {
+			s, ok := stringValue(m, v)
+			if ok {
+				e.listed[s] = true
+			}
+			return ok
+		}
+		if v == nil || v.Kind() != "list" && v.Kind() != "tuple" {
+			return false
+		}
+		for _, el := range pyast.NamedChildren(v) {
+			if el.Kind() == "comment" {
+				continue
+			}
+			s, ok := stringValue(m, el)
+			if !ok {
+				return false
+			}
+			e.listed[s] = true
+		}
 		return true
 	}
-	v := all[0].Value()
-	if v == nil || v.Kind() != "list" && v.Kind() != "tuple" {
-		return true
-	}
-	for _, el := range pyast.NamedChildren(v) {
-		if el.Kind() == "comment" {
-			continue
+	pyast.Walk(m.Root, func(n *pyast.Node) bool {
+		if e.every || !isAll(n) {
+			return !e.every
 		}
-		s, ok := stringValue(m, el)
-		if !ok || s == name {
-			return true // a name not known, or this one
+		p := n.Parent()
+		if p == nil {
+			e.every = true
+			return false
 		}
-	}
-	return false
+		switch p.Kind() {
+		case "assignment":
+			if same(p.ChildByFieldName("left"), n) && add(pyast.AssignedValue(p), false) {
+				return false
+			}
+		case "augmented_assignment":
+			if op := p.ChildByFieldName("operator"); same(p.ChildByFieldName("left"), n) &&
+				op != nil && m.TextView(op) == "+=" && add(p.ChildByFieldName("right"), false) {
+				return false
+			}
+		case "attribute":
+			if same(p.ChildByFieldName("attribute"), n) {
+				return false // other.__all__: another module's
+			}
+			call, method := p.Parent(), m.TextView(p.ChildByFieldName("attribute"))
+			if call != nil && call.Kind() == "call" && same(call.ChildByFieldName("function"), p) &&
+				(method == "extend" || method == "append") {
+				args := pyast.NamedChildren(call.ChildByFieldName("arguments"))
+				if len(args) == 1 && add(args[0], method == "append") {
+					return false
+				}
+			}
+		}
+		e.every = true
+		return false
+	})
+	return e
 }
 
 // method finds a method on a project class or its project bases.

@@ -73,3 +73,37 @@ func indexOf(s []string, prefix string) int {
 	}
 	return 0
 }
+
+// TestStarImportAllExtended: "from m import *" binds what m's __all__ is
+// made of, literals added by __all__ += [...], .extend([...]) and
+// .append("x") included; a name outside a literal __all__ stays hidden,
+// and an __all__ that is not all literals hides nothing.
+func TestStarImportAllExtended(t *testing.T) {
+	const tools = "from .runtime import *\n\n@mcp.tool()\nasync def slow() -> int:\n    return 1\n"
+	for _, tc := range []struct {
+		name, all string
+		found     bool
+	}{
+		{"augmented", "__all__ = ['helper']\n__all__ += ['mcp']\n", true},
+		{"extend", "__all__ = ['helper']\n__all__.extend(('other', 'mcp'))\n", true},
+		{"append", "__all__ = ['helper']\n__all__.append('mcp')\n", true},
+		{"annotated", "__all__: list[str] = []\n__all__.append('mcp')\n", true},
+		{"computed", "__all__ = [n for n in dir() if n != 'helper']\n", true},
+		{"extended computed", "__all__ = ['helper']\n__all__ += [n for n in dir()]\n", true},
+		{"literal", "__all__ = ['helper']\n", false},
+		{"extended literals", "__all__ = ['helper']\n__all__ += ['other']\n__all__.append('more')\n", false},
+		{"other module's", "import other\n__all__ = ['helper']\n__all__ += other.__all__ if False else []\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ix := build(t, map[string]string{
+				"pkg/__init__.py": "",
+				"pkg/runtime.py":  "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n" + tc.all + "def helper():\n    pass\n",
+				"pkg/tools.py":    tools,
+			}, Config{})
+			got := handlerSet(ix)
+			if found := len(got) == 1 && strings.HasPrefix(got[0], "pkg.tools.slow:tool:"); found != tc.found || len(got) > 1 {
+				t.Errorf("handlers %v, want pkg.tools.slow found: %v", got, tc.found)
+			}
+		})
+	}
+}
