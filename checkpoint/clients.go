@@ -91,9 +91,11 @@ var (
 	// stop waits for the driver process to exit
 	playwrightIO  = set("stop")
 	browserTypeIO = set("launch", "launch_persistent_context", "connect", "connect_over_cdp")
-	browserIO     = set("close", "new_context", "new_page")
-	contextIO     = set("close", "new_page", "cookies", "add_cookies", "clear_cookies", "storage_state")
-	pageIO        = set("goto", "reload", "close", "content", "evaluate", "screenshot", "wait_for_selector")
+	// Not close: Browser, BrowserContext and Page close return at once
+	// when already closed (or closing), with no I/O.
+	browserIO = set("new_context", "new_page")
+	contextIO = set("new_page", "cookies", "add_cookies", "clear_cookies", "storage_state")
+	pageIO    = set("goto", "reload", "content", "evaluate", "screenshot", "wait_for_selector")
 )
 
 // factories are functions whose call (or await of the call) makes a client.

@@ -338,8 +338,16 @@ class M:
         self._context: BrowserContext | None = None
     async def close(self):
         context = self._context
-        await asyncio.wait_for(context.close(), timeout=5)  # here
+        await asyncio.wait_for(context.new_page(), timeout=5)  # here
 `, true},
+		{"playwright close returns at once when already closed", `
+import asyncio
+from playwright.async_api import Browser, BrowserContext, Page
+async def f(b: Browser, c: BrowserContext, p: Page):
+    await p.close()
+    await c.close()
+    await asyncio.wait_for(b.close(), timeout=5)  # here
+`, false},
 		{"playwright stop, annotated parameter", `
 from playwright.async_api import Playwright
 async def f(p: Playwright):

@@ -79,12 +79,13 @@
 //     Playwright's async API (playwright.async_api and its fork
 //     patchright.async_api), calls that wait for the driver's answer:
 //     Playwright.stop, BrowserType launch, launch_persistent_context,
-//     connect, connect_over_cdp; Browser close, new_context, new_page;
-//     BrowserContext close, new_page, cookies, add_cookies, clear_cookies,
-//     storage_state; Page goto, reload, close, content, evaluate,
-//     screenshot, wait_for_selector.
+//     connect, connect_over_cdp; Browser new_context, new_page;
+//     BrowserContext new_page, cookies, add_cookies, clear_cookies,
+//     storage_state; Page goto, reload, content, evaluate, screenshot,
+//     wait_for_selector.
 //     Not StreamWriter.drain (it returns at once unless the transport is
-//     paused) nor AsyncSession.close. Some listed calls can finish without
+//     paused), AsyncSession.close, nor Playwright's Browser, BrowserContext
+//     and Page close (they return at once when already closed). Some listed calls can finish without
 //     I/O (AsyncSession.get on an identity-map hit, a commit with nothing to
 //     do, a read of already buffered data); they are listed because in
 //     request code they nearly always do I/O.

@@ -9,6 +9,7 @@ cannot follow a client's cancel (SPEC section 1).
 
 import asyncio
 
+import httpx
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
 from playwright.async_api import Browser, Playwright, async_playwright
@@ -20,6 +21,7 @@ class Session:
     def __init__(self) -> None:
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
+        self._http = httpx.AsyncClient(base_url="http://browser-service")
         self.closed_cleanly = True
         self._last_ok = True
 
@@ -34,7 +36,7 @@ class Session:
 
     async def close(self) -> bool:
         """True when nothing is left running; False only after a failed
-        or timed-out shutdown, which has awaited the driver."""
+        or timed-out shutdown request, which has awaited the service."""
         browser = self._browser
         pw = self._pw
         self._browser = None
@@ -44,7 +46,7 @@ class Session:
         ok = True
         if browser is not None:
             try:
-                await asyncio.wait_for(browser.close(), timeout=10)
+                await asyncio.wait_for(self._http.post("/close"), timeout=10)
             except TimeoutError:
                 ok = False
             except Exception:
@@ -54,6 +56,20 @@ class Session:
                 await pw.stop()
             except Exception:
                 ok = False
+        return ok
+
+    async def close_driver(self) -> bool:
+        """Browser.close() returns at once when the browser is already
+        closed, and an exception out of it can come before any I/O: its
+        False may follow no checkpoint."""
+        browser = self._browser
+        if browser is None:
+            return True
+        ok = True
+        try:
+            await asyncio.wait_for(browser.close(), timeout=10)
+        except Exception:
+            ok = False
         return ok
 
     async def close_quick(self) -> bool:
@@ -96,6 +112,18 @@ async def screenshot_assigned(url: str) -> bytes:
     except BaseException as exc:
         closed = await session.close()
         if not closed:
+            raise ToolError("the browser did not shut down") from exc
+        raise
+
+
+@mcp.tool()
+async def screenshot_driver(url: str) -> bytes:
+    session = Session()
+    try:
+        await session.start()
+        return await session.shot(url)
+    except BaseException as exc:  # want: MCP104
+        if not await session.close_driver():
             raise ToolError("the browser did not shut down") from exc
         raise
 
