@@ -398,32 +398,11 @@ func uniqueTargets(bs []*Binding) []string {
 // assignment, or its parameter annotation. Attribute chains on self resolve
 // through the class's attributes.
 func (m *Module) TypesOf(n *Node) []string {
-	n = Unparen(n)
-	if n == nil {
-		return nil
+	var out []string
+	for _, b := range m.BindingsOf(n) {
+		out = appendUnique(out, b.Types()...)
 	}
-	s := m.ScopeAt(n)
-	switch n.Kind() {
-	case "identifier":
-		var out []string
-		for _, b := range s.Lookup(m.TextView(n)) {
-			out = appendUnique(out, b.Types()...)
-		}
-		return out
-	case "attribute":
-		obj := Unparen(n.ChildByFieldName("object"))
-		attr := m.Text(n.ChildByFieldName("attribute"))
-		if obj.Kind() == "identifier" {
-			if cls := m.selfClass(s, m.Text(obj)); cls != nil {
-				var out []string
-				for _, b := range cls.Attrs[attr] {
-					out = appendUnique(out, b.Types()...)
-				}
-				return out
-			}
-		}
-	}
-	return nil
+	return out
 }
 
 // BindingsOf returns the bindings of a name, or of an attribute of self
