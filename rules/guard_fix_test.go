@@ -249,30 +249,12 @@ func TestGuardModuleSemantics(t *testing.T) {
 // handlers, not beside an example's that sorts first, and only modules in
 // that folder import it.
 func TestGuardFixPlacement(t *testing.T) {
-	root := testfs.Write(t, map[string]string{
+	got := guardEdits(t, map[string]string{
 		"pyproject.toml":      "[project]\nname = \"weather\"\ndependencies = [\"mcp>=1.27,<2\"]\n",
 		"examples/client.py":  "from mcp.server.fastmcp import FastMCP\n\ndemo = FastMCP(\"demo\")\n",
 		"src/app/__init__.py": "",
 		"src/app/server.py":   guardedServer,
 	})
-	res, err := engine.Run([]string{root}, guardOpts(false, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f *rules.Fix
-	for i := range res.Diagnostics {
-		if g := createsFile(&res.Diagnostics[i]); g != nil {
-			f = g
-		}
-	}
-	if f == nil {
-		t.Fatal("no guard fix offered")
-	}
-	var got []string
-	for _, e := range f.Edits {
-		rel, _ := filepath.Rel(root, e.Path)
-		got = append(got, filepath.ToSlash(rel)+":"+strings.SplitN(strings.TrimPrefix(e.New, "# Must stay the first import: mcp_respond_guard.py says why.\n"), "\n", 2)[0])
-	}
 	want := []string{"src/app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/app/server.py:import app.mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
