@@ -132,7 +132,7 @@ func (a *Analyzer) returnsGiving(m *pyast.Module, fn *pyast.Function, truthy boo
 		if n.Kind() != "return_statement" {
 			return true
 		}
-		v := returnValue(n)
+		v := pyast.ReturnValue(n)
 		if v == nil {
 			if !truthy {
 				bad[n] = true
@@ -163,17 +163,6 @@ func (a *Analyzer) returnsGiving(m *pyast.Module, fn *pyast.Function, truthy boo
 		})
 	}
 	return func(s *pyast.Node) bool { return bad[s] }
-}
-
-// returnValue is the expression a return statement returns (nil for a bare
-// return).
-func returnValue(r *pyast.Node) *pyast.Node {
-	for _, c := range pyast.NamedChildren(r) {
-		if c.Kind() != "comment" {
-			return pyast.Unparen(c)
-		}
-	}
-	return nil
 }
 
 // trackedLocals returns the names that fn binds by at least one plain
@@ -359,7 +348,7 @@ func (f *flow) startsCP(b *pyast.Node, sh bool) bool {
 				e = pyast.Unparen(e.ChildByFieldName("right"))
 			}
 		case "return_statement":
-			e = returnValue(s)
+			e = pyast.ReturnValue(s)
 		}
 		if e == nil || e.Kind() != "await" || f.ignored(e) || !f.a.IsCheckpointAwait(f.m, e) {
 			return false

@@ -219,8 +219,10 @@ func (b *builder) returnValues(m *pyast.Module, call *pyast.Node, depth int) []v
 	}
 	var out []valueAt
 	pyast.WalkCode(r.Func.Body, func(n *pyast.Node) bool {
-		if n.Kind() == "return_statement" && n.NamedChildCount() > 0 {
-			out = append(out, valueAt{m: r.Module, n: n.NamedChild(0)})
+		if n.Kind() == "return_statement" {
+			if v := pyast.ReturnValue(n); v != nil {
+				out = append(out, valueAt{m: r.Module, n: v})
+			}
 		}
 		return true
 	})

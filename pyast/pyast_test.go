@@ -2,6 +2,7 @@ package pyast
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -320,5 +321,34 @@ func TestChainedAssignmentValue(t *testing.T) {
 		if v := bs[0].Value(); v == nil || m.Text(v) != "1" {
 			t.Errorf("%s: value %v, want 1", name, v)
 		}
+	}
+}
+
+// ReturnValue: a bare return (a comment on its line is no value) gives
+// nil, a parenthesised value comes without its parentheses, a tuple whole.
+func TestReturnValue(t *testing.T) {
+	m := parse(t, "m", `def f(c):
+    if c == 1:
+        return  # nothing
+    if c == 2:
+        return (c)  # one
+    if c == 3:
+        return c, 1
+    return
+`)
+	var got []string
+	Walk(m.Root, func(n *Node) bool {
+		if n.Kind() == "return_statement" {
+			if v := ReturnValue(n); v != nil {
+				got = append(got, v.Kind()+":"+m.Text(v))
+			} else {
+				got = append(got, "nil")
+			}
+		}
+		return true
+	})
+	want := "nil|identifier:c|expression_list:c, 1|nil"
+	if strings.Join(got, "|") != want {
+		t.Errorf("ReturnValue: %s, want %s", strings.Join(got, "|"), want)
 	}
 }

@@ -63,6 +63,17 @@ func Unparen(n *Node) *Node {
 	return n
 }
 
+// ReturnValue is the expression a return statement returns, without its
+// parentheses: nil for a bare return (a comment after it is no value).
+func ReturnValue(r *Node) *Node {
+	for _, c := range NamedChildren(r) {
+		if c.Kind() != "comment" {
+			return Unparen(c)
+		}
+	}
+	return nil
+}
+
 // Ancestor returns the nearest ancestor of n whose kind is one of kinds.
 func Ancestor(n *Node, kinds ...string) *Node {
 	for p := n.Parent(); p != nil; p = p.Parent() {

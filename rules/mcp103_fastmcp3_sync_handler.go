@@ -232,11 +232,11 @@ func returnsCoroutine(p *Pass, m *pyast.Module, f *pyast.Function) bool {
 	if f.Doc() != nil && len(stmts) > 0 {
 		stmts = stmts[1:]
 	}
-	if len(stmts) != 1 || stmts[0].Kind() != "return_statement" || stmts[0].NamedChildCount() == 0 {
+	if len(stmts) != 1 || stmts[0].Kind() != "return_statement" {
 		return false
 	}
-	call := pyast.Unparen(stmts[0].NamedChild(0))
-	if call.Kind() != "call" {
+	call := pyast.ReturnValue(stmts[0])
+	if call == nil || call.Kind() != "call" {
 		return false
 	}
 	for _, q := range m.Resolve(pyast.Callee(call)) {
