@@ -58,8 +58,8 @@ func writeFixes(stderr io.Writer, outcome *fix.Outcome, roots []string, opts eng
 }
 
 // checkWriteTargets refuses, before the analysis, an --output or
-// --write-baseline path that mcplint would not write (a device, a named
-// pipe, a directory, a read-only or hard-linked file, a dangling symlink).
+// --write-baseline path that mcplint would not write (a symlink, a device,
+// a named pipe, a directory, a read-only or hard-linked file).
 func checkWriteTargets(f *checkFlags) error {
 	specs, err := outputSpecs(f.formats, f.outputs)
 	if err != nil {
@@ -80,7 +80,7 @@ func checkWriteTargets(f *checkFlags) error {
 }
 
 func checkTarget(flag, path string) error {
-	err := safewrite.Check(path, safewrite.Options{})
+	err := safewrite.Check(path, safewrite.Options{Output: true})
 	var refused *safewrite.RefusedError
 	if errors.As(err, &refused) {
 		return usageError{fmt.Errorf("%s %s: not written: %s", flag, path, refusedHint(flag, refused))}
@@ -107,8 +107,7 @@ var signalExited atomic.Pointer[chan struct{}]
 // ends (with 128 + the signal's number, as a shell reports it). The renames
 // of a --fix are taken together: a signal comes before all of them or after
 // all of them. kill -9 cannot be caught: its temporary files are removed by
-// the next run that writes in the same folder. exit is os.Exit but for
-// tests; stop undoes the handling.
+// the next run that writes in the same folder. exit is os.Exit but for tests; stop undoes the handling.
 func handleSignals(stderr io.Writer, exit func(code int)) (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
