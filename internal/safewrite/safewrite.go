@@ -139,7 +139,7 @@ func resolve(path string, opts Options) (string, fs.FileInfo, error) {
 	case opts.MustBeNew:
 		return "", nil, refuse("exists; a file mcplint creates never replaces one")
 	case lst.Mode()&fs.ModeSymlink != 0 && opts.Output:
-		return "", nil, refuse("is a symlink; mcplint never writes an output through one (remove it, or choose another path)")
+		return "", nil, refuse("is a symlink, refused: mcplint never writes an output through one (remove it, or choose another path)")
 	case lst.Mode()&fs.ModeSymlink != 0:
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {

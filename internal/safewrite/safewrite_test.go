@@ -125,7 +125,7 @@ func TestOutputRefusesASymlinkAndReplacesAsANewFile(t *testing.T) {
 			func() error { return WriteFile(link, []byte("$(id>/tmp/PWNED)"), Options{Output: true}) },
 		} {
 			err := check()
-			if !refused(err) || !strings.Contains(err.Error(), "is a symlink; mcplint never writes an output through one") {
+			if !refused(err) || !strings.Contains(err.Error(), "is a symlink, refused: mcplint never writes an output through one") {
 				t.Errorf("%s: %v, want refused as a symlink", name, err)
 			}
 		}
