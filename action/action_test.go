@@ -472,4 +472,16 @@ func TestWarnsOfStoredCredentials(t *testing.T) {
 			}
 		}
 	}
+	// From a linked worktree of that repository (its own git folder has no
+	// config): the common folder's config is the one read.
+	os.WriteFile(filepath.Join(s.work, "a.py"), []byte("x = 1\n"), 0o644)
+	git(t, s.work, "add", "a.py")
+	git(t, s.work, "commit", "-q", "-m", "base")
+	wt := filepath.Join(s.dir, "linked")
+	git(t, s.work, "worktree", "add", "-q", wt)
+	os.Remove(s.summary)
+	out, err := s.run("INPUT_UPLOAD_SARIF=true", "INPUT_WORKING_DIRECTORY="+wt)
+	if err != nil || !strings.Contains(out, "::warning title=mcplint::the job's token is stored in .git/config") || strings.Contains(out, token) {
+		t.Errorf("linked worktree: %v\n%s", err, out)
+	}
 }

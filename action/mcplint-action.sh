@@ -267,7 +267,10 @@ count() {
 credentials_warning() {
 	[ "${INPUT_UPLOAD_SARIF:-false}" = true ] || return 0
 	local gitdir config
-	gitdir=$(git rev-parse --absolute-git-dir 2>/dev/null) || gitdir="${GITHUB_WORKSPACE:-.}/.git"
+	# The common folder: a linked worktree's own has no config.
+	gitdir=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) ||
+		gitdir=$(git rev-parse --absolute-git-dir 2>/dev/null) ||
+		gitdir="${GITHUB_WORKSPACE:-.}/.git"
 	config="$gitdir/config"
 	[ -f "$config" ] || return 0
 	grep -Eqi '^[[:space:]]*extraheader[[:space:]]*(=|$)' "$config" || return 0
