@@ -282,10 +282,10 @@ credentials_warning() {
 }
 
 # sarif_path sets sarif to where the SARIF goes: sarif-file as given, or a
-# file in this run's folder. A file or symlink at a given path is removed first (a
-# pull request may have committed one there); a folder, or a path whose
-# folder is inside the workspace but leads out of it (a committed symlink
-# to a folder), is refused.
+# file in this run's folder. A file or symlink at a given path is removed
+# first (a pull request may have committed one there); a folder, or a path
+# whose folder is inside the workspace but leads out of it (a committed
+# symlink to a folder), is refused.
 sarif_path() {
 	local given="$1" tmp="$2"
 	if [ -z "$given" ]; then
@@ -303,7 +303,9 @@ sarif_path() {
 	"$ws/"*)
 		case "$physical/" in
 		"$wsp/"* | "$rt/"*) ;;
-		*) die "sarif-file $given: its folder is in the workspace but leads to $physical, outside it (a symlink); not written" ;;
+		# The link's target is not printed: the pull request chose it (a
+		# newline in it would start a workflow command).
+		*) die "sarif-file $given: its folder is in the workspace but leads outside it (a symlink); not written" ;;
 		esac
 		;;
 	esac
