@@ -13,9 +13,11 @@ import (
 )
 
 // stub is a fake mcplint: it records its arguments, writes each --output
-// with something of its --format, and exits with $STUB_EXIT.
+// with something of its --format (none with $STUB_NOWRITE, as mcplint on a
+// usage error), and exits with $STUB_EXIT.
 const stub = `#!/bin/sh
 printf '%s\n' "$@" > "$STUB_ARGS"
+[ -n "$STUB_NOWRITE" ] && exit ${STUB_EXIT:-0}
 prev=""; fmt=""
 for a in "$@"; do
 	if [ "$prev" = "--format" ]; then fmt=$a; fi
@@ -128,7 +130,8 @@ func TestDefaults(t *testing.T) {
 	args := s.args()
 	for _, seq := range [][]string{
 		{"check", "--exit-zero", "--no-cache"},
-		{"--format", "sarif", "--output", "mcplint.sarif", "--sarif-category", "mcplint"},
+		{"--format", "sarif", "--output"},
+		{"--sarif-category", "mcplint"},
 		{"--format", "github"},
 		{"--format", "markdown"},
 	} {
@@ -140,11 +143,20 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("paths are not last: %q", args)
 	}
 	o := s.outputs()
-	want := map[string]string{"findings": "3", "exit-code": "0", "failed": "true", "sarif-file": filepath.Join(s.work, "mcplint.sarif")}
+	want := map[string]string{"findings": "3", "exit-code": "0", "failed": "true"}
 	for k, v := range want {
 		if o[k] != v {
 			t.Errorf("output %s = %q, want %q", k, o[k], v)
 		}
+	}
+	// The SARIF goes to a new folder under RUNNER_TEMP, outside the
+	// workspace, and the output names it.
+	runner := filepath.Join(s.dir, "runner") + string(filepath.Separator)
+	if !strings.HasPrefix(o["sarif-file"], runner) || !contains(args, "--output", o["sarif-file"]) {
+		t.Errorf("sarif-file = %q, want a file under %s given to --output (%q)", o["sarif-file"], runner, args)
+	}
+	if _, err := os.Stat(o["sarif-file"]); err != nil {
+		t.Errorf("sarif-file: %v", err)
 	}
 	sum, err := os.ReadFile(s.summary)
 	if err != nil || !strings.Contains(string(sum), "# stub report") {
@@ -169,6 +181,10 @@ func TestInputs(t *testing.T) {
 		{name: "sarif only with category and paths", env: []string{"INPUT_FORMAT=sarif", "INPUT_CATEGORY=mcp-servers", "INPUT_SARIF_FILE=out/m.sarif", "INPUT_PATHS=src  tools", "INPUT_ARGS=--select MCP1 --unsafe-fixes"},
 			failed: "true", sarif: true,
 			args: [][]string{{"--output", "out/m.sarif", "--sarif-category", "mcp-servers"}, {"--select", "MCP1", "--unsafe-fixes"}, {"src", "tools"}}, notArgs: []string{"github"}},
+		// Every line of args and paths is read (issue 29: only the first was).
+		{name: "args and paths over several lines", env: []string{"INPUT_ARGS=--select MCP1\n--unsafe-fixes\n  --ignore MCP104\n", "INPUT_PATHS=src\ntools\n"},
+			failed: "true", sarif: true,
+			args: [][]string{{"--select", "MCP1", "--unsafe-fixes", "--ignore", "MCP104"}, {"src", "tools"}}},
 		{name: "internal error", env: []string{"STUB_EXIT=2", "INPUT_FAIL_ON=never"}, failed: "true", sarif: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -247,15 +263,71 @@ func TestOnlyNew(t *testing.T) {
 	}
 }
 
-// TestRealBinary runs the script with mcplint built from this repository on
-// a project with a crash: annotations, SARIF, outputs and step summary.
-func TestRealBinary(t *testing.T) {
+// buildMcplint builds mcplint from this repository.
+func buildMcplint(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "mcplint")
 	build := exec.Command("go", "build", "-o", bin, "../cmd/mcplint")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build mcplint: %v\n%s", err, out)
 	}
-	s := newSim(t, bin)
+	return bin
+}
+
+// The reproduction of issue 29 with the real mcplint: a pull request
+// commits mcplint.sarif as a symlink to the action's own script and a
+// requirements line that the SARIF quotes. Neither the default sarif-file
+// nor sarif-file: mcplint.sarif writes the script; with a bogus config key
+// (mcplint exits 2 before writing) nothing is offered for upload.
+func TestRealBinaryCommittedSarif(t *testing.T) {
+	bin := buildMcplint(t)
+	for _, tc := range []struct {
+		name, sarifFile, config string
+		upload                  bool
+	}{
+		{"default sarif-file", "", "", true},
+		{"sarif-file: mcplint.sarif", "mcplint.sarif", "", true},
+		{"exit 2 before writing", "mcplint.sarif", "[tool.mcplint]\nbogus-key = 1\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t, bin)
+			script := filepath.Join(s.dir, "mcplint-action.sh")
+			const body = "#!/bin/sh\necho the action\n"
+			os.WriteFile(script, []byte(body), 0o755)
+			os.Symlink(script, filepath.Join(s.work, "mcplint.sarif"))
+			os.WriteFile(filepath.Join(s.work, "requirements.txt"), []byte("mcp==1.26.0\n$(id>/tmp/PWNED)\n"), 0o644)
+			if tc.config != "" {
+				os.WriteFile(filepath.Join(s.work, "pyproject.toml"), []byte(tc.config), 0o644)
+			}
+			out, err := s.run("INPUT_SARIF_FILE="+tc.sarifFile, "INPUT_UPLOAD_SARIF=true")
+			if err != nil {
+				t.Fatalf("run: %v\n%s", err, out)
+			}
+			if b, _ := os.ReadFile(script); string(b) != body {
+				t.Fatalf("the action's script was written:\n%s", b)
+			}
+			o := s.outputs()
+			if !tc.upload {
+				if o["sarif-file"] != "" || o["exit-code"] != "2" {
+					t.Errorf("outputs %v, want no sarif-file and exit-code 2", o)
+				}
+				return
+			}
+			sarif, err := os.ReadFile(o["sarif-file"])
+			if err != nil || !strings.Contains(string(sarif), "id>/tmp/PWNED") {
+				t.Errorf("SARIF %s: %v (does it quote the line?)", o["sarif-file"], err)
+			}
+			if st, err := os.Lstat(o["sarif-file"]); err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 != 0 {
+				t.Errorf("sarif-file %s is not a new, non-executable regular file: %v", o["sarif-file"], st.Mode())
+			}
+		})
+	}
+}
+
+// TestRealBinary runs the script with mcplint built from this repository on
+// a project with a crash: annotations, SARIF, outputs and step summary.
+func TestRealBinary(t *testing.T) {
+	s := newSim(t, buildMcplint(t))
 	os.WriteFile(filepath.Join(s.work, "requirements.txt"), []byte("mcp==1.26.0\n"), 0o644)
 	os.WriteFile(filepath.Join(s.work, "server.py"), []byte(`import anyio
 from mcp.server.fastmcp import FastMCP
@@ -285,5 +357,131 @@ async def double(x: int) -> int:
 	sum, _ := os.ReadFile(s.summary)
 	if !strings.Contains(string(sum), "**Crashes on cancel: yes**") {
 		t.Errorf("step summary:\n%s", sum)
+	}
+}
+
+// A SARIF file the pull request committed is never uploaded, nor written
+// through (issue 29): with the default sarif-file the SARIF goes under
+// RUNNER_TEMP and the workspace's mcplint.sarif is not touched; with
+// sarif-file: mcplint.sarif, what is at the path (here a symlink to the
+// action's script) is removed before mcplint runs, the link's target is
+// left as it was, and when mcplint exits 2 before writing, sarif-file is
+// empty, so the upload step does not run.
+func TestCommittedSarifNeverUploaded(t *testing.T) {
+	for _, tc := range []struct {
+		name, sarifFile string
+	}{{"default sarif-file", ""}, {"sarif-file: mcplint.sarif", "mcplint.sarif"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t, "")
+			script := filepath.Join(s.dir, "action.sh")
+			os.WriteFile(script, []byte("#!/bin/sh\necho the action\n"), 0o755)
+			link := filepath.Join(s.work, "mcplint.sarif")
+			if err := os.Symlink(script, link); err != nil {
+				t.Fatal(err)
+			}
+			out, err := s.run("STUB_EXIT=2", "STUB_NOWRITE=1", "INPUT_UPLOAD_SARIF=true", "INPUT_SARIF_FILE="+tc.sarifFile)
+			if err != nil {
+				t.Fatalf("run: %v\n%s", err, out)
+			}
+			o := s.outputs()
+			if o["sarif-file"] != "" || o["exit-code"] != "2" || o["failed"] != "true" {
+				t.Errorf("outputs %v: a SARIF file this run did not write would be uploaded", o)
+			}
+			if b, _ := os.ReadFile(script); string(b) != "#!/bin/sh\necho the action\n" {
+				t.Errorf("the symlink's target changed: %q", b)
+			}
+			_, lerr := os.Lstat(link)
+			if tc.sarifFile == "" && lerr != nil {
+				t.Errorf("the workspace's mcplint.sarif was touched with the default sarif-file: %v", lerr)
+			}
+			if tc.sarifFile != "" && lerr == nil {
+				t.Errorf("the committed %s was not removed before the run", tc.sarifFile)
+			}
+		})
+	}
+}
+
+// A run reads back only what it wrote: the JSON of an earlier use of the
+// action in the same job is not counted when mcplint exits 2 before writing.
+func TestEarlierRunNotReadBack(t *testing.T) {
+	s := newSim(t, "")
+	if out, err := s.run(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	os.Remove(s.out)
+	if out, err := s.run("STUB_EXIT=2", "STUB_NOWRITE=1"); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	if o := s.outputs(); o["findings"] != "0" || o["sarif-file"] != "" {
+		t.Errorf("outputs %v: the first run's reports were read as the second's", o)
+	}
+}
+
+// A sarif-file whose folder is a symlink in the workspace that leads out of
+// it (a pull request commits reports -> the runner's tool folder) is
+// refused; nothing is written there.
+func TestSarifFolderLeadingOutRefused(t *testing.T) {
+	s := newSim(t, "")
+	outside := filepath.Join(s.dir, "outside")
+	os.MkdirAll(outside, 0o755)
+	if err := os.Symlink(outside, filepath.Join(s.work, "reports")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.run("INPUT_SARIF_FILE=reports/m.sarif")
+	if err == nil || !strings.Contains(out, "::error") || !strings.Contains(out, "leads outside it (a symlink)") || strings.Contains(out, outside) {
+		t.Errorf("accepted: %v\n%s", err, out)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("written outside the workspace: %v", entries)
+	}
+	// A folder inside the workspace is fine.
+	os.MkdirAll(filepath.Join(s.work, "out"), 0o755)
+	if out, err := s.run("INPUT_SARIF_FILE=out/m.sarif"); err != nil {
+		t.Errorf("run: %v\n%s", err, out)
+	}
+}
+
+// The step summary warns when .git/config holds the job's token (an http
+// extraheader) while SARIF is uploaded (issue 28), and never prints the
+// header's value.
+func TestWarnsOfStoredCredentials(t *testing.T) {
+	const token = "eC1hY2Nlc3MtdG9rZW46Z2hzX0ZBS0VUT0tFTg=="
+	s := newSim(t, "")
+	git(t, s.work, "init", "-q")
+	cfg := filepath.Join(s.work, ".git", "config")
+	f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic " + token + "\n")
+	f.Close()
+	for _, upload := range []string{"false", "true"} {
+		os.Remove(s.summary)
+		out, err := s.run("INPUT_UPLOAD_SARIF=" + upload)
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, out)
+		}
+		sum, _ := os.ReadFile(s.summary)
+		warned := strings.Contains(string(sum), "persist-credentials: false") && strings.Contains(out, "::warning title=mcplint::the job's token is stored in .git/config")
+		if warned != (upload == "true") {
+			t.Errorf("upload-sarif %s: warned %v\nlog:\n%s\nsummary:\n%s", upload, warned, out, sum)
+		}
+		for _, frag := range []string{token, token[:12], "AUTHORIZATION"} {
+			if strings.Contains(out, frag) || strings.Contains(string(sum), frag) {
+				t.Errorf("the header's value was printed (%q)", frag)
+			}
+		}
+	}
+	// From a linked worktree of that repository (its own git folder has no
+	// config): the common folder's config is the one read.
+	os.WriteFile(filepath.Join(s.work, "a.py"), []byte("x = 1\n"), 0o644)
+	git(t, s.work, "add", "a.py")
+	git(t, s.work, "commit", "-q", "-m", "base")
+	wt := filepath.Join(s.dir, "linked")
+	git(t, s.work, "worktree", "add", "-q", wt)
+	os.Remove(s.summary)
+	out, err := s.run("INPUT_UPLOAD_SARIF=true", "INPUT_WORKING_DIRECTORY="+wt)
+	if err != nil || !strings.Contains(out, "::warning title=mcplint::the job's token is stored in .git/config") || strings.Contains(out, token) {
+		t.Errorf("linked worktree: %v\n%s", err, out)
 	}
 }

@@ -80,25 +80,99 @@ func TestDownloadVerifiesAndCaches(t *testing.T) {
 	if err != nil {
 		t.Fatalf("install: %v\n%s", err, out)
 	}
-	if r["mode"] != "download" || r["version"] != "0.9.0" || r["key"] != "mcplint-0.9.0-linux_amd64" || i["build"] != "false" {
+	if r["mode"] != "download" || r["version"] != "0.9.0" || r["key"] != "mcplint-0.9.0-linux_amd64-archive" || i["build"] != "false" || i["save"] != "true" {
 		t.Errorf("outputs: resolve %v, install %v\n%s", r, i, out)
 	}
 	if !strings.Contains(out, "verified") || !strings.Contains(out, "mcplint 0.9.0 (stub)") {
 		t.Errorf("no verification or version:\n%s", out)
 	}
-	path, _ := os.ReadFile(filepath.Join(s.dir, "github_path"))
-	if strings.TrimSpace(string(path)) != r["dir"] {
-		t.Errorf("GITHUB_PATH = %q, want %s", path, r["dir"])
+	// The tool folder (cached) holds the archive; the program runs from a
+	// folder of this run under RUNNER_TEMP.
+	bin := installed(t, s)
+	if bin != i["bin"] || !strings.HasPrefix(bin, filepath.Join(s.dir, "runner")+string(filepath.Separator)) {
+		t.Errorf("GITHUB_PATH = %q, bin output %q, want a folder under RUNNER_TEMP", bin, i["bin"])
 	}
-	if _, err := os.Stat(filepath.Join(r["dir"], "mcplint")); err != nil {
+	if _, err := os.Stat(filepath.Join(bin, "mcplint")); err != nil {
 		t.Errorf("not installed: %v", err)
 	}
-	// A second run uses the tool folder (restored by actions/cache on a
-	// hosted runner): no download, even with the release gone.
+	if _, err := os.Stat(filepath.Join(r["dir"], "mcplint_0.9.0_linux_amd64.tar.gz")); err != nil {
+		t.Errorf("the archive is not in the tool folder for the cache: %v", err)
+	}
+	// A second run uses the tool folder's archive (restored by actions/cache
+	// on a hosted runner): no download of it, even with it gone from the
+	// release, and verified again against the release's checksums.
+	os.Remove(filepath.Join(dir, "mcplint_0.9.0_linux_amd64.tar.gz"))
+	os.Remove(filepath.Join(s.dir, "github_path"))
+	out, err, _, i = s.install("INPUT_VERSION=v0.9.0", "RELEASE_BASE_URL=file://"+base)
+	if err != nil || i["build"] != "false" || i["save"] != "false" || !strings.Contains(out, "from the tool cache") || !strings.Contains(out, "verified") || !strings.Contains(out, "mcplint 0.9.0 (stub)") {
+		t.Errorf("cached run: %v %v\n%s", err, i, out)
+	}
+	// With the release's checksums gone the cached archive cannot be
+	// verified: it is not used, mcplint is built from source instead.
 	os.RemoveAll(dir)
 	out, err, _, i = s.install("INPUT_VERSION=v0.9.0", "RELEASE_BASE_URL=file://"+base)
-	if err != nil || i["build"] != "false" || !strings.Contains(out, "from the tool cache") {
-		t.Errorf("cached run: %v %v\n%s", err, i, out)
+	if err != nil || i["build"] != "true" || !strings.Contains(out, "cannot be verified") {
+		t.Errorf("unverifiable cached run: %v %v\n%s", err, i, out)
+	}
+}
+
+// installed is the folder the last install added to GITHUB_PATH.
+func installed(t *testing.T, s *sim) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.dir, "github_path"))
+	if err != nil {
+		t.Fatalf("GITHUB_PATH: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
+}
+
+// Whatever an earlier job planted in the tool folder (a self-hosted runner
+// keeps RUNNER_TOOL_CACHE; the cache key is public) never runs (issue 29):
+// the cache-hit path verified nothing, and ran the folder's mcplint. A
+// planted program is ignored, a planted archive is verified against the
+// release's checksums and, not matching, replaced by a verified download.
+func TestCachedBinaryVerifiedOnEveryUse(t *testing.T) {
+	base, _ := fakeRelease(t)
+	for _, tc := range []struct{ name, plant string }{
+		{"a program in the tool folder", "mcplint"},
+		{"a tampered archive in the tool folder", "mcplint_0.9.0_linux_amd64.tar.gz"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t, "")
+			_, _, r, _ := s.install("INPUT_VERSION=v0.9.0", "RELEASE_BASE_URL=file://"+base)
+			pwned := filepath.Join(s.dir, "PWNED")
+			evil := "#!/bin/sh\ntouch " + pwned + "\necho 'mcplint 0.9.0 (planted)'\n"
+			plant := filepath.Join(r["dir"], tc.plant)
+			if tc.plant == "mcplint" {
+				os.MkdirAll(r["dir"], 0o755)
+				os.WriteFile(plant, []byte(evil), 0o755)
+			} else {
+				src := t.TempDir()
+				os.WriteFile(filepath.Join(src, "mcplint"), []byte(evil), 0o755)
+				if out, err := exec.Command("tar", "-C", src, "-czf", plant, "mcplint").CombinedOutput(); err != nil {
+					t.Fatalf("tar: %v\n%s", err, out)
+				}
+			}
+			os.Remove(filepath.Join(s.dir, "github_path"))
+			out, err, _, i := s.install("INPUT_VERSION=v0.9.0", "RELEASE_BASE_URL=file://"+base)
+			if err != nil || i["build"] != "false" {
+				t.Fatalf("install: %v %v\n%s", err, i, out)
+			}
+			bin := installed(t, s)
+			if _, err := os.Stat(pwned); err == nil {
+				t.Errorf("the planted program ran:\n%s", out)
+			}
+			if strings.Contains(out, "planted") || !strings.Contains(out, "mcplint 0.9.0 (stub)") {
+				t.Errorf("not the release's mcplint:\n%s", out)
+			}
+			if v, err := exec.Command(filepath.Join(bin, "mcplint")).Output(); err != nil || !strings.Contains(string(v), "(stub)") {
+				t.Errorf("%s/mcplint on PATH: %q %v", bin, v, err)
+			}
+			if tc.plant != "mcplint" && !strings.Contains(out, "does not match the release's checksums") {
+				t.Errorf("no warning for the tampered archive:\n%s", out)
+			}
+		})
 	}
 }
 
@@ -125,8 +199,11 @@ func TestDownloadChecksumMismatchRefused(t *testing.T) {
 			if i["build"] == "true" {
 				t.Errorf("a refused download fell back to a build: %v", i)
 			}
-			if _, err := os.Stat(filepath.Join(r["dir"], "mcplint")); err == nil {
-				t.Errorf("the refused archive was unpacked into %s", r["dir"])
+			if _, err := os.Stat(filepath.Join(r["dir"], "mcplint_0.9.0_linux_amd64.tar.gz")); err == nil {
+				t.Errorf("the refused archive was kept in %s for the cache", r["dir"])
+			}
+			if _, err := os.Stat(filepath.Join(s.dir, "github_path")); err == nil || i["save"] == "true" {
+				t.Errorf("the refused archive was installed or saved: %v", i)
 			}
 		})
 	}
@@ -217,7 +294,7 @@ func TestDownloadRealRelease(t *testing.T) {
 	checksums(t, dir, "0.7.0")
 	s := newSim(t, "")
 	arch := map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
-	out, err, r, i := s.install("INPUT_VERSION=v0.7.0", "RELEASE_BASE_URL=file://"+base, "RUNNER_ARCH="+arch)
+	out, err, _, i := s.install("INPUT_VERSION=v0.7.0", "RELEASE_BASE_URL=file://"+base, "RUNNER_ARCH="+arch)
 	if err != nil || i["build"] != "false" {
 		t.Fatalf("install: %v %v\n%s", err, i, out)
 	}
@@ -225,7 +302,7 @@ func TestDownloadRealRelease(t *testing.T) {
 		t.Errorf("the downloaded mcplint does not say its version:\n%s", out)
 	}
 	// It is the real thing: run it through the action.
-	s.env = append(s.env, "PATH="+r["dir"]+string(os.PathListSeparator)+os.Getenv("PATH"))
+	s.env = append(s.env, "PATH="+installed(t, s)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	os.WriteFile(filepath.Join(s.work, "requirements.txt"), []byte("mcp==1.26.0\n"), 0o644)
 	os.WriteFile(filepath.Join(s.work, "server.py"), []byte("import anyio\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"demo\")\n\n\n@mcp.tool()\nasync def double(x: int) -> int:\n    return await anyio.to_thread.run_sync(lambda: x * 2)\n"), 0o644)
 	if out, err := s.run(); err != nil || !strings.Contains(out, "::error file=server.py,line=9") {
@@ -289,9 +366,17 @@ func TestActionYAML(t *testing.T) {
 	for _, s := range a.Runs.Steps {
 		switch {
 		case strings.HasPrefix(s.Uses, "actions/cache@"):
-			order = append(order, "cache")
+			t.Errorf("actions/cache saves at the end of the job, after later steps could change the tool folder: use cache/restore and cache/save")
+		case strings.HasPrefix(s.Uses, "actions/cache/restore@"):
+			order = append(order, "restore")
 			if s.If != "${{ steps.resolve.outputs.mode == 'download' }}" || s.With["key"] != "${{ steps.resolve.outputs.key }}" || s.With["path"] != "${{ steps.resolve.outputs.dir }}" {
-				t.Errorf("cache step: if %q with %v", s.If, s.With)
+				t.Errorf("cache restore step: if %q with %v", s.If, s.With)
+			}
+		case strings.HasPrefix(s.Uses, "actions/cache/save@"):
+			// Right after install verified the archive it saves.
+			order = append(order, "save")
+			if s.If != "${{ steps.install.outputs.save == 'true' }}" || s.With["key"] != "${{ steps.resolve.outputs.key }}" || s.With["path"] != "${{ steps.resolve.outputs.dir }}" {
+				t.Errorf("cache save step: if %q with %v", s.If, s.With)
 			}
 		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
 			order = append(order, "setup-go")
@@ -309,7 +394,7 @@ func TestActionYAML(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(order, " "); got != "resolve cache install setup-go build run" {
+	if got := strings.Join(order, " "); got != "resolve restore install save setup-go build run" {
 		t.Errorf("action steps: %s", got)
 	}
 }

@@ -23,18 +23,36 @@
 # builds: "checkout" or a module query), dir (the tool folder), key (the
 # cache key).
 #
-# install downloads RELEASE_BASE_URL/vVERSION/mcplint_VERSION_OS_ARCH.tar.gz
-# (.zip on Windows; _musl on a musl Linux) and mcplint_VERSION_checksums.txt
-# (RELEASE_BASE_URL defaults to the GitHub releases of mcplint/mcplint; any
-# URL curl reads works, file:// too). A checksum that does not match stops
-# the action. A release that is missing, or that has no archive for this
-# runner's OS and architecture, falls back to building from source, with a
-# notice. Its output: build (true when the build step must run).
+# install downloads mcplint_VERSION_checksums.txt from
+# RELEASE_BASE_URL/vVERSION/ on every use (RELEASE_BASE_URL defaults to the
+# GitHub releases of mcplint/mcplint; any URL curl reads works, file://
+# too), and verifies against it the archive mcplint_VERSION_OS_ARCH.tar.gz
+# (.zip on Windows; _musl on a musl Linux): the one in the tool folder DIR
+# (restored by actions/cache), else a fresh download. The tool folder holds
+# only that archive, never a program that runs: whatever an earlier job
+# planted there (a self-hosted runner keeps RUNNER_TOOL_CACHE; a cache entry
+# is saved under a key anyone who reads this script knows) is verified
+# first, and one that does not match is downloaded again. The verified
+# archive is copied to a new folder under RUNNER_TEMP and unpacked there.
+# A download whose checksum does not match stops the action. A release that
+# is missing, or that has no archive for this runner's OS and architecture,
+# falls back to building from source, with a notice (also when a cached
+# archive exists: it cannot be verified). Its outputs: build (true when the
+# build step must run), save (true when the tool folder got a new archive
+# for action.yml to cache).
 #
 # Inputs come as INPUT_* variables (set by action.yml): ARGS, PATHS, FORMAT
 # (github | sarif | both), SARIF_FILE, CATEGORY, FAIL_ON (error | warning |
-# never), ONLY_NEW (true | false), WORKING_DIRECTORY, VERSION.
+# never), ONLY_NEW (true | false), UPLOAD_SARIF (true | false),
+# WORKING_DIRECTORY, VERSION.
 # Outputs of run (to $GITHUB_OUTPUT): findings, sarif-file, exit-code, failed.
+#
+# run writes its outputs into a new folder under RUNNER_TEMP (outside the
+# workspace, which the pull request controls): the JSON and markdown
+# reports, and the SARIF unless sarif-file names another path. A file at
+# that path is removed before mcplint runs, and sarif-file is set only when
+# this run wrote it, so a SARIF file the pull request committed is never
+# uploaded (mcplint exits 2 before writing on a bad config key).
 set -euo pipefail
 
 MODULE=github.com/mcplint/mcplint
@@ -109,12 +127,14 @@ resolve() {
 	fi
 	local plat
 	plat=$(platform)
+	# The key is public (anyone can read this script): a cache entry is not
+	# trusted for it, install verifies what it holds on every use.
 	local dir="${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:?}}/mcplint/${version:-source}/$plat"
 	output mode "$mode"
 	output version "$version"
 	output source "$source"
 	output dir "$dir"
-	output key "mcplint-${version:-source}-$plat"
+	output key "mcplint-${version:-source}-$plat-archive"
 	echo "mcplint: $mode ${version:-$source} for $plat"
 }
 
@@ -134,6 +154,7 @@ sha256() {
 
 install() {
 	local mode="${MODE:?}" version="${VERSION:-}" dir="${DIR:?}"
+	output save false
 	if [ "$mode" != download ]; then
 		output build true
 		return
@@ -141,28 +162,44 @@ install() {
 	local plat exe=mcplint
 	plat=$(platform)
 	[[ "$plat" == windows_* ]] && exe=mcplint.exe
-	if [ -x "$dir/$exe" ]; then
-		echo "mcplint: $version from the tool cache ($dir)"
-	else
-		local base="${RELEASE_BASE_URL:-$DEFAULT_RELEASE_BASE_URL}" ext=tar.gz
-		[[ "$plat" == windows_* ]] && ext=zip
-		local archive="mcplint_${version}_${plat}.$ext" sums="mcplint_${version}_checksums.txt"
-		local tmp="${RUNNER_TEMP:?}/mcplint-download"
-		rm -rf "$tmp" && mkdir -p "$tmp"
-		if [[ "$plat" == *unknown* ]]; then
-			fallback "no mcplint release is built for this runner ($RUNNER_OS $RUNNER_ARCH)"
-			return
-		fi
-		if ! curl -fsSL --retry 3 -o "$tmp/$sums" "$base/v$version/$sums"; then
+	if [[ "$plat" == *unknown* ]]; then
+		fallback "no mcplint release is built for this runner ($RUNNER_OS $RUNNER_ARCH)"
+		return
+	fi
+	local base="${RELEASE_BASE_URL:-$DEFAULT_RELEASE_BASE_URL}" ext=tar.gz
+	[[ "$plat" == windows_* ]] && ext=zip
+	local archive="mcplint_${version}_${plat}.$ext" sums="mcplint_${version}_checksums.txt"
+	local tmp
+	tmp=$(mktemp -d "${RUNNER_TEMP:?}/mcplint-download.XXXXXX")
+	# The checksums come from the release on every use, the cached archive
+	# included: nothing in the tool folder vouches for itself.
+	if ! curl -fsSL --retry 3 -o "$tmp/$sums" "$base/v$version/$sums"; then
+		if [ -e "$dir/$archive" ]; then
+			fallback "no mcplint release v$version at $base, so the cached archive cannot be verified"
+		else
 			fallback "no mcplint release v$version at $base"
-			return
 		fi
+		return
+	fi
+	local want got=""
+	want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1 }' "$tmp/$sums")
+	local cached=false
+	if [ -f "$dir/$archive" ] && [ ! -L "$dir/$archive" ]; then
+		cp "$dir/$archive" "$tmp/$archive"
+		got=$(sha256 "$tmp/$archive")
+		if [ -n "$want" ] && [ "$want" = "$got" ]; then
+			cached=true
+			echo "mcplint: $archive from the tool cache ($dir): sha256 $got verified"
+		else
+			echo "::warning title=mcplint::the cached $archive (sha256 $got) does not match the release's checksums; not using it, downloading it again"
+			rm -f "$tmp/$archive"
+		fi
+	fi
+	if [ "$cached" = false ]; then
 		if ! curl -fsSL --retry 3 -o "$tmp/$archive" "$base/v$version/$archive"; then
 			fallback "the mcplint release v$version has no archive for $plat ($archive)"
 			return
 		fi
-		local want got
-		want=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1 }' "$tmp/$sums")
 		got=$(sha256 "$tmp/$archive")
 		if [ -z "$want" ]; then
 			die "$sums does not list $archive: refusing an archive that cannot be verified"
@@ -171,22 +208,32 @@ install() {
 			die "checksum mismatch for $archive: $sums says $want, the download is $got; refusing it"
 		fi
 		echo "mcplint: $archive: sha256 $got verified"
-		rm -rf "$dir" && mkdir -p "$dir"
-		if [ "$ext" = zip ]; then
-			if command -v unzip >/dev/null 2>&1; then
-				unzip -q -o "$tmp/$archive" -d "$dir"
-			else
-				7z x -y -o"$dir" "$tmp/$archive" >/dev/null
-			fi
-		else
-			tar -xzf "$tmp/$archive" -C "$dir"
+		# Only a folder with no archive before is saved: an entry that exists
+		# under the key (even a bad one) cannot be replaced.
+		if [ ! -e "$dir/$archive" ]; then
+			rm -rf "$dir" && mkdir -p "$dir"
+			cp "$tmp/$archive" "$dir/$archive"
+			output save true
 		fi
-		chmod +x "$dir/$exe"
-		rm -rf "$tmp"
 	fi
-	echo "$dir" >>"${GITHUB_PATH:?}"
+	# Unpacked from the verified copy into a folder of this run.
+	local bin
+	bin=$(mktemp -d "${RUNNER_TEMP:?}/mcplint-bin.XXXXXX")
+	if [ "$ext" = zip ]; then
+		if command -v unzip >/dev/null 2>&1; then
+			unzip -q -o "$tmp/$archive" -d "$bin"
+		else
+			7z x -y -o"$bin" "$tmp/$archive" >/dev/null
+		fi
+	else
+		tar -xzf "$tmp/$archive" -C "$bin"
+	fi
+	chmod +x "$bin/$exe"
+	rm -rf "$tmp"
+	echo "$bin" >>"${GITHUB_PATH:?}"
 	output build false
-	"$dir/$exe" --version
+	output bin "$bin"
+	"$bin/$exe" --version
 }
 
 build() {
@@ -210,23 +257,91 @@ count() {
 	echo "${n:-0}"
 }
 
+# credentials_warning says in the log and the step summary that the job's
+# token is stored in the repository's .git/config (actions/checkout's
+# default persist-credentials: true writes it as an http extraheader) while
+# SARIF is uploaded: whatever could lead a quote to that file would publish
+# it. Only whether the key exists is read (grep -q prints nothing); never
+# its value. Included files (newer checkouts keep the header in a file
+# under RUNNER_TEMP) are outside the workspace and not looked at.
+credentials_warning() {
+	[ "${INPUT_UPLOAD_SARIF:-false}" = true ] || return 0
+	local gitdir config
+	# The common folder: a linked worktree's own has no config.
+	gitdir=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) ||
+		gitdir=$(git rev-parse --absolute-git-dir 2>/dev/null) ||
+		gitdir="${GITHUB_WORKSPACE:-.}/.git"
+	config="$gitdir/config"
+	[ -f "$config" ] || return 0
+	grep -Eqi '^[[:space:]]*extraheader[[:space:]]*(=|$)' "$config" || return 0
+	local msg="the job's token is stored in .git/config (an http extraheader: actions/checkout's default persist-credentials: true) while upload-sarif is on; set persist-credentials: false on actions/checkout, so that no file of the workspace holds it"
+	echo "::warning title=mcplint::$msg"
+	if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+		printf '> [!WARNING]\n> mcplint: %s.\n\n' "$msg" >>"$GITHUB_STEP_SUMMARY"
+	fi
+}
+
+# sarif_path sets sarif to where the SARIF goes: sarif-file as given, or a
+# file in this run's folder. A file or symlink at a given path is removed
+# first (a pull request may have committed one there); a folder, or a path
+# whose folder is inside the workspace but leads out of it (a committed
+# symlink to a folder), is refused.
+sarif_path() {
+	local given="$1" tmp="$2"
+	if [ -z "$given" ]; then
+		sarif="$tmp/mcplint.sarif"
+		return
+	fi
+	local dir logical physical ws wsp rt
+	dir=$(dirname -- "$given")
+	logical=$(cd -L -- "$dir" 2>/dev/null && pwd -L) || die "sarif-file $given: its folder does not exist"
+	physical=$(cd -P -- "$dir" && pwd -P)
+	ws=$(cd -L -- "${GITHUB_WORKSPACE:-.}" && pwd -L)
+	wsp=$(cd -P -- "${GITHUB_WORKSPACE:-.}" && pwd -P)
+	rt=$(cd -P -- "${RUNNER_TEMP:?}" && pwd -P)
+	case "$logical/" in
+	"$ws/"*)
+		case "$physical/" in
+		"$wsp/"* | "$rt/"*) ;;
+		# The link's target is not printed: the pull request chose it (a
+		# newline in it would start a workflow command).
+		*) die "sarif-file $given: its folder is in the workspace but leads outside it (a symlink); not written" ;;
+		esac
+		;;
+	esac
+	if [ -d "$given" ] && [ ! -L "$given" ]; then
+		die "sarif-file $given is a folder"
+	fi
+	rm -f -- "$given"
+	sarif=$given
+}
+
 run() {
 	local format="${INPUT_FORMAT:-both}" fail_on="${INPUT_FAIL_ON:-error}"
-	local sarif="${INPUT_SARIF_FILE:-mcplint.sarif}" category="${INPUT_CATEGORY:-mcplint}"
-	local tmp="${RUNNER_TEMP:?}/mcplint-run"
+	local category="${INPUT_CATEGORY:-mcplint}"
 	: "${GITHUB_OUTPUT:?}"
 	case "$format" in github | sarif | both) ;; *) die "format must be github, sarif or both, not '$format'" ;; esac
 	case "$fail_on" in error | warning | never) ;; *) die "fail-on must be error, warning or never, not '$fail_on'" ;; esac
-	mkdir -p "$tmp"
+	# A new folder for this run's outputs: nothing of an earlier run, or of
+	# the workspace, is read back as this run's.
+	local tmp
+	tmp=$(mktemp -d "${RUNNER_TEMP:?}/mcplint-run.XXXXXX")
 	cd "${INPUT_WORKING_DIRECTORY:-.}"
+	local sarif=""
+	if [ "$format" = "sarif" ] || [ "$format" = "both" ]; then
+		sarif_path "${INPUT_SARIF_FILE:-}" "$tmp"
+	fi
+	credentials_warning
 
 	# --no-cache: a fresh runner has a fresh cache key, so a cache would be
 	# written for nothing (and a restored one rebuilt): docs/ci.md.
 	local -a cmd=(mcplint check --exit-zero --no-cache)
-	# Extra arguments, split on whitespace (never evaluated by a shell).
+	# Extra arguments, split on whitespace, newlines included (never
+	# evaluated by a shell); read -d '' reads every line, and returns 1 at
+	# the end of its input.
 	if [ -n "${INPUT_ARGS:-}" ]; then
-		local -a extra
-		read -r -a extra <<<"$INPUT_ARGS"
+		local -a extra=()
+		read -r -d '' -a extra <<<"$INPUT_ARGS" || true
 		cmd+=("${extra[@]}")
 	fi
 	if [ "${INPUT_ONLY_NEW:-false}" = "true" ]; then
@@ -246,16 +361,17 @@ run() {
 			echo "::notice title=mcplint::only-new: not a pull request; reporting every finding"
 		fi
 	fi
-	if [ "$format" = "sarif" ] || [ "$format" = "both" ]; then
+	if [ -n "$sarif" ]; then
 		cmd+=(--format sarif --output "$sarif" --sarif-category "$category")
 	fi
 	cmd+=(--format json --output "$tmp/mcplint.json" --format markdown --output "$tmp/summary.md")
 	if [ "$format" = "github" ] || [ "$format" = "both" ]; then
 		cmd+=(--format github)
 	fi
-	# Paths last, split on whitespace.
-	local -a paths
-	read -r -a paths <<<"${INPUT_PATHS:-.}"
+	# Paths last, split on whitespace (every line).
+	local -a paths=()
+	read -r -d '' -a paths <<<"${INPUT_PATHS:-.}" || true
+	[ "${#paths[@]}" -gt 0 ] || paths=(.)
 	cmd+=("${paths[@]}")
 
 	echo "mcplint: ${cmd[*]}"
@@ -279,8 +395,9 @@ run() {
 	elif [ "$fail_on" = "warning" ] && [ $((errors + warnings)) -gt 0 ]; then
 		failed=true
 	fi
+	# Only a SARIF file this run wrote: the path was emptied before the run.
 	local sarif_out=""
-	if [ "$format" != "github" ] && [ -f "$sarif" ]; then
+	if [ -n "$sarif" ] && [ -f "$sarif" ] && [ ! -L "$sarif" ]; then
 		sarif_out=$(cd "$(dirname "$sarif")" && pwd)/$(basename "$sarif")
 	fi
 	{

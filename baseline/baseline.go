@@ -165,9 +165,9 @@ func Write(path string, res *engine.Result) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// Only a regular file (or a new one) is written; a symlink is followed,
-	// never replaced.
-	if err := safewrite.WriteFile(path, b, safewrite.Options{}); err != nil {
+	// Only a regular file (or a new one) is replaced, by a new file; a
+	// symlink is refused (the repository may have planted it).
+	if err := safewrite.WriteFile(path, b, safewrite.Options{Output: true}); err != nil {
 		return 0, fmt.Errorf("write baseline: %w", err)
 	}
 	return n, nil

@@ -131,6 +131,20 @@ for i in $(seq 1 12); do printf '%s' "$server" >"$work/inject/s$i.py"; done
 run inject "file name with a newline and ::error (github)" -- check --exit-zero --format github inject
 if grep -aqs '^::error ::pwned' "$work/inject.out"; then rows+=("| **a workflow command was injected** | | | | INJECTED | | |"); fi
 
+# Outputs at a path the repository planted (issue 29): a committed symlink at the SARIF or baseline path, to a
+# script the runner can write, with a requirements line the SARIF would quote; refused before the analysis (exit 2),
+# the script untouched. Then 20,000 temporary files a --fix killed with -9 left, swept by the next --fix.
+newcase symout; printf '#!/bin/sh\necho ok\n' >"$work/symout-action.sh"; chmod 0755 "$work/symout-action.sh"
+printf '%s\n$(id>/tmp/PWNED)\n' "$pin" >"$work/symout/requirements.txt"
+ln -s ../symout-action.sh "$work/symout/mcplint.sarif"; ln -s ../symout-action.sh "$work/symout/baseline.json"
+run symout_sarif "--output at a committed symlink to a script (SARIF quoting \$(id))" -- check --exit-zero --format sarif --output symout/mcplint.sarif --format github symout
+run symout_baseline "--write-baseline at a committed symlink to a script" -- check --exit-zero --write-baseline symout/baseline.json symout
+if [ "$(cat "$work/symout-action.sh")" != "$(printf '#!/bin/sh\necho ok')" ]; then rows+=("| **the symlink's target was written** | | | | WRITTEN | | |"); fi
+newcase sweep; mkdir -p "$work/sweep/lib"; printf 'import anyio\n\n\nasync def f():\n    await anyio.sleep(0)\n' >"$work/sweep/lib/m.py"
+gen 'for i in range(20000): open("sweep/lib/.m.py.mcplint-tmp-99999999-%x" % i, "w").close()'
+run sweep "--fix after kill -9: 20,000 temporary files left" -- check --exit-zero --fix sweep
+if [ -n "$(find "$work/sweep" -name '*.mcplint-tmp-*' -print -quit)" ]; then rows+=("| **temporary files were left** | | | | LEFT | | |"); fi
+
 echo "| case | wall s | CPU s | peak MB | result | rest of scan found | what mcplint said |"
 echo "|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/pprof"
 
@@ -86,14 +85,20 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 		args = []string{"."}
 	}
 	if f.cpuProfile != "" {
-		out, err := os.Create(f.cpuProfile)
+		out, err := createOutput("--cpuprofile", f.cpuProfile)
 		if err != nil {
 			return err
 		}
 		if err := pprof.StartCPUProfile(out); err != nil {
+			out.Abort()
 			return err
 		}
-		defer func() { pprof.StopCPUProfile(); out.Close() }()
+		defer func() {
+			pprof.StopCPUProfile()
+			if err := out.Commit(); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: --cpuprofile: %v\n", err)
+			}
+		}()
 	}
 	if f.memProfile != "" {
 		runtime.MemProfileRate = 64 << 10
@@ -192,13 +197,15 @@ func printVerbose(w io.Writer, res *engine.Result) {
 // (--memprofile); pprof's -sample_index=alloc_space shows what allocated the
 // most, the usual suspect for a high peak.
 func writeMemProfile(stderr io.Writer, path string) {
-	out, err := os.Create(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "mcplint: --memprofile: %v\n", err)
-		return
+	out, err := createOutput("--memprofile", path)
+	if err == nil {
+		if err = pprof.Lookup("allocs").WriteTo(out, 0); err != nil {
+			out.Abort()
+		} else {
+			err = out.Commit()
+		}
 	}
-	defer out.Close()
-	if err := pprof.Lookup("allocs").WriteTo(out, 0); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "mcplint: --memprofile: %v\n", err)
 	}
 }

@@ -152,10 +152,11 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 }
 
 // createOutput starts writing an output file through safewrite: the file
-// appears whole or not at all, only a regular file (or a new one) is
-// written, and a symlink is followed, never replaced.
+// appears whole or not at all, as a new file; a symlink or anything but a
+// regular file at the path is refused (safewrite.Options.Output: the path
+// may be one the scanned repository planted).
 func createOutput(flag, path string) (*safewrite.File, error) {
-	file, err := safewrite.Create(path, safewrite.Options{})
+	file, err := safewrite.Create(path, safewrite.Options{Output: true})
 	var refused *safewrite.RefusedError
 	if errors.As(err, &refused) {
 		return nil, fmt.Errorf("%s %s: not written: %s", flag, path, refusedHint(flag, refused))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -25,6 +26,7 @@ import (
 // refused (read-only, changed since read, ...), since its fix was not
 // applied.
 func writeFixes(stderr io.Writer, outcome *fix.Outcome, roots []string, opts engine.Options, exitZero bool) (*engine.Result, error, error) {
+	sweepFixFolders(outcome)
 	wr := fix.Write(outcome)
 	if len(wr.NotWritten) == 0 {
 		return outcome.Result, nil, nil
@@ -57,9 +59,34 @@ func writeFixes(stderr io.Writer, outcome *fix.Outcome, roots []string, opts eng
 	return res, nil, nil
 }
 
+// sweepFixFolders removes the temporary files that a --fix killed with -9
+// (or a power cut) left beside the files this run could fix: the folders of
+// every file the scan read, and of every file a fix creates. A write sweeps
+// only its own folder, so without this the leftovers of a run that wrote
+// thousands of files stayed when the next --fix wrote nothing or wrote
+// elsewhere. The cost is one listing per folder, each a folder the scan
+// listed already; a run without --fix removes nothing.
+func sweepFixFolders(outcome *fix.Outcome) {
+	seen := map[string]bool{}
+	sweep := func(path string) {
+		if d := filepath.Dir(path); !seen[d] {
+			seen[d] = true
+			safewrite.Sweep(d)
+		}
+	}
+	if outcome.Result != nil {
+		for _, p := range outcome.Result.Paths {
+			sweep(p)
+		}
+	}
+	for _, f := range outcome.Files {
+		sweep(f.Path)
+	}
+}
+
 // checkWriteTargets refuses, before the analysis, an --output or
-// --write-baseline path that mcplint would not write (a device, a named
-// pipe, a directory, a read-only or hard-linked file, a dangling symlink).
+// --write-baseline path that mcplint would not write (a symlink, a device,
+// a named pipe, a directory, a read-only or hard-linked file).
 func checkWriteTargets(f *checkFlags) error {
 	specs, err := outputSpecs(f.formats, f.outputs)
 	if err != nil {
@@ -80,7 +107,7 @@ func checkWriteTargets(f *checkFlags) error {
 }
 
 func checkTarget(flag, path string) error {
-	err := safewrite.Check(path, safewrite.Options{})
+	err := safewrite.Check(path, safewrite.Options{Output: true})
 	var refused *safewrite.RefusedError
 	if errors.As(err, &refused) {
 		return usageError{fmt.Errorf("%s %s: not written: %s", flag, path, refusedHint(flag, refused))}
@@ -107,8 +134,8 @@ var signalExited atomic.Pointer[chan struct{}]
 // ends (with 128 + the signal's number, as a shell reports it). The renames
 // of a --fix are taken together: a signal comes before all of them or after
 // all of them. kill -9 cannot be caught: its temporary files are removed by
-// the next run that writes in the same folder. exit is os.Exit but for
-// tests; stop undoes the handling.
+// the next --fix of those folders (sweepFixFolders) or the next write into
+// them. exit is os.Exit but for tests; stop undoes the handling.
 func handleSignals(stderr io.Writer, exit func(code int)) (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)

@@ -5,9 +5,20 @@
 //
 //   - The target is a regular file, or a new file. A device, a named pipe, a
 //     socket or a directory is refused (as root, `--write-baseline /dev/full`
-//     once turned the device node into a JSON file). A symlink is followed
-//     and its target written; the link itself is never replaced. A dangling
-//     symlink is refused.
+//     once turned the device node into a JSON file).
+//   - A symlink at the path of a file mcplint edits (a --fix of the user's
+//     own source) is followed and its target written; the link itself is
+//     never replaced. A dangling symlink is refused. A symlink at the path of
+//     an output the run generates (Options.Output: a report, a baseline) is
+//     refused, never followed: the path may come from the repository being
+//     read, and a pull request that commits mcplint.sarif as a symlink to
+//     the GitHub Action's own script (or to a cached binary) would otherwise
+//     have the runner write it, with a line of its choosing quoted in the
+//     SARIF. An output replaces the file at its path as a new file (the
+//     umask's mode, the writer's owner): an existing file is never written
+//     in place, and none of its mode is kept (a planted executable file is
+//     replaced by one that is not). Only the last component is checked: the folders of the
+//     path are the caller's to choose.
 //   - An existing file whose owner has no write permission is refused, even
 //     when running as root: the user made it read-only.
 //   - An existing file with more than one hard link is refused: replacing it
@@ -21,8 +32,8 @@
 //   - Temporary files are named ".NAME.mcplint-tmp-PID-RANDOM": a leading dot
 //     and no .py ending, so that nothing scans them. Interrupt removes every
 //     one this process holds (the CLI calls it on SIGINT and SIGTERM); a
-//     later write into the same folder removes those of processes that no
-//     longer run (left by kill -9 or a power cut).
+//     later write into the same folder, or a Sweep of it, removes those of
+//     processes that no longer run (left by kill -9 or a power cut).
 //   - Files that must change together (a fix that creates a module and
 //     imports it) are committed as a set (CommitSets): all are renamed into
 //     place, or none is; a rename that fails puts back those of the set
@@ -65,6 +76,11 @@ type Options struct {
 	MustExist bool
 	// MustBeNew refuses to replace anything (a fix that creates a file).
 	MustBeNew bool
+	// Output marks a file the run generates (a report, a baseline) rather
+	// than a file of the user's that mcplint edits: a symlink at the path
+	// is refused instead of followed, and a file it replaces keeps none of
+	// its mode and owner (see the package doc).
+	Output bool
 	// Verify, when set, is called under the commit lock right before the
 	// rename, with the target's path; an error leaves the target as it is
 	// and is returned by Commit. The fixer checks there that the file still
@@ -122,6 +138,8 @@ func resolve(path string, opts Options) (string, fs.FileInfo, error) {
 		return "", nil, err
 	case opts.MustBeNew:
 		return "", nil, refuse("exists; a file mcplint creates never replaces one")
+	case lst.Mode()&fs.ModeSymlink != 0 && opts.Output:
+		return "", nil, refuse("is a symlink, refused: mcplint never writes an output through one (remove it, or choose another path)")
 	case lst.Mode()&fs.ModeSymlink != 0:
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
@@ -174,10 +192,10 @@ func Create(path string, opts Options) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
-	sweep(dir)
+	Sweep(dir)
 	f := &File{path: path, target: target, old: old, opts: opts}
 	perm := os.FileMode(0o600)
-	if old == nil {
+	if old == nil || opts.Output {
 		perm = 0o666 // a new file gets the umask's mode, as any program's
 	}
 	mu.Lock()
@@ -209,10 +227,15 @@ func tempName(base string) string {
 // tempPattern matches the temporary files of any mcplint process.
 var tempPattern = regexp.MustCompile(`^\..+\.mcplint-tmp-([0-9]+)-[0-9a-f]+$`)
 
-// sweep removes, once per folder, the temporary files of mcplint processes
-// that no longer run. A process that is alive (or a PID reused since) keeps
-// its files.
-func sweep(dir string) {
+// Sweep removes, once per folder and process, the temporary files of
+// mcplint processes that no longer run. A process that is alive (or a PID
+// reused since) keeps its files. Create sweeps the folder it writes in; a
+// --fix run sweeps the folders of every file it could fix, so that the
+// files a run killed with -9 left are removed by the next --fix even when
+// it writes nothing. The cost is one listing of each folder, folders the
+// scan listed already.
+func Sweep(dir string) {
+	dir = filepath.Clean(dir)
 	mu.Lock()
 	done := swept[dir]
 	swept[dir] = true
@@ -261,7 +284,7 @@ func (f *File) Close() error {
 	if err == nil {
 		err = f.tmp.Sync()
 	}
-	if err == nil && f.old != nil {
+	if err == nil && f.old != nil && !f.opts.Output {
 		if err = keepOwner(f.tmp, f.old); err != nil {
 			err = &RefusedError{Path: f.path, Reason: err.Error()}
 		} else {

@@ -103,6 +103,58 @@ func TestFollowsASymlinkAndKeepsIt(t *testing.T) {
 	testfs.NoTemps(t, dir)
 }
 
+// An output (Options.Output) is never written through a symlink, dangling
+// or not, and replaces an existing file by a new one: the old file's mode
+// (an executable bit a repository committed) is not kept, and the old
+// inode is not written (issue 29).
+func TestOutputRefusesASymlinkAndReplacesAsANewFile(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "action.sh")
+	write(t, script, "#!/bin/sh\necho ok\n", 0o755)
+	for _, name := range []string{"mcplint.sarif", "dangling.sarif"} {
+		link := filepath.Join(dir, name)
+		to := "action.sh"
+		if name == "dangling.sarif" {
+			to = "nowhere.sarif"
+		}
+		if err := os.Symlink(to, link); err != nil {
+			t.Fatal(err)
+		}
+		for _, check := range []func() error{
+			func() error { return Check(link, Options{Output: true}) },
+			func() error { return WriteFile(link, []byte("$(id>/tmp/PWNED)"), Options{Output: true}) },
+		} {
+			err := check()
+			if !refused(err) || !strings.Contains(err.Error(), "is a symlink, refused: mcplint never writes an output through one") {
+				t.Errorf("%s: %v, want refused as a symlink", name, err)
+			}
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: the symlink was replaced", name)
+		}
+	}
+	if testfs.Read(t, script) != "#!/bin/sh\necho ok\n" {
+		t.Errorf("the symlink's target was written: %q", testfs.Read(t, script))
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "nowhere.sarif")); err == nil {
+		t.Error("the dangling symlink's target was created")
+	}
+
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	out := filepath.Join(dir, "out.sarif")
+	write(t, out, "old", 0o755)
+	before, _ := os.Stat(out)
+	if err := WriteFile(out, []byte("new"), Options{Output: true}); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(out)
+	if testfs.Read(t, out) != "new" || st.Mode().Perm() != 0o644 || os.SameFile(before, st) {
+		t.Errorf("content %q mode %v same inode %v, want new, 0644, a new file", testfs.Read(t, out), st.Mode().Perm(), os.SameFile(before, st))
+	}
+	testfs.NoTemps(t, dir)
+}
+
 func TestRefusesWhatIsNotARegularFile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
