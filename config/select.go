@@ -134,3 +134,60 @@ func Codes(selector string) []string {
 	}
 	return out
 }
+
+// Silenced returns a Warning for each way the file c leaves no rule on but
+// MCP000 (which reports only files that cannot be read), so that a
+// configuration cannot make a run silent without saying so: final is the
+// run's selection, without the selection the run would have without the
+// file's layer. The whole selection is reported when the file turns off every
+// rule the command line alone would run (at its select, or else its first
+// ignore); otherwise each per-file-ignores entry that turns off every rule
+// that is on, for the files it matches.
+func (c *Config) Silenced(final, without map[string]Decision) []Warning {
+	on := func(sel map[string]Decision) []string {
+		var codes []string
+		for _, r := range rules.All() {
+			if r.Code != rules.FileErrorCode && sel[r.Code].On {
+				codes = append(codes, r.Code)
+			}
+		}
+		return codes
+	}
+	enabled := on(final)
+	if len(enabled) == 0 {
+		if len(on(without)) == 0 {
+			return nil // the command line alone runs no rule: its own choice
+		}
+		where := c.SelectWhere
+		if !c.SelectSet && len(c.Ignore) > 0 {
+			where = c.Ignore[0].Where
+		}
+		return []Warning{c.warning(where, "this configuration turns off every rule but MCP000 (files that cannot be read): "+
+			"nothing else is checked, so a clean result means nothing (see `mcplint rules`)")}
+	}
+	var out []Warning
+	for _, p := range c.PerFileIgnores {
+		off := map[string]bool{}
+		for _, sel := range p.Codes {
+			for _, code := range Codes(sel.Value) {
+				off[code] = true
+			}
+		}
+		all := true
+		for _, code := range enabled {
+			all = all && off[code]
+		}
+		if all {
+			out = append(out, c.warning(p.Pattern.Where, fmt.Sprintf("per-file-ignores %s turns off every rule that is on but MCP000 "+
+				"(files that cannot be read) for the files it matches: nothing else is checked in them", escape.Quote(p.Pattern.Value))))
+		}
+	}
+	return out
+}
+
+// warning is a Warning at where ("path:line:col"; the file's path alone
+// when empty).
+func (c *Config) warning(where, msg string) Warning {
+	line, col := splitWhere(where)
+	return Warning{Path: c.Path, Line: line, Column: col, Msg: msg}
+}

@@ -77,3 +77,52 @@ func TestSelection(t *testing.T) {
 		t.Errorf("unknown selector: %v", err)
 	}
 }
+
+// A configuration that leaves no rule on but MCP000, for every file or for
+// the files of a per-file-ignores entry, is a Warning; one that leaves some
+// rule on, or a command line that turns everything off itself, is not.
+func TestSilenced(t *testing.T) {
+	flags := Layer{}
+	cases := []struct {
+		name, src string
+		flags     Layer
+		want      []string
+	}{
+		{"empty select", "select = []\n", flags, []string{"f.toml:1:1: this configuration turns off every rule but MCP000"}},
+		{"select MCP000", "select = [\"MCP000\"]\n", flags, []string{"f.toml:1:1: this configuration turns off every rule"}},
+		{"ignore ALL", "\nignore = [\"ALL\"]\n", flags, []string{"f.toml:2:11: this configuration turns off every rule"}},
+		{"extend-select beats ignore ALL", "extend-select = [\"MCP900\"]\nignore = [\"ALL\"]\n", flags, nil},
+		{"ignore by prefixes", "ignore = [\"MCP0\", \"MCP1\", \"MCP9\"]\n", flags, []string{"f.toml:1:11: this configuration turns off every rule"}},
+		{"ignore leaves one", "ignore = [\"MCP0\", \"MCP1\", \"MCP900\"]\n", flags, nil},
+		{"per-file ALL", "[per-file-ignores]\n\"tests/**\" = [\"ALL\"]\n\"x.py\" = [\"MCP101\"]\n", flags,
+			[]string{`f.toml:2:1: per-file-ignores "tests/**" turns off every rule that is on but MCP000 (files that cannot be read) for the files it matches`}},
+		{"per-file covers the selection", "select = [\"MCP101\"]\n[per-file-ignores]\n\"gen/*.py\" = [\"uncancellable-thread-await\"]\n", flags,
+			[]string{`f.toml:3:1: per-file-ignores "gen/*.py" turns off every rule`}},
+		{"per-file leaves a flag's rule", "select = [\"MCP101\"]\n[per-file-ignores]\n\"gen/*.py\" = [\"MCP101\"]\n",
+			Layer{ExtendSelect: items("--extend-select", "MCP104")}, nil},
+		{"the command line turns everything off", "ignore = [\"MCP1\"]\n", Layer{Select: items("--select", "MCP000"), SelectSet: true}, nil},
+		{"a flag turns a rule back on", "select = []\n", Layer{ExtendSelect: items("--extend-select", "MCP101")}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := Parse("f.toml", []byte(c.src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			final, err := Selection(cfg.Layer(), c.flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			without, _ := Selection(c.flags)
+			got := cfg.Silenced(final, without)
+			if len(got) != len(c.want) {
+				t.Fatalf("warnings %v, want %q", got, c.want)
+			}
+			for i, w := range c.want {
+				if !strings.HasPrefix(got[i].String(), w) {
+					t.Errorf("warning %s\nwant prefix %s", got[i], w)
+				}
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 
+	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
 	"github.com/mcplint/mcplint/internal/escape"
@@ -27,6 +28,8 @@ type checkFlags struct {
 	assumeMCP, assumeFastMCP    string
 	showSafe, reportUnreachable bool
 	config                      string
+	isolated                    bool
+	configWarnings              []config.Warning // set by buildOptions
 	noGitignore                 bool
 	baseline, writeBaseline     string
 	newFromRev, newFromPatch    string
@@ -62,6 +65,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.showSafe, "show-safe", false, "show findings that cannot crash the project's versions (mcp >= 2) as notes")
 	fl.BoolVar(&f.reportUnreachable, "report-unreachable", false, "also report code that no handler reaches, as notes")
 	fl.StringVar(&f.config, "config", "", "configuration file (default: mcplint.toml, .mcplint.toml or [tool.mcplint] in pyproject.toml, found upward)")
+	fl.BoolVar(&f.isolated, "isolated", false, "ignore every configuration file (mcplint.toml, .mcplint.toml, [tool.mcplint]): defaults and flags only")
 	fl.BoolVar(&f.noGitignore, "no-gitignore", false, "do not honour .gitignore files")
 	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file")
 	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record every current finding in this baseline file")
@@ -144,6 +148,7 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	if err := afterRun(f, res); err != nil {
 		return err
 	}
+	addConfigWarnings(res, f.configWarnings)
 	if err := writeOutputs(cmd, f, res, outcome); err != nil {
 		return err
 	}
@@ -159,7 +164,7 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 // reported tells whether the run reports anything that sets the exit code.
 func reported(res *engine.Result) bool {
 	for _, d := range res.Diagnostics {
-		if d.Suppression != nil {
+		if d.Suppression != nil || isConfigWarning(&d) {
 			continue
 		}
 		if d.Severity >= rules.SeverityWarning || d.Severity == rules.SeverityNote && d.Code == rules.FileErrorCode {
