@@ -74,6 +74,9 @@ type Warning struct {
 	Path         string
 	Line, Column int
 	Msg          string
+	// Silences is set on a warning that the configuration leaves no rule
+	// on (Silenced); the others are about a setting that is ignored.
+	Silences bool
 }
 
 func (w Warning) String() string {

@@ -185,9 +185,9 @@ func (c *Config) Silenced(final, without map[string]Decision) []Warning {
 	return out
 }
 
-// warning is a Warning at where ("path:line:col"; the file's path alone
+// warning is a Silences Warning at where ("path:line:col"; the file's path alone
 // when empty).
 func (c *Config) warning(where, msg string) Warning {
 	line, col := splitWhere(where)
-	return Warning{Path: c.Path, Line: line, Column: col, Msg: msg}
+	return Warning{Path: c.Path, Line: line, Column: col, Msg: msg, Silences: true}
 }

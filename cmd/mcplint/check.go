@@ -164,7 +164,7 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 // reported tells whether the run reports anything that sets the exit code.
 func reported(res *engine.Result) bool {
 	for _, d := range res.Diagnostics {
-		if d.Suppression != nil || isConfigWarning(&d) {
+		if d.Suppression != nil || rules.IsConfigNote(&d) {
 			continue
 		}
 		if d.Severity >= rules.SeverityWarning || d.Severity == rules.SeverityNote && d.Code == rules.FileErrorCode {

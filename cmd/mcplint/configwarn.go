@@ -15,12 +15,10 @@ import (
 // Warnings about the configuration file (a limit it may not loosen, a
 // selection that leaves no rule on) are said twice: on stderr as the run
 // starts ("mcplint: warning: FILE:LINE:COL: ..."), and in every output as an
-// MCP000 note at the file's line, anchored configAnchor, so that a program
-// reading JSON or SARIF sees them too. They do not set the exit code: the
-// run checked what it says it checked.
-
-// configAnchor is the anchor of the MCP000 notes about the configuration.
-const configAnchor = "mcplint configuration"
+// MCP000 note at the file's line (anchored rules.ConfigIgnoredAnchor or
+// rules.ConfigSilencedAnchor), so that a program reading JSON or SARIF sees
+// them too. They do not set the exit code: the run reports what it found,
+// and says what it did not check.
 
 // warnConfig collects the warnings of the configuration cfg under the
 // selection sel into f.configWarnings and prints them on stderr (unless
@@ -59,16 +57,15 @@ func addConfigWarnings(res *engine.Result, ws []config.Warning) {
 		for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 			end++
 		}
+		anchor := rules.ConfigIgnoredAnchor
+		if w.Silences {
+			anchor = rules.ConfigSilencedAnchor
+		}
 		res.Diagnostics = append(res.Diagnostics, rules.Diagnostic{
 			Code: rules.FileErrorCode, Name: rules.FileError.Name, Severity: rules.SeverityNote, Message: w.Msg,
 			Location: rules.Location{Path: w.Path, Start: li.Position(off), End: li.Position(end)},
-			Anchor:   configAnchor,
+			Anchor:   anchor,
 		})
 	}
 	engine.SortDiagnostics(res.Diagnostics)
-}
-
-// isConfigWarning tells whether d is one of addConfigWarnings' notes.
-func isConfigWarning(d *rules.Diagnostic) bool {
-	return d.Code == rules.FileErrorCode && d.Severity == rules.SeverityNote && d.Anchor == configAnchor
 }

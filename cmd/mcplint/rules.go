@@ -28,6 +28,9 @@ func currentSelection(cmd *cobra.Command, paths []string, f *checkFlags) (*confi
 		return nil, nil, err
 	}
 	sel, err := selection(cmd, cfg, f)
+	if err == nil {
+		warnConfig(cmd, f, cfg, sel)
+	}
 	return cfg, sel, err
 }
 
