@@ -117,7 +117,7 @@ func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output 
 		if err != nil {
 			return fmt.Errorf("%s: %w", repo, err)
 		}
-		addConfigWarnings(res, f.configWarnings)
+		addConfigWarnings(res, f.configRun)
 		audited = append(audited, report.Audited{Path: repo, Result: res})
 	}
 	var w io.Writer = cmd.OutOrStdout()

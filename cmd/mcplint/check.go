@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"runtime/pprof"
 
-	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
 	"github.com/mcplint/mcplint/internal/escape"
@@ -29,7 +28,7 @@ type checkFlags struct {
 	showSafe, reportUnreachable bool
 	config                      string
 	isolated                    bool
-	configWarnings              []config.Warning // set by buildOptions
+	configRun                   *configRun // set by buildOptions
 	noGitignore                 bool
 	baseline, writeBaseline     string
 	newFromRev, newFromPatch    string
@@ -148,7 +147,7 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	if err := afterRun(f, res); err != nil {
 		return err
 	}
-	addConfigWarnings(res, f.configWarnings)
+	addConfigWarnings(res, f.configRun)
 	if err := writeOutputs(cmd, f, res, outcome); err != nil {
 		return err
 	}

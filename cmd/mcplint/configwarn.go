@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/config"
@@ -20,9 +21,19 @@ import (
 // them too. They do not set the exit code: the run reports what it found,
 // and says what it did not check.
 
-// warnConfig collects the warnings of the configuration cfg under the
-// selection sel into f.configWarnings and prints them on stderr (unless
-// --quiet: the outputs still list them).
+// configRun is what the configuration's warnings need after the run.
+type configRun struct {
+	cfg      *config.Config
+	sel      map[string]config.Decision
+	warnings []config.Warning // said before the run
+	quiet    bool
+	stderr   io.Writer
+}
+
+// warnConfig says the warnings of the configuration cfg under the selection
+// sel that are known before the run (a limit ignored, no rule on at all) on
+// stderr (unless --quiet: the outputs still list them) and keeps them, with
+// what addConfigWarnings needs, in f.configRun.
 func warnConfig(cmd *cobra.Command, f *checkFlags, cfg *config.Config, sel map[string]config.Decision) {
 	ws := append([]config.Warning(nil), cfg.Warnings...)
 	if cfg.Path != "" {
@@ -30,19 +41,31 @@ func warnConfig(cmd *cobra.Command, f *checkFlags, cfg *config.Config, sel map[s
 			ws = append(ws, cfg.Silenced(sel, without)...)
 		}
 	}
-	f.configWarnings = ws
-	if f.quiet {
+	f.configRun = &configRun{cfg: cfg, sel: sel, warnings: ws, quiet: f.quiet, stderr: cmd.ErrOrStderr()}
+	f.configRun.say(ws)
+}
+
+func (c *configRun) say(ws []config.Warning) {
+	if c.quiet {
 		return
 	}
 	for _, w := range ws {
-		fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: warning: %s\n", escape.Visible(w.String()))
+		fmt.Fprintf(c.stderr, "mcplint: warning: %s\n", escape.Visible(w.String()))
 	}
 }
 
 // addConfigWarnings adds the configuration's warnings to the result as
-// MCP000 notes (see the top of this file).
-func addConfigWarnings(res *engine.Result, ws []config.Warning) {
-	if len(ws) == 0 || res == nil {
+// MCP000 notes (see the top of this file), with those only the run's files
+// tell (per-file-ignores that leave a file no rule), which it says on
+// stderr first.
+func addConfigWarnings(res *engine.Result, c *configRun) {
+	if c == nil || res == nil || c.cfg.Path == "" {
+		return
+	}
+	late := c.cfg.SilencedFiles(c.sel, res.Paths)
+	c.say(late)
+	ws := append(append([]config.Warning(nil), c.warnings...), late...)
+	if len(ws) == 0 {
 		return
 	}
 	for _, w := range ws {
