@@ -187,7 +187,9 @@ func encode(f *File) ([]byte, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return append(b, '\n'), n, nil
+	// A baseline is committed and reviewed: no raw bidirectional control
+	// or line separator from a path or message (escape.JSON).
+	return append(escape.JSON(b), '\n'), n, nil
 }
 
 // Read loads a baseline file.

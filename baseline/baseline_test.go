@@ -175,3 +175,24 @@ func TestReadErrorIsBounded(t *testing.T) {
 		t.Errorf("the error quotes %d bytes: %.200q", len(msg), msg)
 	}
 }
+
+// A baseline is committed and reviewed: a path or message with a
+// bidirectional control, NEL or a line separator is written escaped, and
+// reads back the same.
+func TestEncodeEscapes(t *testing.T) {
+	p := "rtl\u202eyp.py\u0085\u2028\u200f\u061c\u2066\x7f"
+	f := &File{Version: 1, Tool: "mcplint", Findings: []Entry{{Fingerprint: "f", Code: "MCP101", Path: p}}}
+	b, _, err := encode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range string(b) {
+		if r == 0x202e || r == 0x85 || r == 0x2028 || r == 0x200f || r == 0x61c || r == 0x2066 || r == 0x7f {
+			t.Fatalf("raw %U in the baseline:\n%s", r, b)
+		}
+	}
+	back, err := decode("b.json", b)
+	if err != nil || back.Findings[0].Path != p {
+		t.Errorf("decode: %v %+v", err, back)
+	}
+}

@@ -48,7 +48,8 @@ type Config struct {
 	Dir  string // the directory globs are relative to (the file's)
 
 	Select, ExtendSelect, Ignore []Item
-	SelectSet                    bool // select was written (possibly empty)
+	SelectSet                    bool   // select was written (possibly empty)
+	SelectWhere                  string // where select was written ("path:line:col")
 	Exclude, ExtendExclude       []Item
 	ExcludeSet                   bool
 	PerFileIgnores               []PerFileIgnore
@@ -58,8 +59,28 @@ type Config struct {
 	ReportUnreachable            *bool
 	RespectGitignore             *bool
 	// Limits are the limits table's settings, by key (LimitKeys); nil when
-	// the file sets none.
+	// the file sets none. Only limits that tighten a default are kept
+	// (Tightens); the others are Warnings.
 	Limits map[string]Limit
+	// Warnings are settings the file makes that mcplint does not honour (a
+	// limit it may not loosen), in the order written.
+	Warnings []Warning
+}
+
+// Warning is a setting of a configuration file that is ignored, or a
+// configuration that makes the run report less than it seems to (no rule
+// enabled), at the position it was written.
+type Warning struct {
+	Path         string
+	Line, Column int
+	Msg          string
+	// Silences is set on a warning that the configuration leaves no rule
+	// on (Silenced); the others are about a setting that is ignored.
+	Silences bool
+}
+
+func (w Warning) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s", w.Path, w.Line, w.Column, w.Msg)
 }
 
 // Keys lists every key the configuration accepts, with its type, for
@@ -135,6 +156,9 @@ func find(start string, display func(string) string) (string, *Config, error) {
 	for dir := abs; ; dir = filepath.Dir(dir) {
 		for _, name := range Names {
 			p := filepath.Join(dir, name)
+			if outside(p) != nil {
+				return p, nil, nil // Load says why it is not read
+			}
 			src, err := safeio.ReadFile(p, safeio.Config)
 			var nr *safeio.NotRegularError
 			var tl *safeio.TooLargeError
@@ -170,6 +194,9 @@ func find(start string, display func(string) string) (string, *Config, error) {
 
 // Load reads the configuration file at path.
 func Load(path string) (*Config, error) {
+	if err := outside(path); err != nil {
+		return nil, err
+	}
 	src, err := safeio.ReadFile(path, safeio.Config)
 	if err != nil {
 		return nil, fmt.Errorf("read configuration: %w", err)
@@ -179,6 +206,24 @@ func Load(path string) (*Config, error) {
 		prefix = []string{"tool", "mcplint"}
 	}
 	return Parse(path, src, prefix)
+}
+
+// outside refuses a configuration file that is a symlink to a file outside
+// the folder it was found or named in (once every symlink is resolved): a
+// repository could point mcplint.toml at a file of the machine, whose
+// content the parse errors would quote. A symlink within the folder
+// (mcplint.toml -> configs/mcplint.toml) is read.
+func outside(path string) error {
+	st, err := os.Lstat(path)
+	if err != nil || st.Mode()&os.ModeSymlink == 0 {
+		return nil // not a symlink: in its folder by definition
+	}
+	err = safeio.Within(filepath.Dir(path), path)
+	var out *safeio.OutsideError
+	if errors.As(err, &out) {
+		return fmt.Errorf("read configuration: %s: a symlink to a file outside its folder: not read (name the file it points to with --config to read it)", escape.Visible(path))
+	}
+	return nil // a broken link: the read says so
 }
 
 // Parse reads configuration from src; prefix is the table that holds it
@@ -309,7 +354,7 @@ func (d *decoder) setting(key []string, v, keyNode *unstable.Node) error {
 	switch name {
 	case "select":
 		c.Select, err = d.strings(name, keyNode, v)
-		c.SelectSet = true
+		c.SelectSet, c.SelectWhere = true, d.where(keyNode)
 		if c.Select == nil {
 			c.Select = []Item{}
 		}

@@ -270,3 +270,40 @@ func TestFindAndLoad(t *testing.T) {
 		t.Errorf("no configuration in %s: got %+v, %v", dir, c, err)
 	}
 }
+
+// A configuration file that is a symlink leading out of its folder is not
+// read, found or named (its parse errors would quote a file of the
+// machine); one leading within the folder is.
+func TestConfigSymlinkOutside(t *testing.T) {
+	dir := t.TempDir()
+	secret := write(t, dir, "home/secret.txt", "TOKEN=do-not-print-me\n")
+	repo := filepath.Join(dir, "repo")
+	write(t, repo, "configs/mcplint.toml", "select = [\"MCP101\"]\n")
+	write(t, repo, "sub/x.py", "")
+	if err := os.Symlink(secret, filepath.Join(repo, "mcplint.toml")); err != nil {
+		t.Skip(err)
+	}
+	_, err := FindAndLoad(filepath.Join(repo, "sub"), nil)
+	if err == nil || !strings.Contains(err.Error(), "mcplint.toml: a symlink to a file outside its folder: not read") || strings.Contains(err.Error(), "do-not-print-me") {
+		t.Errorf("found: %v", err)
+	}
+	if _, err := Load(filepath.Join(repo, "mcplint.toml")); err == nil || !strings.Contains(err.Error(), "outside its folder") {
+		t.Errorf("named: %v", err)
+	}
+	// Relative links, and through ".." inside the folder, are resolved.
+	os.Remove(filepath.Join(repo, "mcplint.toml"))
+	if err := os.Symlink("../home/secret.txt", filepath.Join(repo, "mcplint.toml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(filepath.Join(repo, "mcplint.toml")); err == nil || !strings.Contains(err.Error(), "outside its folder") {
+		t.Errorf("relative link: %v", err)
+	}
+	os.Remove(filepath.Join(repo, "mcplint.toml"))
+	if err := os.Symlink("sub/../configs/mcplint.toml", filepath.Join(repo, "mcplint.toml")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := FindAndLoad(filepath.Join(repo, "sub"), nil)
+	if err != nil || c == nil || len(c.Select) != 1 {
+		t.Errorf("a link within the folder: %v %+v", err, c)
+	}
+}

@@ -47,7 +47,11 @@ func (g *Globs) Match(p string) bool {
 	if g.Empty() {
 		return false
 	}
-	rel := g.rel(p)
+	return g.matchRel(g.rel(p))
+}
+
+// matchRel is Match for a path already relative to the globs' directory.
+func (g *Globs) matchRel(rel string) bool {
 	for cur := rel; cur != "" && cur != "." && cur != "/"; cur = path.Dir(cur) {
 		base := path.Base(cur)
 		for _, pat := range g.patterns {

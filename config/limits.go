@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/internal/escape"
+	"github.com/mcplint/mcplint/pyast"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
@@ -38,6 +40,44 @@ var limitMax = map[string]float64{
 	"syntax-nodes":         2_000_000_000,
 	"syntax-depth":         2_000_000_000,
 	"function-steps":       1 << 50,
+}
+
+// LimitDefaults are the limits of a run that sets none (engine.DefaultLimits,
+// by key), in the units of Limit.Value.
+var LimitDefaults = map[string]float64{
+	"parse-steps":          float64(pyast.DefaultLimits.Steps),
+	"parse-steps-per-byte": pyast.DefaultLimits.StepsPerByte,
+	"syntax-nodes":         float64(pyast.DefaultLimits.Nodes),
+	"syntax-depth":         float64(pyast.DefaultLimits.Depth),
+	"parse-cpu":            float64(pyast.DefaultLimits.CPU),
+	"function-steps":       float64(checkpoint.DefaultFunctionSteps),
+}
+
+// Tightens tells whether limit name = v bounds a run at least as much as
+// the default: not above it, and not 0 where 0 turns the limit off (for
+// parse-steps-per-byte, 0 leaves the fixed budget alone: the tightest).
+//
+// The limits are guards against hostile input, and a configuration file is
+// part of the repository it configures (a pull request can change it), so
+// a file may only tighten them; only the command line (--limit) may loosen
+// one. A file's limit that does not tighten is ignored with a Warning.
+func Tightens(name string, v float64) bool {
+	def, ok := LimitDefaults[name]
+	if !ok {
+		return false
+	}
+	if v == 0 {
+		return name == "parse-steps-per-byte"
+	}
+	return v <= def
+}
+
+// FormatLimit writes a limit's value as --limit reads it.
+func FormatLimit(name string, v float64) string {
+	if name == "parse-cpu" {
+		return time.Duration(v).String()
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // ParseLimit reads the value of limit name written as text (a flag's
@@ -105,6 +145,18 @@ func (d *decoder) limit(name string, keyNode, v *unstable.Node) error {
 	val, err := ParseLimit(name, string(v.Data))
 	if err != nil {
 		return d.errorf(n, "%v", err)
+	}
+	if !Tightens(name, val) {
+		line, col := d.pos(n)
+		what := "raise it above the default " + FormatLimit(name, LimitDefaults[name])
+		if val == 0 {
+			what = "turn it off"
+		}
+		d.cfg.Warnings = append(d.cfg.Warnings, Warning{Path: d.path, Line: line, Column: col, Msg: fmt.Sprintf(
+			"limits.%s = %s ignored: a configuration file may lower a limit but not %s (the limits guard against hostile input, "+
+				"and the file is part of the repository); the default %s stays (pass --limit %s=%s on the command line to change it)",
+			name, FormatLimit(name, val), what, FormatLimit(name, LimitDefaults[name]), name, FormatLimit(name, val))})
+		return nil
 	}
 	if d.cfg.Limits == nil {
 		d.cfg.Limits = map[string]Limit{}

@@ -134,3 +134,151 @@ func Codes(selector string) []string {
 	}
 	return out
 }
+
+// Silenced returns a Warning when the file c turns off every rule the
+// command line alone would run but MCP000 (which reports only files that
+// cannot be read), so that a configuration cannot make a run silent without
+// saying so: final is the run's selection, without the selection the run
+// would have without the file's layer. The Warning is at the file's select,
+// or else its first ignore. SilencedFiles does the same for per-file-ignores.
+func (c *Config) Silenced(final, without map[string]Decision) []Warning {
+	if len(enabled(final)) > 0 || len(enabled(without)) == 0 {
+		return nil // some rule runs, or the command line alone runs none: its own choice
+	}
+	where := c.SelectWhere
+	if !c.SelectSet && len(c.Ignore) > 0 {
+		where = c.Ignore[0].Where
+	}
+	return []Warning{c.warning(where, "this configuration turns off every rule but MCP000 (files that cannot be read): "+
+		"nothing else is checked, so a clean result means nothing (see `mcplint rules`)")}
+}
+
+// enabled lists the rules sel turns on, but MCP000.
+func enabled(sel map[string]Decision) []string {
+	var codes []string
+	for _, r := range rules.All() {
+		if r.Code != rules.FileErrorCode && sel[r.Code].On {
+			codes = append(codes, r.Code)
+		}
+	}
+	return codes
+}
+
+// MaxSilencedChecks bounds SilencedFiles' work, in matches of a path
+// against an entry (a hostile file could hold thousands of entries).
+const MaxSilencedChecks = 1 << 20
+
+// SilencedFiles returns a Warning for each set of per-file-ignores entries
+// that together turn off every rule that is on under final (but MCP000)
+// for some of paths (the files the run visited, as its findings name
+// them), with how many files and the first few; nil when some rule still
+// runs on every file. Past MaxSilencedChecks matches, the files not yet
+// checked are not, and a Warning says so.
+func (c *Config) SilencedFiles(final map[string]Decision, paths []string) []Warning {
+	on := enabled(final)
+	if len(on) == 0 {
+		return nil // Silenced's case (or the command line's choice)
+	}
+	type entry struct {
+		i     int
+		globs *Globs
+		off   map[string]bool // the rules of on it turns off
+	}
+	var entries []entry
+	union := map[string]bool{}
+	for i, p := range c.PerFileIgnores {
+		e := entry{i: i, globs: NewGlobs(c.Dir, []string{p.Pattern.Value}), off: map[string]bool{}}
+		for _, sel := range p.Codes {
+			for _, code := range Codes(sel.Value) {
+				if final[code].On && code != rules.FileErrorCode {
+					e.off[code], union[code] = true, true
+				}
+			}
+		}
+		if len(e.off) > 0 {
+			entries = append(entries, e)
+		}
+	}
+	if len(union) < len(on) {
+		return nil // not even all the entries together turn every rule off
+	}
+	type group struct {
+		entries []int
+		files   []string // the first few
+		n       int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	var all *Globs // for rel, shared by the entries (all relative to c.Dir)
+	if len(entries) > 0 {
+		all = entries[0].globs
+	}
+	checks, unchecked := 0, 0
+	for k, p := range paths {
+		if checks+len(entries) > MaxSilencedChecks {
+			unchecked = len(paths) - k
+			break
+		}
+		checks += len(entries)
+		rel := all.rel(p)
+		var hit []int
+		off := map[string]bool{}
+		for _, e := range entries {
+			if e.globs.matchRel(rel) {
+				hit = append(hit, e.i)
+				for code := range e.off {
+					off[code] = true
+				}
+			}
+		}
+		if len(off) < len(on) {
+			continue
+		}
+		key := fmt.Sprint(hit)
+		g := byKey[key]
+		if g == nil {
+			g = &group{entries: hit}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.n++
+		if len(g.files) < 3 {
+			g.files = append(g.files, p)
+		}
+	}
+	var out []Warning
+	for _, g := range groups {
+		var names []string
+		for k, i := range g.entries {
+			if k == 5 {
+				names = append(names, fmt.Sprintf("and %d more", len(g.entries)-k))
+				break
+			}
+			names = append(names, fmt.Sprintf("%s (%s)", escape.Quote(c.PerFileIgnores[i].Pattern.Value), c.PerFileIgnores[i].Pattern.Where))
+		}
+		var files []string
+		for _, f := range g.files {
+			files = append(files, escape.Quote(f))
+		}
+		if g.n > len(g.files) {
+			files = append(files, fmt.Sprintf("and %d more", g.n-len(g.files)))
+		}
+		out = append(out, c.warning(c.PerFileIgnores[g.entries[0]].Pattern.Where, fmt.Sprintf(
+			"per-file-ignores %s turn%s off every rule that is on but MCP000 (files that cannot be read) for %d scanned file%s (%s): nothing else is checked in %s",
+			strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(g.entries) == 1], g.n, map[bool]string{true: "", false: "s"}[g.n == 1],
+			strings.Join(files, ", "), map[bool]string{true: "it", false: "them"}[g.n == 1])))
+	}
+	if unchecked > 0 {
+		out = append(out, c.warning(c.PerFileIgnores[0].Pattern.Where, fmt.Sprintf(
+			"per-file-ignores: %d entries are too many to check whether they turn every rule off for the last %d of %d scanned files",
+			len(entries), unchecked, len(paths))))
+	}
+	return out
+}
+
+// warning is a Silences Warning at where ("path:line:col"; the file's path
+// alone when empty).
+func (c *Config) warning(where, msg string) Warning {
+	line, col := splitWhere(where)
+	return Warning{Path: c.Path, Line: line, Column: col, Msg: msg, Silences: true}
+}

@@ -17,7 +17,9 @@ import (
 // code spans no backtick in them can close (mdCode), escapes markup in
 // prose (mdText) and HTML in HTML (mdHTML), and fences code with more
 // backticks than it holds (mdFence). JSON is escaped by jsonWriter.str
-// (encoding/json's bytes, which its tests compare), SARIF by encoding/json.
+// (encoding/json's bytes passed through escape.JSON, which its tests
+// compare), SARIF by encoding/json and escape.JSON: in both, every
+// escape.Unsafe rune is a \uXXXX escape, so the values decode unchanged.
 
 // vis is escape.Visible, short for the renderers.
 func vis(s string) string { return escape.Visible(s) }

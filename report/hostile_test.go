@@ -22,9 +22,26 @@ var hostilePaths = []string{
 	"c1\u009b31m.py",
 	"md`code`|pipe<img src=x onerror=alert(1)>[l](http://e)*x*.py",
 	"bad\xffutf8.py",
+	// Bidirectional controls, NEL and the Unicode line and paragraph
+	// separators (issue 29: they reached JSON and SARIF raw).
+	"nel\u0085line\u2028para\u2029.py",
+	"rtl\u200fmark\u200e\u061c\u2066iso\u2069\u202aemb\u202c.py",
+	"del\x7f.py",
 }
 
-const hostileMessage = "invalid \x1b[31mred\n::error::pwned <script>alert(1)</script> [link](http://e) `unclosed"
+// validPaths are the hostile paths that are valid UTF-8 (encoding/json
+// replaces invalid UTF-8, so those do not round-trip).
+func validPaths() []string {
+	var out []string
+	for _, p := range hostilePaths {
+		if utf8.ValidString(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+const hostileMessage = "invalid \x1b[31mred\n::error::pwned <script>alert(1)</script> [link](http://e) `unclosed \u202eevil\u0085nel\u2028"
 
 const hostileSource = "```\nimport anyio\nx = \"\x1b[2J```\u202e\"; y = await anyio.to_thread.run_sync(work)\n"
 
@@ -56,7 +73,8 @@ func printable(t *testing.T, format, out string) {
 		t.Errorf("%s: invalid UTF-8 in the output", format)
 	}
 	for _, r := range out {
-		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 {
+		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029 ||
+			r == 0x200e || r == 0x200f || r == 0x061c {
 			t.Errorf("%s: raw %U in the output:\n%s", format, r, out)
 			return
 		}
@@ -188,26 +206,25 @@ func renderAudit(t *testing.T, repos []Audited) string {
 	return b.String()
 }
 
-// JSON escapes control characters itself; the paths round-trip exactly.
+// JSON escapes control characters, bidirectional controls and line
+// separators itself (\uXXXX); the paths and messages round-trip exactly.
 func TestHostilePathsJSON(t *testing.T) {
-	res := hostileResult(hostilePaths[:6]) // encoding/json replaces invalid UTF-8
+	paths := validPaths()
+	res := hostileResult(paths)
 	out := render(t, JSON, res, Options{})
-	for _, r := range out {
-		if r < 0x20 && r != '\n' {
-			t.Fatalf("json: raw %U in the output", r)
-		}
-	}
+	printable(t, "json", out)
 	var rep JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
 	for i, d := range rep.Diagnostics {
-		if d.Path != hostilePaths[i] || d.Message != hostileMessage {
+		if d.Path != paths[i] || d.Message != hostileMessage {
 			t.Errorf("json: path %q message %q do not round-trip", d.Path, d.Message)
 		}
 	}
 	var b strings.Builder
-	if err := AuditJSON(&b, []Audited{{Path: hostilePaths[0], Result: res}}, Options{}); err != nil || !json.Valid([]byte(b.String())) || strings.ContainsAny(b.String(), "\x1b\r") {
+	if err := AuditJSON(&b, []Audited{{Path: paths[len(paths)-2], Result: res}}, Options{}); err != nil || !json.Valid([]byte(b.String())) {
 		t.Errorf("audit json: %v", err)
 	}
+	printable(t, "audit json", b.String())
 }

@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // jsonWriter writes the JSON report's types byte for byte as
 // encoding/json's Encoder with SetIndent("", "  ") and SetEscapeHTML(false)
-// writes them: keys in struct order, map keys sorted, "[]" and "{}" for
+// writes them, passed through escape.JSON (as SARIF is): keys in struct order, map keys sorted, "[]" and "{}" for
 // empty slices and maps, null for nil ones, two spaces per level. It
 // appends to a buffer that it hands to the writer every 64 KiB, so a report
 // of any size takes little memory.
@@ -126,8 +128,10 @@ func (j *jsonWriter) boolField(k string, v bool) {
 
 // str writes s quoted as encoding/json does without HTML escaping: " and \
 // behind a backslash, \b \f \n \r \t, other bytes below 0x20 as \u00XX,
-// each byte of invalid UTF-8 as \ufffd, U+2028 and U+2029 as \u2028 and
-// \u2029 (JavaScript reads them as line ends); everything else as it is.
+// each byte of invalid UTF-8 as \ufffd; then, as escape.JSON does to
+// encoding/json's bytes, every other escape.Unsafe rune (DEL, C1 controls
+// such as NEL, bidirectional controls, U+2028 and U+2029) as \uXXXX;
+// everything else as it is.
 func (j *jsonWriter) str(s string) {
 	const hex = "0123456789abcdef"
 	b := append(j.buf, '"')
@@ -135,7 +139,7 @@ func (j *jsonWriter) str(s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
 				i++
 				continue
 			}
@@ -165,9 +169,8 @@ func (j *jsonWriter) str(s string) {
 		case r == utf8.RuneError && size == 1:
 			b = append(b, s[start:i]...)
 			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		case escape.Unsafe(r):
+			b = escape.AppendJSONEscape(append(b, s[start:i]...), r)
 		default:
 			i += size
 			continue

@@ -14,11 +14,13 @@ import (
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // encodingJSON is what --format json wrote before jsonWriter, and what
 // jsonWriter must write byte for byte: encoding/json, indented by two
-// spaces, without HTML escaping, with a final newline.
+// spaces, without HTML escaping, with a final newline, and every raw
+// escape.Unsafe rune escaped by escape.JSON (the mechanism SARIF uses).
 func encodingJSON(t testing.TB, v any) string {
 	t.Helper()
 	var b bytes.Buffer
@@ -28,7 +30,7 @@ func encodingJSON(t testing.TB, v any) string {
 	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return string(escape.JSON(b.Bytes()))
 }
 
 // writeJSON writes r with jsonWriter as JSON writes a report.

@@ -47,6 +47,9 @@ func under(path, dir string) bool {
 // diagnosticVerdict is what one visible finding says.
 func diagnosticVerdict(d *rules.Diagnostic) Verdict {
 	if d.Code == rules.FileErrorCode {
+		if d.Anchor == rules.ConfigIgnoredAnchor && rules.IsConfigNote(d) {
+			return VerdictNo // the run used the default instead: it checked everything
+		}
 		return VerdictUnknown
 	}
 	if r := rules.Lookup(d.Code); r != nil && r.Kind == rules.MetaRule {

@@ -22,3 +22,20 @@ var FileError = Register(&Rule{
 		FixSafety:    "There is no automatic fix: the file has to be repaired by hand.",
 	},
 })
+
+// The anchors of the MCP000 notes about the configuration file, which the
+// command adds to a run's findings: ConfigIgnoredAnchor for a setting
+// mcplint does not honour (a limit that a file may not loosen: the run
+// used the default, so the note changes no verdict), ConfigSilencedAnchor
+// for a selection that leaves no rule on but MCP000 for some or all files
+// (the run checked less than it seems: the verdict is unknown, as for any
+// MCP000). Neither sets the exit code (IsConfigNote).
+const (
+	ConfigIgnoredAnchor  = "mcplint configuration: ignored"
+	ConfigSilencedAnchor = "mcplint configuration: no rule on"
+)
+
+// IsConfigNote tells whether d is an MCP000 note about the configuration.
+func IsConfigNote(d *Diagnostic) bool {
+	return d.Code == FileErrorCode && d.Severity == SeverityNote && (d.Anchor == ConfigIgnoredAnchor || d.Anchor == ConfigSilencedAnchor)
+}

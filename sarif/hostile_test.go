@@ -18,8 +18,9 @@ import (
 // segment would read as a scheme) and decode back to the path, and messages
 // round-trip.
 func TestHostilePaths(t *testing.T) {
-	paths := []string{"evil\n::error file=x.py::pwned.py", "term\x1b[2J\x07.py", "bidi\u202eyp.py", "sp ace%/#?.py"}
-	msg := "invalid \x1b[31mred\n::stop-commands::x"
+	paths := []string{"evil\n::error file=x.py::pwned.py", "term\x1b[2J\x07.py", "bidi\u202eyp.py", "sp ace%/#?.py",
+		"nel\u0085line\u2028para\u2029.py", "rtl\u200fmark\u200e\u061c\u2066iso\u2069.py", "del\x7f.py"}
+	msg := "invalid \x1b[31mred\n::stop-commands::x \u202eevil\u0085nel\u2028\u200f\u061c\x7f"
 	var ds []rules.Diagnostic
 	files := map[string]string{}
 	for _, p := range paths {
@@ -30,10 +31,16 @@ func TestHostilePaths(t *testing.T) {
 	}
 	raw, log := write(t, result(files, ds...), Options{ToolVersion: "test"})
 	validate(t, raw)
+	// No raw control, bidirectional control or line separator anywhere
+	// (issue 29: they reached the log raw), messages and snippets included.
 	for _, c := range string(raw) {
-		if c < 0x20 && c != '\n' {
+		if c < 0x20 && c != '\n' || c == 0x7f || c >= 0x80 && c <= 0x9f || c >= 0x202a && c <= 0x202e || c >= 0x2066 && c <= 0x2069 ||
+			c == 0x2028 || c == 0x2029 || c == 0x200e || c == 0x200f || c == 0x061c {
 			t.Fatalf("raw %U in the SARIF log", c)
 		}
+	}
+	if !bytes.Contains(raw, []byte(`\u202eevil\u0085nel\u2028\u200f\u061c\u007f`)) {
+		t.Errorf("the message's controls are not JSON escapes:\n%s", raw)
 	}
 	var rep struct {
 		Runs []struct {

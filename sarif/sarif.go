@@ -72,6 +72,7 @@ import (
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/report"
 	"github.com/mcplint/mcplint/rules"
@@ -190,7 +191,10 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // encode encodes v as the log is: indented by two spaces, lines after the
-// first starting with prefix, no HTML escaping, no final newline.
+// first starting with prefix, no HTML escaping, no final newline, and no raw
+// control, bidirectional or line separator character (escape.JSON: a
+// message or a snippet quoting a file, or a file name, carries them as
+// \uXXXX escapes, which decode to the same text).
 func encode(v any, prefix string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -199,7 +203,7 @@ func encode(v any, prefix string) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encode SARIF: %w", err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return escape.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // resultsKey is the results property of the run as encoded. It cannot occur

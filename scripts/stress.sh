@@ -118,6 +118,12 @@ run globs "5,000 exclude globs" -- check --exit-zero globs
 newcase decos; gen 'open("decos/mcplint.toml","w").write("handler-decorators = [" + ",".join("\"pkg.m%d.tool\"" % i for i in range(5000)) + "]\n")'
 run decos "5,000 handler decorators" -- check --exit-zero decos
 
+# Repository configuration may lower the limits, never loosen them (issue 29): the defs case with every limit
+# set to 0 in [tool.mcplint.limits] (each key ignored with a warning; the defaults stay).
+newcase defs_config; gen 'open("defs_config/bad.py","w").write("import mcp\n" + "def (:\n" * 50000)'
+printf '[tool.mcplint.limits]\nparse-steps = 0\nparse-cpu = "0"\nsyntax-nodes = 0\nsyntax-depth = 0\nfunction-steps = 0\n' >"$work/defs_config/pyproject.toml"
+run defs_config "50k lines of def (: with every [tool.mcplint.limits] 0 (ignored)" -- check --exit-zero defs_config
+
 # Line endings CPython accepts.
 newcase lonecr; printf '%s' "$server" | tr '\n' '\r' >"$work/lonecr/server.py"
 run lonecr "lone CR line endings (server.py)" -- check --exit-zero lonecr

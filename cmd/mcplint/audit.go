@@ -55,6 +55,7 @@ that could not be analysed, no handler found), 2 usage or internal error.`,
 	fl.StringVar(&f.assumeFastMCP, "assume-fastmcp", "", "fastmcp version to assume where no dependency file says")
 	fl.BoolVar(&f.showSafe, "show-safe", false, "show findings that cannot crash the project's versions as notes")
 	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
+	fl.BoolVar(&f.isolated, "isolated", false, "ignore the repositories' configuration files: defaults and flags only")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "workers: files parsed, projects and a large project's modules analysed in parallel (default: the CPU count)")
 	return c
 }
@@ -116,6 +117,7 @@ func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output 
 		if err != nil {
 			return fmt.Errorf("%s: %w", repo, err)
 		}
+		addConfigWarnings(res, f.configRun)
 		audited = append(audited, report.Audited{Path: repo, Result: res})
 	}
 	var w io.Writer = cmd.OutOrStdout()

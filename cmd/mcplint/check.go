@@ -26,6 +26,8 @@ type checkFlags struct {
 	assumeMCP, assumeFastMCP    string
 	showSafe, reportUnreachable bool
 	config                      string
+	isolated                    bool
+	configRun                   *configRun // set by buildOptions
 	noGitignore                 bool
 	baseline, writeBaseline     string
 	newFromRev, newFromPatch    string
@@ -61,6 +63,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.showSafe, "show-safe", false, "show findings that cannot crash the project's versions (mcp >= 2) as notes")
 	fl.BoolVar(&f.reportUnreachable, "report-unreachable", false, "also report code that no handler reaches, as notes")
 	fl.StringVar(&f.config, "config", "", "configuration file (default: mcplint.toml, .mcplint.toml or [tool.mcplint] in pyproject.toml, found upward)")
+	fl.BoolVar(&f.isolated, "isolated", false, "ignore every configuration file (mcplint.toml, .mcplint.toml, [tool.mcplint]): defaults and flags only")
 	fl.BoolVar(&f.noGitignore, "no-gitignore", false, "do not honour .gitignore files")
 	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file")
 	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record every current finding in this baseline file")
@@ -149,6 +152,7 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	if err := afterRun(f, res); err != nil {
 		return err
 	}
+	addConfigWarnings(res, f.configRun)
 	if err := writeOutputs(cmd, f, res, outcome); err != nil {
 		return err
 	}
@@ -164,7 +168,7 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 // reported tells whether the run reports anything that sets the exit code.
 func reported(res *engine.Result) bool {
 	for _, d := range res.Diagnostics {
-		if d.Suppression != nil {
+		if d.Suppression != nil || rules.IsConfigNote(&d) {
 			continue
 		}
 		if d.Severity >= rules.SeverityWarning || d.Severity == rules.SeverityNote && d.Code == rules.FileErrorCode {

@@ -72,6 +72,7 @@ func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
 	} else if res, err = engine.Run(roots, opts); err != nil {
 		return err
 	}
+	addConfigWarnings(res, f.configRun)
 	if err := writeOutputs(cmd, f, res, outcome); err != nil {
 		return err
 	}

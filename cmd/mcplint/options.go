@@ -32,6 +32,12 @@ import (
 func loadConfig(cmd *cobra.Command, paths []string, f *checkFlags) (*config.Config, error) {
 	var cfg *config.Config
 	var err error
+	if f.isolated { // --isolated: no configuration file at all
+		if cmd.Flags().Changed("config") || f.config != "" {
+			return nil, usageError{errors.New("--config and --isolated cannot be used together")}
+		}
+		return &config.Config{Dir: "."}, nil
+	}
 	if cmd.Flags().Changed("config") || f.config != "" {
 		if _, err := os.Stat(f.config); err != nil {
 			return nil, fmt.Errorf("--config: %w", err)
@@ -153,6 +159,7 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 	if err != nil {
 		return opts, err
 	}
+	warnConfig(cmd, f, cfg, sel)
 	opts.Rules = []*rules.Rule{}
 	for _, r := range rules.All() {
 		if sel[r.Code].On {

@@ -15,6 +15,7 @@ import (
 func selectionFlags(c *cobra.Command, f *checkFlags) {
 	fl := c.Flags()
 	fl.StringVar(&f.config, "config", "", "configuration file (default: found from PATH upward)")
+	fl.BoolVar(&f.isolated, "isolated", false, "ignore every configuration file: defaults and flags only")
 	fl.StringSliceVar(&f.selectCodes, "select", nil, "rules to run (codes, names or prefixes such as MCP1)")
 	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "rules not to run")
 	fl.StringSliceVar(&f.extendSelect, "extend-select", nil, "rules to run in addition to the selection")
@@ -27,6 +28,9 @@ func currentSelection(cmd *cobra.Command, paths []string, f *checkFlags) (*confi
 		return nil, nil, err
 	}
 	sel, err := selection(cmd, cfg, f)
+	if err == nil {
+		warnConfig(cmd, f, cfg, sel)
+	}
 	return cfg, sel, err
 }
 

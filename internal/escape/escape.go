@@ -75,10 +75,12 @@ func runeIndex(s string, n int) int {
 	return i
 }
 
-// unsafe tells whether r must not be printed as is: C0 and C1 controls,
-// DEL, bidirectional controls (which reorder what a terminal or a browser
-// shows) and the Unicode line and paragraph separators.
-func unsafe(r rune) bool {
+// Unsafe tells whether r must not be written as is in any output: C0 and C1
+// controls (NEL, U+0085, among them), DEL, bidirectional controls (U+061C,
+// U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, which reorder what a
+// terminal or a browser shows) and the Unicode line and paragraph
+// separators. Visible writes them as Go escapes, JSON as JSON escapes.
+func Unsafe(r rune) bool {
 	switch {
 	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
 		return true
@@ -109,9 +111,9 @@ func Visible(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x80 && unsafe(r):
+		case r < 0x80 && Unsafe(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case unsafe(r):
+		case Unsafe(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -137,10 +139,57 @@ func VisibleKeepNewlines(s string) string {
 func needs(s string) bool {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || unsafe(r) {
+		if r == utf8.RuneError && size == 1 || Unsafe(r) {
 			return true
 		}
 		i += size
 	}
 	return false
+}
+
+// JSON returns a JSON document as encoding/json writes it (its strings
+// valid UTF-8, every control character below U+0020 escaped) with each
+// Unsafe rune it still holds raw (DEL, C1 controls, bidirectional controls)
+// written as a \uXXXX escape, so that a document that quotes a file name or
+// a file's text carries none of them, and decodes to the same values. Such
+// a rune can only be inside a string, where the escape means the rune
+// itself. b is returned as is when it holds none (the common case).
+func JSON(b []byte) []byte {
+	i := unsafeJSON(b, 0)
+	if i < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	start := 0
+	for ; i >= 0; i = unsafeJSON(b, start) {
+		r, size := utf8.DecodeRune(b[i:])
+		out = AppendJSONEscape(append(out, b[start:i]...), r)
+		start = i + size
+	}
+	return append(out, b[start:]...)
+}
+
+// AppendJSONEscape appends r as a JSON \uXXXX escape (r is below U+10000,
+// as every Unsafe rune is).
+func AppendJSONEscape(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+}
+
+// unsafeJSON returns the index of the first raw Unsafe rune of b from i on
+// that encoding/json leaves raw (DEL and above), or -1.
+func unsafeJSON(b []byte, i int) int {
+	for i < len(b) {
+		c := b[i]
+		if c < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError && Unsafe(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
 }

@@ -1,6 +1,7 @@
 package escape
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -84,4 +85,54 @@ func TestLine(t *testing.T) {
 			t.Errorf("Line(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
 		}
 	}
+}
+
+// JSON leaves no Unsafe rune raw in an encoded document and decodes to the
+// same values; a document without one is returned as it is.
+func TestJSON(t *testing.T) {
+	for _, s := range []string{"plain", "é 😀", "a\u202eb\u0085c\u2028d\u2029e\u200ef\u200fg\u061ch\u2066i\u2069j\x7fk\u009b", "\xff\xfe", "\u202a\u202b\u202c\u202d\u202e\u2067\u2068"} {
+		checkJSON(t, s)
+	}
+	b := []byte(`{"a": "é 😀"}`)
+	if got := JSON(b); &got[0] != &b[0] {
+		t.Errorf("a document with nothing to escape was copied")
+	}
+	if got := string(JSON([]byte(`["` + "\u202e" + `", "x` + "\u0085" + `"]`))); got != `["\u202e", "x\u0085"]` {
+		t.Errorf("JSON = %s", got)
+	}
+}
+
+func checkJSON(t *testing.T, s string) {
+	t.Helper()
+	enc, err := json.Marshal(map[string]string{s: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := JSON(enc)
+	for _, r := range string(out) {
+		if Unsafe(r) {
+			t.Fatalf("raw %U in %q", r, out)
+		}
+	}
+	var before, after map[string]string
+	if err := json.Unmarshal(enc, &before); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out, &after); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	if len(after) != len(before) {
+		t.Errorf("%q decodes to %q, was %q", s, after, before)
+	}
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("%q decodes to %q, was %q", s, after, before)
+		}
+	}
+}
+
+func FuzzJSON(f *testing.F) {
+	f.Add("a\u202eb\u0085c")
+	f.Add("\xed\xbf\xbf\u2029")
+	f.Fuzz(checkJSON)
 }
