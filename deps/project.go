@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/internal/escape"
+	"github.com/mcplint/mcplint/internal/redact"
 	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/pystyle"
@@ -232,20 +233,27 @@ type loader struct {
 }
 
 // errorf records an error in f. The message is bounded and made printable
-// (escape.Bound) whatever a reader put in it: it must never carry more
-// than an excerpt of a file.
+// (escape.Bound) whatever a reader put in it, and credential-shaped text in
+// it is masked (quote): it must never carry more than an excerpt of a
+// file, and never a secret.
 func (l *loader) errorf(f *File, off int, format string, args ...any) {
-	l.errs = append(l.errs, &FileError{Path: f.Path, Offset: off, Msg: escape.Bound(fmt.Sprintf(format, args...))})
+	l.errs = append(l.errs, &FileError{Path: f.Path, Offset: off, Msg: quote(fmt.Sprintf(format, args...))})
 }
 
 // addErr records an error from a parser (TOML, JSON); a *FileError's
-// message is bounded as errorf's are.
+// message is bounded and masked as errorf's are.
 func (l *loader) addErr(err error) {
 	if fe, ok := err.(*FileError); ok {
-		fe.Msg = escape.Bound(fe.Msg)
+		fe.Msg = quote(fe.Msg)
 	}
 	l.errs = append(l.errs, err)
 }
+
+// quote is what every message and note of the package goes through, since
+// any of them may cite a line of a file that is not what its name says (a
+// .git/config behind a requirements name): bounded, printable, and with
+// credential-shaped text masked (package redact).
+func quote(msg string) string { return escape.Bound(redact.Text(msg)) }
 
 // note records something read but skipped.
 func (l *loader) note(f *File, off int, format string, args ...any) {
@@ -254,7 +262,7 @@ func (l *loader) note(f *File, off int, format string, args ...any) {
 		p := f.Lines.Position(off)
 		pos = fmt.Sprintf(":%d:%d", p.Line, p.Column)
 	}
-	l.proj.Notes = append(l.proj.Notes, f.Path+pos+": "+escape.Bound(fmt.Sprintf(format, args...)))
+	l.proj.Notes = append(l.proj.Notes, f.Path+pos+": "+quote(fmt.Sprintf(format, args...)))
 }
 
 // named checks a path named inside a dependency file (an include) before
