@@ -160,7 +160,7 @@ func TestTrackedOnly(t *testing.T) {
 	}
 	dir := tree(t, "server.py=x = 1\n", "requirements.txt=mcp\n", "gha-creds-tracked.json={}\n", "added.py=y = 2\n",
 		"untracked.py=z = 3\n", "sub/requirements-ci.txt=mcp\n", "sub/kept.py=\n")
-	symlinks(t, dir, "requirements-creds.txt=gha-creds-x.json")
+	symlinks(t, dir, "requirements-creds.txt=gha-creds-x.json", "requirements-link.txt=sub/requirements-ci.txt", "requirements-linkok.txt=requirements.txt")
 	if err := os.WriteFile(filepath.Join(dir, "gha-creds-x.json"), []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestTrackedOnly(t *testing.T) {
 		}
 	}
 	gitRun("init", "-q")
-	gitRun("add", "server.py", "requirements.txt", "gha-creds-tracked.json", "sub/kept.py")
+	gitRun("add", "server.py", "requirements.txt", "gha-creds-tracked.json", "sub/kept.py", "requirements-link.txt", "requirements-linkok.txt")
 	gitRun("commit", "-q", "-m", "x")
 	gitRun("add", "added.py")
 	tr, err := GitTracked([]string{dir})
@@ -180,7 +180,9 @@ func TestTrackedOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, bad := walkErrs(t, []string{dir}, dir, Options{Tracked: tr})
-	if got != "added.py requirements.txt server.py sub/kept.py" || len(bad) != 0 {
+	// requirements-link.txt is tracked, but leads to a file a CI step wrote.
+	// A symlink that is not followed is refused before anything else.
+	if got != "added.py requirements-linkok.txt requirements.txt server.py sub/kept.py" || len(bad) != 1 || !errors.Is(bad["requirements-creds.txt"], ErrSymlinkNotFollowed) {
 		t.Errorf("tracked only: %s, errors %v", got, bad)
 	}
 	var skipped []string
@@ -188,7 +190,7 @@ func TestTrackedOnly(t *testing.T) {
 		r, _ := filepath.Rel(dir, filepath.FromSlash(p))
 		skipped = append(skipped, filepath.ToSlash(r))
 	}
-	if s := strings.Join(skipped, " "); s != "requirements-creds.txt sub/requirements-ci.txt untracked.py" {
+	if s := strings.Join(skipped, " "); s != "requirements-link.txt sub/requirements-ci.txt untracked.py" {
 		t.Errorf("skipped: %s", s)
 	}
 	if tr.Has(filepath.Join(dir, "gha-creds-x.json")) || !tr.Has(filepath.Join(dir, "gha-creds-tracked.json")) {

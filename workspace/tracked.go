@@ -141,8 +141,10 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 }
 
 // Has tells whether git tracks the file at p (an OS path: as the walk
-// found it, or as a dependency file names it). The file's own name is not
-// resolved: git tracks a symlink as such.
+// found it, or as a dependency file names it). git tracks a symlink as
+// such: a tracked symlink counts only when what it leads to is tracked too
+// (a committed requirements-dev.txt -> requirements-ci.txt that a CI step
+// writes is not the repository's content).
 func (t *Tracked) Has(p string) bool {
 	if t == nil {
 		return true
@@ -156,15 +158,32 @@ func (t *Tracked) Has(p string) bool {
 	if t.allowed[abs] {
 		return true
 	}
-	dir := filepath.Dir(abs)
+	if !t.has(t.realDir(filepath.Dir(abs)), filepath.Base(abs)) {
+		return false
+	}
+	if li, err := os.Lstat(abs); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(abs)
+		return err == nil && t.has(filepath.Dir(real), filepath.Base(real))
+	}
+	return true
+}
+
+// realDir is dir (absolute) with its symlinks resolved, remembered.
+func (t *Tracked) realDir(dir string) string {
 	real, ok := t.dirs[dir]
 	if !ok {
+		var err error
 		if real, err = filepath.EvalSymlinks(dir); err != nil {
 			real = dir
 		}
 		t.dirs[dir] = real
 	}
-	full := filepath.Join(real, filepath.Base(abs))
+	return real
+}
+
+// has tells whether git tracks name in the real folder dir.
+func (t *Tracked) has(dir, name string) bool {
+	full := filepath.Join(dir, name)
 	for _, top := range t.tops {
 		if rel, err := filepath.Rel(top, full); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return t.set[top][filepath.ToSlash(rel)]

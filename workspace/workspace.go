@@ -184,10 +184,6 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 			if !ok || (opts.Exclude != nil && opts.Exclude(sp, false)) || ig != nil && !deps.IsLockFile(d.Name()) && ig.ignored(abs(p), false) {
 				return nil
 			}
-			if !opts.Tracked.Has(p) {
-				opts.Tracked.skip(sp)
-				return nil
-			}
 			if d.Type()&fs.ModeSymlink != 0 {
 				// A symlink in a repository must not make mcplint read (and
 				// quote) a file outside it, such as /proc/self/environ, or
@@ -197,6 +193,10 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 					errs = append(errs, &PathError{Path: sp, Err: err})
 					return nil
 				}
+			}
+			if !opts.Tracked.Has(p) {
+				opts.Tracked.skip(sp)
+				return nil
 			}
 			add(sp, k)
 			return nil
