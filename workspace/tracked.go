@@ -192,8 +192,10 @@ func (t *Tracked) has(dir, name string) bool {
 	return false
 }
 
-// allow makes a file given as a root count as tracked: the user named it.
-func (t *Tracked) allow(p string) {
+// Allow makes the file at p (a slash or OS path) count as tracked: a file
+// given as a root (the user named it), or one this run wrote (a fix's new
+// module, which the analysis after the writes must see).
+func (t *Tracked) Allow(p string) {
 	if t == nil {
 		return
 	}

@@ -104,7 +104,7 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 		}
 		if !info.IsDir() {
 			if k, ok := Classify(root); ok {
-				opts.Tracked.allow(root)
+				opts.Tracked.Allow(root)
 				add(root, k)
 			} else {
 				errs = append(errs, &PathError{Path: root, Err: errors.New("not a Python or dependency file")})
