@@ -68,7 +68,8 @@ var common = []rule{
 }
 
 // unquoted is the rule Text adds: a secret-named key's unquoted value.
-var unquoted = rule{re: regexp.MustCompile(`\b` + secretKey + `\s*=\s*([^\s'",;]+)`)}
+// (The value does not start with "=": token-bucket==0.3 is a requirement.)
+var unquoted = rule{re: regexp.MustCompile(`\b` + secretKey + `\s*=\s*([^\s'",;=][^\s'",;]*)`)}
 
 var (
 	textRules = append(append([]rule(nil), common...), unquoted)

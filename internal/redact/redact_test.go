@@ -92,6 +92,7 @@ func TestTextKeepsTheRest(t *testing.T) {
 		"the token expired, ask for a new password",
 		`tokenizer = "bert"`, `authors = [{name = "Jane"}]`,
 		"ThisIsALongCamelCaseIdentifierWithoutDigitsAtAllReally",
+		"token-bucket==0.3", "secret-storage>=3.3", "django-secrets == 1.0", "keyring==24.3.1", "tokenizers>=0.15",
 		"",
 	} {
 		if got := Text(s); got != s {
