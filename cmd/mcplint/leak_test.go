@@ -6,11 +6,14 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcplint/mcplint/engine"
 )
 
 // fakeToken is planted where actions/checkout writes the job's token.
@@ -270,4 +273,21 @@ func runCLI(t *testing.T, args ...string) (int, string) {
 		out.WriteString("mcplint: " + err.Error() + "\n")
 	}
 	return code, out.String()
+}
+
+// --verbose names the files --tracked-only did not read: how many, and the
+// first 50.
+func TestVerboseListsUntracked(t *testing.T) {
+	res := &engine.Result{}
+	for i := 0; i < 53; i++ {
+		res.Untracked = append(res.Untracked, fmt.Sprintf("creds-%02d.json", i))
+	}
+	res.Untracked[0] = "evil\n::error ::x.py"
+	var b bytes.Buffer
+	printVerbose(&b, res)
+	out := b.String()
+	if !strings.Contains(out, `mcplint: --tracked-only: 53 files git does not track not read: evil\n::error ::x.py, creds-01.json, `) ||
+		!strings.Contains(out, "creds-49.json and 3 more\n") || strings.Contains(out, "creds-50") {
+		t.Errorf("verbose:\n%s", out)
+	}
 }
