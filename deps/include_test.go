@@ -165,3 +165,70 @@ func TestMessagesQuoteAnExcerpt(t *testing.T) {
 		}
 	}
 }
+
+// Includes into a version-control folder (where a CI checkout keeps the
+// job's token, in .git/config) are refused by name or through a symlink,
+// inside the scanned tree too; the message names the path and quotes
+// nothing.
+func TestIncludesNeverReadVCSInternals(t *testing.T) {
+	const token = "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX0ZBS0U="
+	repo := hostileTree(t, map[string]string{
+		"requirements.txt": "mcp>=1.10,<2\n-r .git/config\n-c .hg/hgrc\n-r sub/../.git/config\n-r ./.GIT/config\n-r gitlink.txt\n",
+		"setup.cfg":        "[options]\ninstall_requires =\n    file: .svn/entries\n",
+	})
+	for _, f := range []string{".git/config", ".hg/hgrc", ".svn/entries"} {
+		if err := os.MkdirAll(filepath.Join(repo, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, f), []byte("[http]\n\textraheader = "+token+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(".git/config", filepath.Join(repo, "gitlink.txt")); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.ToSlash(repo)
+	for _, opts := range []Options{{}, {Root: repo}} {
+		p, errs := loadWithWatchdog(t, dir, []string{dir + "/requirements.txt", dir + "/setup.cfg"}, opts)
+		msgs := messages(p, errs)
+		if strings.Contains(msgs, "AUTHORIZATION") || strings.Contains(msgs, "eC1h") || strings.Contains(msgs, "extraheader") {
+			t.Fatalf("a message quotes version-control internals:\n%s", msgs)
+		}
+		for _, want := range []string{
+			`-r ".git/config": the file is inside version-control internals (.git): not read`,
+			`-c ".hg/hgrc": the file is inside version-control internals (.hg): not read`,
+			`-r "sub/../.git/config": the file is inside version-control internals (.git): not read`,
+			`-r "./.GIT/config": the file is inside version-control internals (.git): not read`,
+			`-r "gitlink.txt": cannot read the included file: a symlink into version-control internals (.git): not read`,
+			`file: ".svn/entries": the file is inside version-control internals (.svn): not read`,
+		} {
+			if !strings.Contains(msgs, want) {
+				t.Errorf("no %q in:\n%s", want, msgs)
+			}
+		}
+		for _, f := range p.Files {
+			if strings.Contains(f.Path, ".git") || strings.Contains(f.Path, "gitlink") {
+				t.Errorf("read %s", f.Path)
+			}
+		}
+		if p.MCP1() != Yes {
+			t.Errorf("the rest of the file was not read: MCP1=%s", p.MCP1())
+		}
+	}
+}
+
+func TestFormatOf(t *testing.T) {
+	for name, want := range map[string]string{
+		"requirements.txt": "requirements", "requirements-dev.txt": "requirements", "dev-requirements.in": "requirements",
+		"constraints.txt": "requirements", "pylock.toml": "pylock", "pylock.dev.toml": "pylock", "uv.lock": "uv.lock",
+		"pyproject.toml": "pyproject.toml", "setup.py": "setup.py", "config": "", ".env": "", "creds.json": "", ".netrc": "",
+		"requirements.json": "", "HEAD": "",
+	} {
+		if got := FormatOf(name); got != want {
+			t.Errorf("FormatOf(%q) = %q, want %q", name, got, want)
+		}
+		if IsDependencyFile(name) != (want != "") {
+			t.Errorf("IsDependencyFile(%q) = %v", name, !(want != ""))
+		}
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/internal/escape"
+	"github.com/mcplint/mcplint/internal/redact"
 	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/pystyle"
@@ -148,15 +149,26 @@ func (e *FileError) Error() string {
 }
 
 // IsDependencyFile reports whether a file name marks a project root.
-func IsDependencyFile(name string) bool {
+func IsDependencyFile(name string) bool { return FormatOf(name) != "" }
+
+// FormatOf names the format mcplint reads a dependency file in, from the
+// file's name: "requirements" (pip requirement and constraint files),
+// "pylock" (pylock.toml and pylock.NAME.toml), else the file's own name
+// ("pyproject.toml", "uv.lock", ...); "" for a file that is none. Two names
+// of the same format are read the same way: a symlink from one dependency
+// file is followed only to a file of its own format (workspace).
+func FormatOf(name string) string {
 	switch name {
-	case "pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "Pipfile.lock", "uv.lock", "poetry.lock", "pdm.lock", "pylock.toml":
-		return true
+	case "pyproject.toml", "setup.cfg", "setup.py", "Pipfile", "Pipfile.lock", "uv.lock", "poetry.lock", "pdm.lock":
+		return name
 	}
-	if strings.HasPrefix(name, "pylock.") && strings.HasSuffix(name, ".toml") {
-		return true
+	if name == "pylock.toml" || strings.HasPrefix(name, "pylock.") && strings.HasSuffix(name, ".toml") {
+		return "pylock"
 	}
-	return isRequirementsName(name)
+	if isRequirementsName(name) {
+		return "requirements"
+	}
+	return ""
 }
 
 // IsLockFile reports whether name is a lock file that an installer reads
@@ -189,31 +201,21 @@ func isRequirementsName(name string) bool {
 // reader is the per-format entry point: the requirements of one file.
 type reader func(l *loader, f *File) []*Requirement
 
-func readerFor(name string) reader {
-	switch {
-	case name == "pyproject.toml":
-		return readPyproject
-	case name == "setup.cfg":
-		return readSetupCfg
-	case name == "setup.py":
-		return readSetupPy
-	case name == "Pipfile":
-		return readPipfile
-	case name == "Pipfile.lock":
-		return readPipfileLock
-	case name == "uv.lock":
-		return readUVLock
-	case name == "poetry.lock":
-		return readPoetryLock
-	case name == "pdm.lock":
-		return readPDMLock
-	case strings.HasPrefix(name, "pylock.") && strings.HasSuffix(name, ".toml"):
-		return readPylock
-	case isRequirementsName(name):
-		return readRequirementsFile
-	}
-	return nil
+// readers are the entry points by FormatOf.
+var readers = map[string]reader{
+	"pyproject.toml": readPyproject,
+	"setup.cfg":      readSetupCfg,
+	"setup.py":       readSetupPy,
+	"Pipfile":        readPipfile,
+	"Pipfile.lock":   readPipfileLock,
+	"uv.lock":        readUVLock,
+	"poetry.lock":    readPoetryLock,
+	"pdm.lock":       readPDMLock,
+	"pylock":         readPylock,
+	"requirements":   readRequirementsFile,
 }
+
+func readerFor(name string) reader { return readers[FormatOf(name)] }
 
 // loader reads one project's files.
 type loader struct {
@@ -231,20 +233,27 @@ type loader struct {
 }
 
 // errorf records an error in f. The message is bounded and made printable
-// (escape.Bound) whatever a reader put in it: it must never carry more
-// than an excerpt of a file.
+// (escape.Bound) whatever a reader put in it, and credential-shaped text in
+// it is masked (quote): it must never carry more than an excerpt of a
+// file, and never a secret.
 func (l *loader) errorf(f *File, off int, format string, args ...any) {
-	l.errs = append(l.errs, &FileError{Path: f.Path, Offset: off, Msg: escape.Bound(fmt.Sprintf(format, args...))})
+	l.errs = append(l.errs, &FileError{Path: f.Path, Offset: off, Msg: quote(fmt.Sprintf(format, args...))})
 }
 
 // addErr records an error from a parser (TOML, JSON); a *FileError's
-// message is bounded as errorf's are.
+// message is bounded and masked as errorf's are.
 func (l *loader) addErr(err error) {
 	if fe, ok := err.(*FileError); ok {
-		fe.Msg = escape.Bound(fe.Msg)
+		fe.Msg = quote(fe.Msg)
 	}
 	l.errs = append(l.errs, err)
 }
+
+// quote is what every message and note of the package goes through, since
+// any of them may cite a line of a file that is not what its name says (a
+// .git/config behind a requirements name): bounded, printable, and with
+// credential-shaped text masked (package redact).
+func quote(msg string) string { return escape.Bound(redact.Text(msg)) }
 
 // note records something read but skipped.
 func (l *loader) note(f *File, off int, format string, args ...any) {
@@ -253,18 +262,26 @@ func (l *loader) note(f *File, off int, format string, args ...any) {
 		p := f.Lines.Position(off)
 		pos = fmt.Sprintf(":%d:%d", p.Line, p.Column)
 	}
-	l.proj.Notes = append(l.proj.Notes, f.Path+pos+": "+escape.Bound(fmt.Sprintf(format, args...)))
+	l.proj.Notes = append(l.proj.Notes, f.Path+pos+": "+quote(fmt.Sprintf(format, args...)))
 }
 
 // named checks a path named inside a dependency file (an include) before
-// it is read: it must lead, symlinks resolved, inside opts.Root (or the
-// project's folder). The error says why not.
-func (l *loader) named(p string) error {
+// it is read: it must not be inside a version-control folder (where a CI
+// checkout keeps the job's token), and must lead, symlinks resolved, inside
+// opts.Root (or the project's folder). It returns why not, for the MCP000
+// message (which quotes the path, never the content), or "".
+func (l *loader) named(p string) string {
+	if d := safeio.VCSDir(filepath.FromSlash(p)); d != "" {
+		return "the file is inside version-control internals (" + d + "): not read"
+	}
 	root := l.opts.Root
 	if root == "" {
 		root = filepath.FromSlash(l.proj.Dir)
 	}
-	return safeio.Within(root, filepath.FromSlash(p))
+	if isOutside(safeio.Within(root, filepath.FromSlash(p))) {
+		return "the file is outside the scanned tree: not read"
+	}
+	return ""
 }
 
 // file reads a file once.

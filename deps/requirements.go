@@ -270,8 +270,8 @@ func (l *loader) requirementsOption(f *File, ll logicalLine, start int, body str
 			}
 			return nil
 		}
-		if err := l.named(target); isOutside(err) {
-			l.errorf(f, ll.off(argAt), "%s %s: the file is outside the scanned tree: not read", opt, escape.Quote(arg))
+		if why := l.named(target); why != "" {
+			l.errorf(f, ll.off(argAt), "%s %s: %s", opt, escape.Quote(arg), why)
 			return nil
 		}
 		tf, err := l.file(target)

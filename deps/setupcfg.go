@@ -67,8 +67,8 @@ func (l *loader) cfgInclude(f *File, at int, name string) []*Requirement {
 	if l.reqDone[path.Clean(target)] {
 		return nil
 	}
-	if err := l.named(target); isOutside(err) {
-		l.errorf(f, at, "file: %s: the file is outside the scanned tree: not read", escape.Quote(name))
+	if why := l.named(target); why != "" {
+		l.errorf(f, at, "file: %s: %s", escape.Quote(name), why)
 		return nil
 	}
 	tf, err := l.file(target)

@@ -334,6 +334,9 @@ func (s *styleFinder) extend(p string, cfg *ttable) []*ttable {
 		case errors.As(err, &outside):
 			at("ruff extend %q leads outside the scanned tree: not read", ext)
 			return chain
+		case safeio.VCSDir(filepath.FromSlash(next)) != "":
+			at("ruff extend %q is inside version-control internals: not read", ext)
+			return chain
 		case errors.Is(err, fs.ErrNotExist):
 			at("ruff extend %q: no such file", ext)
 			return chain

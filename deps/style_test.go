@@ -148,6 +148,9 @@ func TestStyleRuffDiscoveryAndExtend(t *testing.T) {
 			"repo/ruff.toml":      "extend = \"../outside.toml\"\n[lint.isort]\ncase-sensitive = true\n",
 			"repo/pyproject.toml": "[project]\ndependencies = [\"mcp\"]\n"},
 			dir: "repo", root: "repo", caseSens: true, note: "ruff extend \"../outside.toml\" leads outside the scanned tree: not read"},
+		{name: "extend into .git is refused with a note", files: map[string]string{
+			"repo/.git/config": "[http]\n\textraheader = AUTHORIZATION: basic eC1h\n", "repo/ruff.toml": "extend = \".git/config\"\nline-length = 93\n", "repo/requirements.txt": req},
+			dir: "repo", root: "repo", length: 93, note: "ruff extend \".git/config\" is inside version-control internals: not read"},
 		{name: "extend by an absolute path outside the scan root", files: map[string]string{
 			"repo/ruff.toml": "extend = \"/etc/hostname\"\n", "repo/requirements.txt": req},
 			dir: "repo", root: "repo", note: "leads outside the scanned tree"},

@@ -533,6 +533,7 @@ func (e *runner) runDigest() string {
 	d.str(fmt.Sprint("report-unreachable=", e.opts.ReportUnreachable))
 	d.str("decorators=" + strings.Join(e.opts.HandlerDecorators, "\x00"))
 	d.str(fmt.Sprintf("limits=%+v", e.opts.limits()))
+	d.str(fmt.Sprint("tracked-only=", e.opts.Walk.Tracked != nil))
 	if e.opts.Rules == nil {
 		d.str("rules=default")
 	} else {

@@ -16,6 +16,7 @@ import (
 	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
+	"github.com/mcplint/mcplint/workspace"
 )
 
 // Options controls a run.
@@ -108,6 +109,10 @@ type WalkOptions struct {
 	NoGitignore bool
 	// IncludeHidden visits hidden directories.
 	IncludeHidden bool
+	// Tracked, when set, is the only files read (workspace.Tracked, the
+	// --tracked-only flag): the walk skips the others, and an include or a
+	// style file that git does not track is not read either.
+	Tracked *workspace.Tracked
 }
 
 // Processor is one stage of result processing (golangci-lint's shape).
@@ -147,6 +152,9 @@ type Result struct {
 	Paths []string
 	// Roots are the scan roots as given (display paths).
 	Roots []string
+	// Untracked lists the files the walk did not read because git does not
+	// track them (WalkOptions.Tracked), for --verbose.
+	Untracked []string
 
 	// Analysed and Reused count the projects this run analysed and those
 	// whose analysis it took from the cache; ParsedNow counts the Python

@@ -82,7 +82,7 @@ func (e *runner) gather(paths []string, ps *projState) {
 func (e *runner) fact(p string) (*fileEntry, []byte) {
 	var sig fileSig
 	_, over := e.opts.Overlay[p]
-	if !over && !e.refused[p] {
+	if !over && e.refused[p] == nil {
 		if st, err := os.Stat(filepath.FromSlash(p)); err == nil {
 			sig = sigOf(st)
 			if e.cache != nil && sig.trusted(e.start) {

@@ -53,15 +53,16 @@ func Run(roots []string, opts Options) (*Result, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.NumCPU()
 	}
-	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}, markerless: map[string]bool{}}, refused: map[string]bool{},
+	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}, markerless: map[string]bool{}}, refused: map[string]error{},
 		resMu: &sync.Mutex{}, sink: &sink{}, start: now(), runFacts: &sync.Map{}, usedProjects: map[[32]byte]bool{}, counts: &runCounts{}}
-	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore})
+	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore, Tracked: opts.Walk.Tracked})
+	e.res.Untracked = opts.Walk.Tracked.Skipped()
 	for _, err := range walkErrs {
 		p := err.Error()
 		if pe, ok := err.(*workspace.PathError); ok {
 			p = pe.Path
-			if errors.Is(err, workspace.ErrSymlinkOutside) {
-				e.refused[p] = true
+			if workspace.Refused(err) {
+				e.refused[p] = pe.Err
 			}
 		}
 		e.fileError(p, nil, 0, err.Error())
@@ -191,9 +192,10 @@ type runner struct {
 	counts       *runCounts
 	// outer memoizes outerProject by scan root.
 	outer map[string]string
-	// refused are paths never to read (symlinks out of the scanned tree),
-	// not even for a code frame; written before the analysis starts.
-	refused map[string]bool
+	// refused are paths never to read (symlinks out of the scanned tree,
+	// into version-control internals, to a file of another kind), not even
+	// for a code frame, and why; written before the analysis starts.
+	refused map[string]error
 }
 
 type sink struct {
@@ -291,11 +293,18 @@ func (e *runner) readRaw(p string) ([]byte, error) {
 	if b, ok := e.opts.Overlay[p]; ok {
 		return b, nil
 	}
-	if e.refused[p] {
-		return nil, &os.PathError{Op: "read", Path: p, Err: workspace.ErrSymlinkOutside}
+	if err := e.refused[p]; err != nil {
+		return nil, &os.PathError{Op: "read", Path: p, Err: err}
+	}
+	if !e.opts.Walk.Tracked.Has(filepath.FromSlash(p)) {
+		return nil, &os.PathError{Op: "read", Path: p, Err: errUntracked}
 	}
 	return ReadFile(p)
 }
+
+// errUntracked is why a file git does not track is not read (an include,
+// with WalkOptions.Tracked).
+var errUntracked = errors.New("not tracked by git (--tracked-only): not read")
 
 // ReadFile reads a scanned file (a slash path) from the disk with the
 // limit of its kind: Python files (setup.py too) or dependency files.

@@ -214,7 +214,7 @@ func writeFindingDetail(b MarkdownWriter, res *engine.Result, d *rules.Diagnosti
 			if n == d.Start.Line {
 				at = lineByte(lineBytes(src, li, n), d.Start.Offset-li.LineStart(n), d.Start.Column)
 			}
-			fmt.Fprintf(&code, "%s%*d | %s\n", marker, width, n, vis(excerpt(lineBytes(src, li, n), at)))
+			fmt.Fprintf(&code, "%s%*d | %s\n", marker, width, n, vis(excerpt(d.Path, lineBytes(src, li, n), at)))
 		}
 		fence := mdFence(code.String())
 		fmt.Fprintf(b, "%s%s\n%s%s\n\n", fence, fenceLanguage(d.Path), code.String(), fence)

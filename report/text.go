@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/redact"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
 )
@@ -158,7 +159,7 @@ func writeFrame(b sink, li *pyast.LineIndex, src []byte, d *rules.Diagnostic, p 
 		}
 		lo, hi := clipLine(line, max(at, 0))
 		text := string(line[lo:hi])
-		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(vis(expandTabs(excerpt(line, max(at, 0)))), " "))
+		fmt.Fprintf(b, "%s %s %s\n", p.paint(ansiBlue, fmt.Sprintf("%*d", width, n)), bar, strings.TrimRight(vis(expandTabs(excerpt(d.Path, line, max(at, 0)))), " "))
 		if n != d.Start.Line {
 			continue
 		}
@@ -232,11 +233,29 @@ func clipLine(line []byte, at int) (lo, hi int) {
 	return lo, hi
 }
 
-// excerpt returns what a frame shows of line around byte at: the line, or
-// the part clipLine keeps with "..." where it was cut.
-func excerpt(line []byte, at int) string {
+// excerpt returns what a frame shows of line (of the file at path) around
+// byte at: the line, or the part clipLine keeps with "..." where it was
+// cut, with credential-shaped text masked (package redact: Code for a
+// Python file, Text for the others). The mask is worked out on up to
+// redactMargin more bytes each side, so that a secret the cut splits is
+// still recognised; masking keeps the characters' count, so the carets
+// computed from the line still line up.
+func excerpt(path string, line []byte, at int) string {
 	lo, hi := clipLine(line, at)
-	s := string(line[lo:hi])
+	wlo, whi := max(0, lo-redactMargin), min(len(line), hi+redactMargin)
+	for wlo > 0 && !utf8.RuneStart(line[wlo]) {
+		wlo--
+	}
+	for whi < len(line) && !utf8.RuneStart(line[whi]) {
+		whi++
+	}
+	mask := redact.Text
+	if strings.HasSuffix(path, ".py") {
+		mask = redact.Code
+	}
+	window := []rune(mask(string(line[wlo:whi])))
+	skip := utf8.RuneCount(line[wlo:lo])
+	s := string(window[skip : skip+utf8.RuneCount(line[lo:hi])])
 	if lo > 0 {
 		s = ellipsis + s
 	}
@@ -245,6 +264,10 @@ func excerpt(line []byte, at int) string {
 	}
 	return s
 }
+
+// redactMargin is how far around an excerpt the masking looks (a header
+// name and its scheme before a token, a token's start before the cut).
+const redactMargin = 256
 
 // prefixRunes returns the first n runes of s (all of s when shorter).
 func prefixRunes(s string, n int) string {

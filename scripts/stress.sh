@@ -132,6 +132,38 @@ run lonecr "lone CR line endings (server.py)" -- check --exit-zero lonecr
 newcase secret; printf -- '-r /proc/self/environ\nmcp==1.20.0\n' >"$work/secret/requirements.txt"
 MCPLINT_STRESS_SECRET=do-not-print-me run secret "-r /proc/self/environ (secret must not print)" -- check --exit-zero secret
 if grep -aqs do-not-print-me "$work/secret.out"; then rows+=("| **the environment was printed** | | | | LEAK | | |"); fi
+# The workflow's token (issue 28): actions/checkout leaves it in .git/config; a pull request points mcplint at it
+# or at a credentials file a CI step wrote. None may print the token, its base64 or an 8-character piece of them.
+tok=ghs_FAKE7Qm2Xv9Lp4Rt8Wz1Ks6Nd3Hy5Bj0GcQ
+tok64=$(printf 'x-access-token:%s' "$tok" | base64 -w0)
+gitcfg() { mkdir -p "$1/.git"; printf '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic %s\n' "$tok64" >"$1/.git/config"; printf 'ref: refs/heads/%s\n' "$tok" >"$1/.git/HEAD"; }
+leak() { # NAME: a LEAK row when the case's output holds a piece of the token
+  local f="$work/$1.out" s i
+  [ -s "$f" ] || return 0
+  for s in "$tok" "$tok64"; do
+    for ((i = 0; i + 8 <= ${#s}; i += 4)); do
+      if grep -aqF -- "${s:i:8}" "$f"; then rows+=("| **the token was printed ($1)** | | | | LEAK | | |"); return; fi
+    done
+  done
+}
+newcase tok_symlink; gitcfg "$work/tok_symlink"; ln -s .git/config "$work/tok_symlink/requirements-dev.txt"
+for fmt in text json sarif github markdown; do
+  run "tok_symlink_$fmt" "requirements-dev.txt symlink to .git/config ($fmt)" -- check --exit-zero --no-cache --format "$fmt" tok_symlink; leak "tok_symlink_$fmt"
+done
+newcase tok_include; gitcfg "$work/tok_include"; printf -- 'mcp==1.20.0\n-r .git/config\n' >"$work/tok_include/requirements.txt"
+run tok_include "-r .git/config" -- check --exit-zero --no-cache tok_include; leak tok_include
+newcase tok_creds; printf '{"token": "%s", "type": "external_account"}\n' "$tok" >"$work/tok_creds/gha-creds-1a2b.json"
+ln -s gha-creds-1a2b.json "$work/tok_creds/requirements-dev.txt"
+run tok_creds "requirements-dev.txt symlink to a credentials JSON" -- check --exit-zero --no-cache tok_creds; leak tok_creds
+newcase tok_head; gitcfg "$work/tok_head"; ln -s .git/HEAD "$work/tok_head/tool.py"
+run tok_head ".py symlink to .git/HEAD" -- check --exit-zero --no-cache tok_head; leak tok_head
+if command -v git >/dev/null; then
+  newcase tok_untracked; printf -- '-r gha-creds-x.json\n' >>"$work/tok_untracked/requirements.txt"; printf '{"token": "x"}\n' >"$work/tok_untracked/gha-creds-tracked.json"
+  git -C "$work/tok_untracked" init -q && git -C "$work/tok_untracked" add . && git -C "$work/tok_untracked" -c user.email=s@s -c user.name=s commit -qm s
+  printf '{"token": "%s"}\n' "$tok" >"$work/tok_untracked/gha-creds-x.json"; printf 'token=%s\n' "$tok" >"$work/tok_untracked/requirements-ci.txt"
+  GITHUB_ACTIONS=true run tok_untracked "untracked gha-creds-x.json and requirements-ci.txt (CI: --tracked-only)" -- check --exit-zero --no-cache -v tok_untracked; leak tok_untracked
+fi
+
 newcase inject; printf '%s' "$server" >"$work/inject/$(printf 'a\n::error ::pwned\n.py')"
 for i in $(seq 1 12); do printf '%s' "$server" >"$work/inject/s$i.py"; done
 run inject "file name with a newline and ::error (github)" -- check --exit-zero --format github inject

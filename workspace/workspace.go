@@ -5,8 +5,12 @@
 // file in a folder walked is read even when ignored: uv, Poetry, PDM and
 // Pipenv install from it whether git tracks it or not) and what the caller
 // excludes, and never follows directory symlinks, so a
-// symlink loop cannot trap it. A symlink to a file is read only when it
-// resolves inside its scan root. A root given explicitly is always visited.
+// symlink loop cannot trap it. A symlink to a file is read only to what
+// mcplint would have read by its own name (symlink.go): inside its scan root,
+// outside version-control folders, a file of the link's kind. A root given
+// explicitly is always visited; when it is a symlink, it must lead inside
+// the working directory (or, for a link outside it, the link's folder).
+// With Options.Tracked, only the files git tracks are visited (tracked.go).
 package workspace
 
 import (
@@ -46,6 +50,11 @@ type Options struct {
 	IncludeHidden bool
 	// NoGitignore turns off .gitignore handling (see gitignore.go).
 	NoGitignore bool
+	// Tracked, when set, visits only the files git tracks (tracked.go): a
+	// file a CI step wrote into the work tree (a cloud credentials JSON, a
+	// .netrc, a rendered .env) is not the repository's and is not read.
+	// Files given as roots are visited whether tracked or not.
+	Tracked *Tracked
 }
 
 // PathError is an error about one path (unreadable folder, missing root).
@@ -87,8 +96,15 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 			errs = append(errs, &PathError{Path: root, Err: err})
 			continue
 		}
+		if li, err := os.Lstat(filepath.FromSlash(root)); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			if err := rootRefusal(filepath.FromSlash(root), info.IsDir()); err != nil {
+				errs = append(errs, &PathError{Path: root, Err: err})
+				continue
+			}
+		}
 		if !info.IsDir() {
 			if k, ok := Classify(root); ok {
+				opts.Tracked.Allow(root)
 				add(root, k)
 			} else {
 				errs = append(errs, &PathError{Path: root, Err: errors.New("not a Python or dependency file")})
@@ -170,11 +186,17 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
 				// A symlink in a repository must not make mcplint read (and
-				// quote) a file outside it, such as /proc/self/environ.
-				if err := safeio.Within(filepath.FromSlash(root), p); err != nil {
-					errs = append(errs, &PathError{Path: sp, Err: ErrSymlinkOutside})
+				// quote) a file outside it, such as /proc/self/environ, or
+				// one inside it that is not a file of the link's kind, such
+				// as .git/config.
+				if err := symlinkRefusal(p, filepath.FromSlash(root)); err != nil {
+					errs = append(errs, &PathError{Path: sp, Err: err})
 					return nil
 				}
+			}
+			if !opts.Tracked.Has(p) {
+				opts.Tracked.skip(sp)
+				return nil
 			}
 			add(sp, k)
 			return nil
@@ -188,6 +210,20 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, errs
+}
+
+// rootRefusal checks a root given explicitly that is a symlink: it must
+// lead inside rootTree, and a file root is followed only as a file the walk
+// would follow.
+func rootRefusal(root string, isDir bool) error {
+	tree := rootTree(root)
+	if isDir {
+		if err := safeio.Within(tree, root); err != nil {
+			return errors.New("a symlink to a folder outside the working tree: not followed (give the folder itself)")
+		}
+		return nil
+	}
+	return symlinkRefusal(root, tree)
 }
 
 func skipDir(p, name string, opts Options) bool {

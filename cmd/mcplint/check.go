@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
@@ -29,6 +30,7 @@ type checkFlags struct {
 	isolated                    bool
 	configRun                   *configRun // set by buildOptions
 	noGitignore                 bool
+	trackedOnly                 bool
 	baseline, writeBaseline     string
 	newFromRev, newFromPatch    string
 	showSuppressed              bool
@@ -65,6 +67,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.config, "config", "", "configuration file (default: mcplint.toml, .mcplint.toml or [tool.mcplint] in pyproject.toml, found upward)")
 	fl.BoolVar(&f.isolated, "isolated", false, "ignore every configuration file (mcplint.toml, .mcplint.toml, [tool.mcplint]): defaults and flags only")
 	fl.BoolVar(&f.noGitignore, "no-gitignore", false, "do not honour .gitignore files")
+	fl.BoolVar(&f.trackedOnly, "tracked-only", false, "read only the files git tracks (git ls-files): not what a CI step wrote into the work tree (default: on when GITHUB_ACTIONS or CI is true inside a git work tree)")
 	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file")
 	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record every current finding in this baseline file")
 	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in functions or dependency lines changed since this git revision")
@@ -184,6 +187,18 @@ func printVerbose(w io.Writer, res *engine.Result) {
 	fmt.Fprintf(w, "mcplint: %d files, %d Python files parsed\n", res.Files, res.Parsed)
 	if res.Reused > 0 {
 		fmt.Fprintf(w, "mcplint: cache: %d project%s reused, %d analysed (%d Python files parsed now)\n", res.Reused, plural(res.Reused), res.Analysed, res.ParsedNow)
+	}
+	if n := len(res.Untracked); n > 0 {
+		const shown = 50
+		var list []string
+		for _, p := range res.Untracked[:min(n, shown)] {
+			list = append(list, escape.Visible(p))
+		}
+		more := ""
+		if n > shown {
+			more = fmt.Sprintf(" and %d more", n-shown)
+		}
+		fmt.Fprintf(w, "mcplint: --tracked-only: %d file%s git does not track not read: %s%s\n", n, plural(n), strings.Join(list, ", "), more)
 	}
 	for _, p := range res.Projects {
 		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", escape.Visible(p.Dir), len(p.Handlers),

@@ -91,6 +91,9 @@ func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
 // repository top (a folder with .git) or the working directory's top when
 // the file is under it. A file with none belongs to the working directory
 // (pre-commit runs at the repository top) or, outside it, to its own folder.
+// A file outside the working directory and outside any repository is its
+// own project: the search does not go up (a requirements.txt in / or the
+// home folder, common in container images, made the hook walk all of it).
 func projectRoots(files []string) []string {
 	seen := map[string]bool{}
 	for _, file := range files {
@@ -119,6 +122,9 @@ func projectRoots(files []string) []string {
 func projectRoot(file string) string {
 	file = path.Clean(filepath.ToSlash(file))
 	inside := !strings.HasPrefix(file, "../") && !path.IsAbs(file)
+	if !inside && repoTop(path.Dir(file)) == "" {
+		return path.Dir(file)
+	}
 	for dir := path.Dir(file); ; dir = path.Dir(dir) {
 		if hasDependencyFile(dir) {
 			return dir
@@ -126,7 +132,7 @@ func projectRoot(file string) string {
 		if _, err := os.Stat(filepath.Join(filepath.FromSlash(dir), ".git")); err == nil {
 			return dir
 		}
-		if dir == "." || dir == "/" || path.Dir(dir) == dir || strings.HasSuffix(dir, "..") {
+		if topmost(dir) {
 			break
 		}
 	}
@@ -134,6 +140,25 @@ func projectRoot(file string) string {
 		return "."
 	}
 	return path.Dir(file)
+}
+
+// repoTop returns the nearest folder at or above dir (a slash path) that
+// holds .git, or "" when there is none; it only stats.
+func repoTop(dir string) string {
+	for ; ; dir = path.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(filepath.FromSlash(dir), ".git")); err == nil {
+			return dir
+		}
+		if topmost(dir) {
+			return ""
+		}
+	}
+}
+
+// topmost tells whether the upward search stops at dir: the working
+// directory, the file system's top, or a relative path's last "..".
+func topmost(dir string) bool {
+	return dir == "." || dir == "/" || path.Dir(dir) == dir || strings.HasSuffix(dir, "..")
 }
 
 func hasDependencyFile(dir string) bool {

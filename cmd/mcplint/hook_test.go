@@ -198,3 +198,29 @@ func TestHookReportsGivenFiles(t *testing.T) {
 		t.Errorf("fix hook on a fixed file: exit %d\n%s", code, out)
 	}
 }
+
+// A file outside the working directory and outside any repository is its
+// own project: the search for a dependency file does not go up to a
+// requirements.txt in / or the home folder (the hook then walked all of it).
+func TestProjectRootOutsideAnyRepository(t *testing.T) {
+	outer := t.TempDir()
+	for name, src := range map[string]string{"requirements.txt": "mcp==1.20.0\n", "sub/tool.py": "", "repo/.git/HEAD": "", "repo/requirements.txt": "", "repo/pkg/x.py": ""} {
+		p := filepath.Join(outer, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(t.TempDir())
+	for file, want := range map[string]string{
+		filepath.Join(outer, "sub", "tool.py"):   filepath.ToSlash(filepath.Join(outer, "sub")),
+		filepath.Join(outer, "repo/pkg/x.py"):    filepath.ToSlash(filepath.Join(outer, "repo")), // inside a repository: up to its top
+		filepath.Join(outer, "requirements.txt"): filepath.ToSlash(outer),
+	} {
+		if got := projectRoot(file); got != want {
+			t.Errorf("projectRoot(%s) = %q, want %q", file, got, want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcplint/mcplint/newfromrev"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/mcplint/mcplint/suppress"
+	"github.com/mcplint/mcplint/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -146,6 +147,9 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 	if !changed("no-gitignore") && cfg.RespectGitignore != nil {
 		opts.Walk.NoGitignore = !*cfg.RespectGitignore
 	}
+	if opts.Walk.Tracked, err = trackedFiles(cmd, paths, f); err != nil {
+		return opts, err
+	}
 	lim, err := buildLimits(cfg, f.limits)
 	if err != nil {
 		return opts, err
@@ -204,6 +208,38 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 		opts.Processors = append(opts.Processors, newfromrev.NewFilter("new-from-patch", changes))
 	}
 	return opts, nil
+}
+
+// trackedFiles is what --tracked-only reads: nil (every file) when it is
+// off. It is on by default in CI (GITHUB_ACTIONS or CI is "true") when the
+// first root is inside a git work tree: there a step before mcplint may have
+// written credentials into the work tree (gha-creds-*.json, .netrc, .env),
+// and a pull request decides which of them a symlink or an include names.
+// When git cannot answer, an explicit --tracked-only is an error; the CI
+// default says so on stderr and reads every file.
+func trackedFiles(cmd *cobra.Command, paths []string, f *checkFlags) (*workspace.Tracked, error) {
+	on, explicit := f.trackedOnly, cmd.Flags().Changed("tracked-only")
+	if !explicit {
+		on = inCI() && workspace.InWorkTree(repoDir(paths))
+	}
+	if !on {
+		return nil, nil
+	}
+	t, err := workspace.GitTracked(paths)
+	if err == nil {
+		return t, nil
+	}
+	if explicit {
+		return nil, fmt.Errorf("--tracked-only: %w (--tracked-only=false reads every file)", err)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: warning: %s; reading every file, untracked ones too (--tracked-only is on by default in CI)\n", escape.Visible(err.Error()))
+	return nil, nil
+}
+
+// inCI tells whether the run is a CI job's: GitHub Actions sets
+// GITHUB_ACTIONS=true, most other CI systems CI=true.
+func inCI() bool {
+	return os.Getenv("GITHUB_ACTIONS") == "true" || strings.EqualFold(os.Getenv("CI"), "true")
 }
 
 // buildLimits applies the configuration's limits table, then the --limit

@@ -46,6 +46,9 @@ func writeFixes(stderr io.Writer, outcome *fix.Outcome, roots []string, opts eng
 	} else {
 		fmt.Fprintf(stderr, "mcplint: written: %s\n", escape.Visible(strings.Join(wr.Written, ", ")))
 	}
+	for _, p := range wr.Written {
+		opts.Walk.Tracked.Allow(p) // this run's own output (--tracked-only)
+	}
 	res, err := engine.Run(roots, opts)
 	if err != nil {
 		return nil, nil, err

@@ -9,6 +9,8 @@
 //
 // Every file mcplint reads goes through ReadFile: Python sources, dependency
 // files and their includes, configuration, baselines and .gitignore files.
+// It never reads version-control internals (vcs.go): a CI checkout keeps the
+// job's token in .git/config.
 package safeio
 
 import (
@@ -26,16 +28,21 @@ import (
 type Kind struct {
 	Name string // plural, for messages: "Python files"
 	Max  int64
+	// VCSInternals lets a path that names a version-control folder
+	// (.git/info/exclude) be read: mcplint's own lookups of git's files, and a
+	// configuration file the user names. Without it such a path is refused;
+	// with or without it, a symlink never leads into one (VCSInternalError).
+	VCSInternals bool
 }
 
 // The limits (documented in docs/configuration.md, "What mcplint reads, and its limits"). They are far
 // above real files of each kind: the largest uv.lock or poetry.lock of big
 // projects are a few MiB, and Python files over 8 MiB are generated data.
 var (
-	Python     = Kind{"Python files", 8 << 20}
-	Dependency = Kind{"dependency files", 16 << 20}
-	Config     = Kind{"configuration files", 4 << 20} // mcplint.toml, pyproject.toml searched for [tool.mcplint], .gitignore
-	Baseline   = Kind{"baselines", 64 << 20}
+	Python     = Kind{Name: "Python files", Max: 8 << 20}
+	Dependency = Kind{Name: "dependency files", Max: 16 << 20}
+	Config     = Kind{Name: "configuration files", Max: 4 << 20, VCSInternals: true} // mcplint.toml, pyproject.toml searched for [tool.mcplint], .gitignore, .git/info/exclude
+	Baseline   = Kind{Name: "baselines", Max: 64 << 20}
 )
 
 // ErrNotRegular is the error (inside an *os.PathError) for a path that is
@@ -80,9 +87,15 @@ func Describe(m fs.FileMode) string {
 }
 
 // ReadFile reads the regular file at path (an OS path), following
-// symlinks, and at most k.Max bytes of it. Errors are *os.PathError, with
-// *NotRegularError or *TooLargeError inside for a refused file.
+// symlinks, and at most k.Max bytes of it. Nothing inside a version-control
+// folder (.git, .hg, .svn) is read: not when path names one (unless k allows
+// it), never when a symlink leads there. Errors are *os.PathError, with
+// *NotRegularError, *TooLargeError or *VCSInternalError inside for a
+// refused file.
 func ReadFile(path string, k Kind) ([]byte, error) {
+	if err := namedVCS(path, k); err != nil {
+		return nil, err
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -110,6 +123,9 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 	}
 	if st.Size() > k.Max {
 		return nil, &os.PathError{Op: "read", Path: path, Err: &TooLargeError{st.Size(), k}}
+	}
+	if err := openedVCS(path, f); err != nil {
+		return nil, err
 	}
 	buf := make([]byte, 0, st.Size()+1)
 	b, err := readAll(io.LimitReader(f, k.Max+1), buf)

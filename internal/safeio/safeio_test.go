@@ -89,13 +89,13 @@ func TestReadFileLimit(t *testing.T) {
 	if err := os.WriteFile(p, []byte(strings.Repeat("a", 101)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	small := Kind{"test files", 100}
+	small := Kind{Name: "test files", Max: 100}
 	_, err := ReadFile(p, small)
 	var tl *TooLargeError
 	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "101 bytes, over the 100-byte limit for test files") {
 		t.Fatalf("ReadFile over the limit = %v", err)
 	}
-	if b, err := ReadFile(p, Kind{"test files", 101}); err != nil || len(b) != 101 {
+	if b, err := ReadFile(p, Kind{Name: "test files", Max: 101}); err != nil || len(b) != 101 {
 		t.Fatalf("ReadFile at the limit = %d bytes, %v", len(b), err)
 	}
 }
@@ -108,7 +108,7 @@ func TestReadFileLimitWhileReading(t *testing.T) {
 	if err != nil || st.Size() != 0 {
 		t.Skip("no /proc file that reports size 0")
 	}
-	_, err = ReadFile(p, Kind{"test files", 10})
+	_, err = ReadFile(p, Kind{Name: "test files", Max: 10})
 	var tl *TooLargeError
 	if !errors.As(err, &tl) || tl.Size != 0 {
 		t.Fatalf("ReadFile(%s) with a 10-byte limit = %v", p, err)

@@ -1,0 +1,225 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Tracked is the set of files git tracks in the work trees of a run's roots:
+// `git ls-files`, the index, which holds every committed file and every file
+// added to it. A pull request's own files are tracked (the checkout of its
+// merge commit or head commit has them in the index); what a CI step wrote
+// into the work tree since (a cloud credentials file such as
+// gha-creds-*.json, a .netrc or .pypirc, a rendered .env) is not, and is not
+// read: mcplint quotes only what the repository's authors wrote.
+//
+// A nil *Tracked tracks everything (the option is off).
+type Tracked struct {
+	tops []string                   // the work trees' tops, real paths
+	set  map[string]map[string]bool // top -> slash paths relative to it
+
+	mu      sync.Mutex
+	dirs    map[string]string // folder (absolute) -> its real path
+	allowed map[string]bool   // files given as roots (absolute)
+	skipped []string          // display paths of files not read
+}
+
+// maxLsFiles bounds what git may print: 64 MiB is a million paths of 64
+// bytes, far above real repositories (the Linux kernel's index lists about
+// 80,000 files in 3 MiB).
+const maxLsFiles = 64 << 20
+
+// gitTimeout bounds one git command.
+const gitTimeout = 2 * time.Minute
+
+// ErrNoGit is the error (wrapped) when git cannot say which files it
+// tracks: git is not installed, or a root is not in a work tree.
+var ErrNoGit = errors.New("git cannot list the tracked files")
+
+// GitTracked asks git which files it tracks in the work trees of roots (a
+// root may be a file). git runs without a shell, with its output bounded,
+// and reads nothing mcplint would not (no fsmonitor hook).
+func GitTracked(roots []string) (*Tracked, error) {
+	t := &Tracked{set: map[string]map[string]bool{}, dirs: map[string]string{}, allowed: map[string]bool{}}
+	for _, r := range roots {
+		dir := filepath.FromSlash(r)
+		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+		out, err := git(dir, "rev-parse", "--show-toplevel")
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrNoGit, r, err)
+		}
+		top := filepath.Clean(strings.TrimRight(string(out), "\r\n"))
+		if real, err := filepath.EvalSymlinks(top); err == nil {
+			top = real
+		}
+		if t.set[top] != nil {
+			continue
+		}
+		out, err = git(top, "ls-files", "-z", "--cached", "--recurse-submodules")
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrNoGit, r, err)
+		}
+		files := map[string]bool{}
+		for _, f := range bytes.Split(out, []byte{0}) {
+			if len(f) > 0 {
+				files[string(f)] = true
+			}
+		}
+		t.set[top] = files
+		t.tops = append(t.tops, top)
+	}
+	// The deepest top first: a submodule's own work tree decides its files.
+	sort.Slice(t.tops, func(i, j int) bool { return len(t.tops[i]) > len(t.tops[j]) })
+	return t, nil
+}
+
+// InWorkTree tells whether dir is inside a git work tree, looking for a
+// .git (folder or file) at or above it, without running git.
+func InWorkTree(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
+}
+
+// git runs git in dir with args, no shell, its output bounded.
+func git(dir string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	var out, stderr limitedBuffer
+	out.max, stderr.max = maxLsFiles, 4096
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	err := cmd.Run()
+	if out.over {
+		return nil, fmt.Errorf("git %s printed more than %d bytes", args[0], maxLsFiles)
+	}
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, errors.New(strings.Join(strings.Fields(msg), " "))
+	}
+	return out.Bytes(), nil
+}
+
+// limitedBuffer keeps at most max bytes; past them, a write fails (git
+// then stops on a broken pipe).
+type limitedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.max {
+		b.over = true
+		return 0, errors.New("output over the limit")
+	}
+	return b.Buffer.Write(p)
+}
+
+// Has tells whether git tracks the file at p (an OS path: as the walk
+// found it, or as a dependency file names it). git tracks a symlink as
+// such: a tracked symlink counts only when what it leads to is tracked too
+// (a committed requirements-dev.txt -> requirements-ci.txt that a CI step
+// writes is not the repository's content).
+func (t *Tracked) Has(p string) bool {
+	if t == nil {
+		return true
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.allowed[abs] {
+		return true
+	}
+	if !t.has(t.realDir(filepath.Dir(abs)), filepath.Base(abs)) {
+		return false
+	}
+	if li, err := os.Lstat(abs); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(abs)
+		return err == nil && t.has(filepath.Dir(real), filepath.Base(real))
+	}
+	return true
+}
+
+// realDir is dir (absolute) with its symlinks resolved, remembered.
+func (t *Tracked) realDir(dir string) string {
+	real, ok := t.dirs[dir]
+	if !ok {
+		var err error
+		if real, err = filepath.EvalSymlinks(dir); err != nil {
+			real = dir
+		}
+		t.dirs[dir] = real
+	}
+	return real
+}
+
+// has tells whether git tracks name in the real folder dir.
+func (t *Tracked) has(dir, name string) bool {
+	full := filepath.Join(dir, name)
+	for _, top := range t.tops {
+		if rel, err := filepath.Rel(top, full); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return t.set[top][filepath.ToSlash(rel)]
+		}
+	}
+	return false
+}
+
+// Allow makes the file at p (a slash or OS path) count as tracked: a file
+// given as a root (the user named it), or one this run wrote (a fix's new
+// module, which the analysis after the writes must see).
+func (t *Tracked) Allow(p string) {
+	if t == nil {
+		return
+	}
+	if abs, err := filepath.Abs(filepath.FromSlash(p)); err == nil {
+		t.mu.Lock()
+		t.allowed[abs] = true
+		t.mu.Unlock()
+	}
+}
+
+// skip records a file the walk did not read because git does not track it.
+func (t *Tracked) skip(displayPath string) {
+	t.mu.Lock()
+	t.skipped = append(t.skipped, displayPath)
+	t.mu.Unlock()
+}
+
+// Skipped returns the files not read because git does not track them, in
+// the walk's order (for --verbose).
+func (t *Tracked) Skipped() []string {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.skipped...)
+}
