@@ -306,5 +306,8 @@ func isClientType(q string) bool {
 	if _, ok := products[q]; ok {
 		return true
 	}
+	if isThreadObject(q) {
+		return true
+	}
 	return strings.HasPrefix(q, "anyio.") && strings.HasSuffix(q, "Stream")
 }

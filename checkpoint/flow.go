@@ -488,13 +488,14 @@ func (f *flow) loopExit(s *pyast.Node, k cont, sh bool) bool {
 }
 
 // asyncIterCP: "async for" over an iterator whose every step checkpoints
-// (iterate_in_threadpool: each step is an offload).
+// (iterate_in_threadpool, an anyio AsyncFile: IterOffload; each step is
+// an offload, and an offload starts with a checkpoint).
 func (f *flow) asyncIterCP(s *pyast.Node, sh bool) bool {
 	if sh || s.Kind() != "for_statement" || !pyast.HasChildKind(s, "async") || f.ignored(s) {
 		return false
 	}
-	info, ok := Offload(f.m, s.ChildByFieldName("right"))
-	return ok && info.Iterates
+	_, ok := IterOffload(f.m, s.ChildByFieldName("right"))
+	return ok
 }
 
 // tryParts are the continuations of the parts of a try statement.

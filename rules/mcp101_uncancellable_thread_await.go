@@ -143,12 +143,16 @@ func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait, 
 
 func shortOffloadName(q string) string {
 	switch {
-	case strings.HasPrefix(q, "anyio."):
+	case strings.HasPrefix(q, "anyio."), strings.HasPrefix(q, "trio."):
 		return q
 	case q == "asyncer.asyncify":
 		return "asyncify(...)(...)"
 	}
-	return q[strings.LastIndex(q, ".")+1:]
+	parts := strings.Split(q, ".")
+	if n := len(parts); n >= 2 && parts[n-2] != "" && unicode.IsUpper(rune(parts[n-2][0])) {
+		return parts[n-2] + "." + parts[n-1] // a method: UploadFile.read
+	}
+	return parts[len(parts)-1]
 }
 
 // keywordFix passes abandon_on_cancel=True (or cancellable=True), or turns a
