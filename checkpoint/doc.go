@@ -34,10 +34,15 @@
 //     methods that pass no abandon_on_cancel (read_text, write_bytes, mkdir,
 //     unlink, open, walk ...), anyio file streams, trio.Path and trio file
 //     objects, Starlette / FastAPI UploadFile read, write, seek, close
+//   - leaving "async with" of an anyio AsyncFile or file stream (LeavingFile:
+//     its aclose); the exit starts with a checkpoint, so it covers the body,
+//     and its own wait ends where the body leaves (UncoveredLeaving: after
+//     the statement, and where its return, raise, break, continue go)
 //
 // Cancellable, so no finding and a checkpoint: the anyio.Path queries that
 // pass abandon_on_cancel=True (exists, stat, is_*, resolve, glob, iterdir
-// steps ...), trio file aclose (shielded close, then a checkpoint),
+// steps ...), trio file aclose and leaving its "async with" (shielded
+// close, then a checkpoint),
 // asgiref.sync.sync_to_async(f)(...) (asyncio.shield of run_in_executor, then
 // a cancel of that future), aiofiles files and aiofiles.os functions
 // (run_in_executor). docs/offloads.md cites the source line of each.

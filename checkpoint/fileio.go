@@ -221,3 +221,38 @@ func isThreadObject(q string) bool {
 	_, ok := threadObjects[q]
 	return ok
 }
+
+// exitMethods: leaving "async with f" of a thread-backed file awaits this
+// method (anyio AsyncResource.__aexit__ and trio's file object: aclose;
+// aiofiles' context manager: close).
+var exitMethods = map[string]string{
+	"anyio.AsyncFile": "aclose", "anyio._core._fileio.AsyncFile": "aclose",
+	"anyio.SpooledTemporaryFile": "aclose", "anyio._core._tempfile.SpooledTemporaryFile": "aclose",
+	"anyio.streams.file.FileReadStream": "aclose", "anyio.streams.file.FileWriteStream": "aclose",
+	"trio._file_io.AsyncIOWrapper":  "aclose",
+	"aiofiles.threadpool.AsyncFile": "close",
+}
+
+// LeavingFile reports whether leaving "async with e" waits for a worker
+// thread: e is a thread-backed file (async with await anyio.open_file(p) as
+// f, async with f). Info.Leaves is set, Info.Call is e; Cancellable says
+// whether that wait hands the cancellation back (trio's shielded close then
+// checkpoint, aiofiles' run_in_executor). Either way leaving starts (or
+// ends) with a checkpoint, so it covers the body. anyio.TemporaryFile and
+// the other entering offloads are Offload's, not this.
+func LeavingFile(m *pyast.Module, e *pyast.Node) (OffloadInfo, bool) {
+	e = pyast.Unparen(e)
+	if e == nil {
+		return OffloadInfo{}, false
+	}
+	if info, ok := Offload(m, e); ok && info.Enters {
+		return OffloadInfo{}, false
+	}
+	for _, t := range valueTypes(m, e, 0) {
+		if meth, ok := exitMethods[t]; ok {
+			w := threadObjects[t][meth]
+			return OffloadInfo{Func: displayType(t) + "." + meth, Call: e, Cancellable: w.cancellable, Leaves: true}, true
+		}
+	}
+	return OffloadInfo{}, false
+}

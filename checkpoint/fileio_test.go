@@ -49,28 +49,32 @@ async def h(path, fp, up: UploadFile, typed: anyio.Path, maybe: "anyio.Path | No
 	want := []struct {
 		fn          string
 		cancellable bool
+		leaves      bool
 	}{
-		{"anyio.Path.read_text", false},
-		{"anyio.Path.exists", true},
-		{"anyio.Path.write_bytes", false},
-		{"anyio.Path.unlink", false},
-		{"anyio.open_file", false},
-		{"anyio.AsyncFile.read", false},
-		{"anyio.AsyncFile.__anext__", false},
-		{"anyio.open_file", false},
-		{"anyio.AsyncFile.aclose", false},
-		{"anyio.AsyncFile.seek", false},
-		{"anyio.Path.glob", true},
-		{"anyio.Path.walk", false},
-		{"anyio.Path.home", false},
-		{"fastapi.UploadFile.read", false},
-		{"anyio.streams.file.FileReadStream.from_path", false},
-		{"anyio.streams.file.FileReadStream.receive", false},
-		{"trio.Path.stat", false},
-		{"trio.open_file", false},
-		{"trio.AsyncIOWrapper.read", false},
-		{"trio.AsyncIOWrapper.aclose", true},
-		{"aiofiles.threadpool.AsyncFile.read", true},
+		{"anyio.Path.read_text", false, false},
+		{"anyio.Path.exists", true, false},
+		{"anyio.Path.write_bytes", false, false},
+		{"anyio.Path.unlink", false, false},
+		{"anyio.AsyncFile.aclose", false, true}, // leaving the async with
+		{"anyio.open_file", false, false},
+		{"anyio.AsyncFile.read", false, false},
+		{"anyio.AsyncFile.__anext__", false, false},
+		{"anyio.open_file", false, false},
+		{"anyio.AsyncFile.aclose", false, false},
+		{"anyio.AsyncFile.seek", false, false},
+		{"anyio.Path.glob", true, false},
+		{"anyio.Path.walk", false, false},
+		{"anyio.Path.home", false, false},
+		{"fastapi.UploadFile.read", false, false},
+		{"anyio.streams.file.FileReadStream.from_path", false, false},
+		{"anyio.streams.file.FileReadStream.receive", false, false},
+		{"trio.Path.stat", false, false},
+		{"trio.AsyncIOWrapper.aclose", true, true}, // shielded close, then a checkpoint
+		{"trio.open_file", false, false},
+		{"trio.AsyncIOWrapper.read", false, false},
+		{"trio.AsyncIOWrapper.aclose", true, false},
+		{"aiofiles.threadpool.AsyncFile.close", true, true},
+		{"aiofiles.threadpool.AsyncFile.read", true, false},
 	}
 	m := parse(t, src)
 	got := waitsOf(m)
@@ -83,8 +87,8 @@ async def h(path, fp, up: UploadFile, typed: anyio.Path, maybe: "anyio.Path | No
 	for i, w := range want {
 		g := got[i].Offload
 		line := m.Pos(int(got[i].At.StartByte())).Line
-		if g.Func != w.fn || g.Cancellable != w.cancellable || g.Keyword != "" {
-			t.Errorf("line %d: got %s cancellable=%v keyword=%q, want %s %v", line, g.Func, g.Cancellable, g.Keyword, w.fn, w.cancellable)
+		if g.Func != w.fn || g.Cancellable != w.cancellable || g.Leaves != w.leaves || g.Keyword != "" {
+			t.Errorf("line %d: got %s cancellable=%v leaves=%v keyword=%q, want %s %v %v", line, g.Func, g.Cancellable, g.Leaves, g.Keyword, w.fn, w.cancellable, w.leaves)
 		}
 	}
 }

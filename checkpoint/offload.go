@@ -31,6 +31,10 @@ type OffloadInfo struct {
 	// Iterates is set for iterate_in_threadpool (waited by "async for") and
 	// Enters for contextmanager_in_threadpool (waited by "async with").
 	Iterates, Enters bool
+	// Leaves is set for a thread-backed file whose "async with" exit waits
+	// (LeavingFile); its wait ends where the with statement's body leaves
+	// (Analyzer.UncoveredLeaving).
+	Leaves bool
 }
 
 type offloadKind struct {

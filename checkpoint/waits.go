@@ -9,7 +9,8 @@ type Wait struct {
 	// statement whose last step waits for iterate_in_threadpool /
 	// contextmanager_in_threadpool. UncoveredAfter(m, fn, At, Extra{})
 	// tells which ways out of fn some path reaches from it with no
-	// checkpoint.
+	// checkpoint; for a wait that Leaves (the exit of "async with" of a
+	// thread-backed file), UncoveredLeaving does.
 	At *pyast.Node
 }
 
@@ -61,6 +62,8 @@ func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 			if pyast.HasChildKind(n, "async") {
 				for _, e := range withExprs(n) {
 					if info, ok := Offload(m, e); ok && info.Enters {
+						out = append(out, Wait{Offload: info, At: n})
+					} else if info, ok := LeavingFile(m, e); ok {
 						out = append(out, Wait{Offload: info, At: n})
 					}
 				}

@@ -114,6 +114,9 @@ func runMCP101(p *Pass) {
 				continue
 			}
 			exits := ends.checkpoints.UncoveredAfter(r.Module, r.Func, w.At, checkpoint.Extra{})
+			if w.Offload.Leaves {
+				exits = ends.checkpoints.UncoveredLeaving(r.Module, r.Func, w.At)
+			}
 			how := ends.endsRequest(r.Func, exits)
 			if how == 0 {
 				continue
@@ -127,6 +130,9 @@ func runMCP101(p *Pass) {
 func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait, how checkpoint.Exits) {
 	info := w.Offload
 	what := "`" + shortOffloadName(info.Func) + "`"
+	if info.Leaves {
+		what = "leaving the `async with` awaits " + what + ", which" // the file's close
+	}
 	why := "waits for its worker even after the request is cancelled"
 	switch {
 	case info.KeywordArg != nil:

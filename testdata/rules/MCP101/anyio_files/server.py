@@ -31,8 +31,11 @@ async def joined(root: str) -> bytes:
 
 @mcp.tool()
 async def opened(path: str) -> str:
-    async with await anyio.open_file(path) as f:
-        data = await f.read()  # want: MCP101
+    # Leaving the async with awaits f.aclose(), to_thread.run_sync without
+    # abandon_on_cancel: it starts with a checkpoint (covering the read) and
+    # then waits for the close.
+    async with await anyio.open_file(path) as f:  # want: MCP101
+        data = await f.read()
     return data
 
 
@@ -48,8 +51,8 @@ async def opened_plain(path: str) -> str:
 
 @mcp.tool()
 async def opened_by_path(path: str) -> str:
-    async with await anyio.Path(path).open() as f:
-        await f.write("x")  # want: MCP101
+    async with await anyio.Path(path).open() as f:  # want: MCP101
+        await f.write("x")
     return "ok"
 
 
@@ -63,8 +66,8 @@ async def wrapped(fp) -> str:
 @mcp.tool()
 async def lines(path: str) -> int:
     n = 0
-    async with await anyio.open_file(path) as f:
-        async for _ in f:  # want: MCP101
+    async with await anyio.open_file(path) as f:  # want: MCP101
+        async for _ in f:
             n += 1
     return n
 
@@ -99,3 +102,19 @@ async def temp_dir() -> int:
 async def mkstemp() -> str:
     _, name = await anyio.mkstemp()  # want: MCP101
     return name
+
+
+@mcp.tool()
+async def return_inside(path: str) -> str:
+    # The return runs the exit's close after the read: a wait with nothing
+    # after it. No fix: a checkpoint after the with would not run.
+    async with await anyio.open_file(path) as f:  # want: MCP101
+        return await f.read()
+
+
+@mcp.tool()
+async def file_value(path: str) -> str:
+    f = await anyio.open_file(path)
+    async with f:  # want: MCP101
+        await f.write("x")
+    return "ok"

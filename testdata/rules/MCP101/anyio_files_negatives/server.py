@@ -71,3 +71,20 @@ class Local:
 @mcp.tool()
 async def same_method_name() -> str:
     return await Local().read_text()
+
+
+@mcp.tool()
+async def closed_then_logged(path: str, ctx: Context) -> str:
+    async with await anyio.open_file(path) as f:
+        return_value = await f.read()
+    await ctx.report_progress(1, 1)
+    return return_value
+
+
+@mcp.tool()
+async def return_inside_checked(path: str, ctx: Context) -> str:
+    try:
+        async with await anyio.open_file(path) as f:
+            return await f.read()
+    finally:
+        await ctx.info("read")

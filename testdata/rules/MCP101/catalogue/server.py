@@ -34,9 +34,17 @@ async def trio_path(path: str) -> str:
 
 @mcp.tool()
 async def trio_file(path: str) -> str:
+    # Leaving the async with runs trio's aclose: a close under a shield,
+    # then checkpoint_if_cancelled(), which covers the read: no finding.
     async with await trio.open_file(path) as f:
-        data = await f.read()  # want: MCP101
-    # trio's aclose closes under a shield, then checkpoints: no finding.
+        data = await f.read()
+    return data
+
+
+@mcp.tool()
+async def trio_file_kept(path: str) -> str:
+    f = await trio.open_file(path)
+    data = await f.read()  # want: MCP101
     return data
 
 
