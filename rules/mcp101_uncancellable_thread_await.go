@@ -49,7 +49,8 @@ var mcp101 = Register(&Rule{
 			"`anyio.to_interpreter.run_sync`, Starlette / FastAPI `run_in_threadpool`, `iterate_in_threadpool` and " +
 			"`contextmanager_in_threadpool`, `asyncer.asyncify(f)(...)` without `abandon_on_cancel=True`, " +
 			"`trio.to_thread.run_sync` without `abandon_on_cancel=True` (trio's default is `False` too), anyio's " +
-			"thread-backed file API (`anyio.open_file`, the `AsyncFile` methods and `async for line in f`, the " +
+			"thread-backed file API (`anyio.open_file`, the `AsyncFile` methods, `async for line in f` and leaving " +
+			"`async with` of the file (its close; reported at the `async with`), the " +
 			"`anyio.Path` methods that pass no `abandon_on_cancel` such as `read_text`, `write_bytes`, `mkdir`, " +
 			"`unlink`, `open`, `walk`, and `anyio.TemporaryFile` / `mkstemp` and friends), trio's `Path` and file " +
 			"objects, Starlette / FastAPI `UploadFile.read` / `write` / `seek` / `close`, and " +
