@@ -132,7 +132,15 @@ var iteratedFiles = map[string]bool{
 	"trio._file_io.AsyncIOWrapper": true,
 }
 
+// threadMethods are the method names of threadObjects' tables.
+var threadMethods = map[string]bool{}
+
 func init() {
+	for _, ms := range threadObjects {
+		for name := range ms {
+			threadMethods[name] = true
+		}
+	}
 	// What file factories and path methods make, for valueTypes.
 	for q, t := range map[string]string{
 		"anyio.open_file": "anyio.AsyncFile",
@@ -172,6 +180,9 @@ func methodOffload(m *pyast.Module, call, callee *pyast.Node) (OffloadInfo, bool
 		return OffloadInfo{}, false
 	}
 	attr := m.Text(callee.ChildByFieldName("attribute"))
+	if !threadMethods[attr] {
+		return OffloadInfo{}, false // most calls: no type lookup
+	}
 	for _, t := range valueTypes(m, callee.ChildByFieldName("object"), 0) {
 		if w, ok := threadObjects[t][attr]; ok {
 			return OffloadInfo{Func: displayType(t) + "." + attr, Call: call, Cancellable: w.cancellable, Iterates: w.iterates}, true
