@@ -162,7 +162,7 @@ func init() {
 		factories[q] = t
 	}
 	pathProducts := func(path, file string) map[string]string {
-		out := map[string]string{"open": file}
+		out := map[string]string{"open": file, "/": path}
 		for _, m := range []string{"joinpath", "with_name", "with_stem", "with_suffix", "with_segments",
 			"relative_to", "absolute", "resolve", "expanduser", "readlink", "rename", "replace"} {
 			out[m] = path

@@ -1,6 +1,7 @@
 """anyio's thread-backed file API: AsyncFile, open_file, wrap_file, Path."""
 import anyio
 from anyio import Path, open_file, wrap_file
+from anyio import Path as AsyncPath
 from mcp.server.fastmcp import Context, FastMCP
 
 mcp = FastMCP("files")
@@ -118,3 +119,25 @@ async def file_value(path: str) -> str:
     async with f:  # want: MCP101
         await f.write("x")
     return "ok"
+
+
+@mcp.tool()
+async def divided(root: str, name: str) -> str:
+    return await (AsyncPath(root) / name).read_text()  # want: MCP101
+
+
+class Store:
+    def __init__(self, root: str) -> None:
+        self.root: anyio.Path = anyio.Path(root)
+
+    async def save(self, data: str) -> None:
+        await self.root.write_text(data)  # want: MCP101
+
+
+store = Store("/tmp")
+
+
+@mcp.tool()
+async def save(data: str) -> str:
+    await store.save(data)
+    return "saved"
