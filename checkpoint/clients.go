@@ -294,6 +294,17 @@ func valueTypes(m *pyast.Module, e *pyast.Node, depth int) []string {
 				add(p)
 			}
 		}
+	case "binary_operator":
+		// base / "name": an operator product (anyio.Path / str is a Path).
+		op := e.ChildByFieldName("operator")
+		if op == nil {
+			break
+		}
+		for _, t := range valueTypes(m, e.ChildByFieldName("left"), depth+1) {
+			if p, ok := products[t][m.Text(op)]; ok {
+				add(p)
+			}
+		}
 	}
 	return out
 }
@@ -304,6 +315,9 @@ func isClientType(q string) bool {
 		return true
 	}
 	if _, ok := products[q]; ok {
+		return true
+	}
+	if isThreadObject(q) {
 		return true
 	}
 	return strings.HasPrefix(q, "anyio.") && strings.HasSuffix(q, "Stream")

@@ -24,6 +24,28 @@
 //     g = asyncify(f); await g(...)
 //   - functools.partial(offload, ...)(...) and p = functools.partial(offload, ...);
 //     await p(...), the keyword on either call
+//   - trio.to_thread.run_sync: abandon_on_cancel= (before trio 0.23 cancellable=)
+//   - anyio.open_file, anyio.Path.cwd / home, mkstemp, mkdtemp, gettempdir,
+//     gettempdirb, FileReadStream / FileWriteStream.from_path, trio.open_file,
+//     trio.Path.cwd / home: no keyword; "async with" anyio.TemporaryFile,
+//     NamedTemporaryFile, TemporaryDirectory (entering and leaving)
+//   - methods by the receiver's type (fileio.go, through valueTypes): anyio
+//     AsyncFile (every method, and "async for line in f"), the anyio.Path
+//     methods that pass no abandon_on_cancel (read_text, write_bytes, mkdir,
+//     unlink, open, walk ...), anyio file streams, trio.Path and trio file
+//     objects, Starlette / FastAPI UploadFile read, write, seek, close
+//   - leaving "async with" of an anyio AsyncFile or file stream (LeavingFile:
+//     its aclose); the exit starts with a checkpoint, so it covers the body,
+//     and its own wait ends where the body leaves (UncoveredLeaving: after
+//     the statement, and where its return, raise, break, continue go)
+//
+// Cancellable, so no finding and a checkpoint: the anyio.Path queries that
+// pass abandon_on_cancel=True (exists, stat, is_*, resolve, glob, iterdir
+// steps ...), trio file aclose and leaving its "async with" (shielded
+// close, then a checkpoint),
+// asgiref.sync.sync_to_async(f)(...) (asyncio.shield of run_in_executor, then
+// a cancel of that future), aiofiles files and aiofiles.os functions
+// (run_in_executor). docs/offloads.md cites the source line of each.
 //
 // Awaiting any of them, cancellable or not, is a checkpoint: an offload starts
 // with one.
@@ -37,7 +59,7 @@
 //     asyncio.sleep, trio.sleep, sleep_until, sleep_forever,
 //     trio.lowlevel.checkpoint, checkpoint_if_cancelled
 //   - an offload (above), asyncio.to_thread, asyncio.shield,
-//     trio.to_thread.run_sync, loop.run_in_executor on
+//     loop.run_in_executor on
 //     asyncio.get_running_loop() / get_event_loop() / new_event_loop()
 //   - ctx.info, debug, warning, error, critical, log, report_progress, where ctx
 //     is typed (annotation or constructor) as an mcp.* or fastmcp.* Context,

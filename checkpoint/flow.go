@@ -488,13 +488,14 @@ func (f *flow) loopExit(s *pyast.Node, k cont, sh bool) bool {
 }
 
 // asyncIterCP: "async for" over an iterator whose every step checkpoints
-// (iterate_in_threadpool: each step is an offload).
+// (iterate_in_threadpool, an anyio AsyncFile: IterOffload; each step is
+// an offload, and an offload starts with a checkpoint).
 func (f *flow) asyncIterCP(s *pyast.Node, sh bool) bool {
 	if sh || s.Kind() != "for_statement" || !pyast.HasChildKind(s, "async") || f.ignored(s) {
 		return false
 	}
-	info, ok := Offload(f.m, s.ChildByFieldName("right"))
-	return ok && info.Iterates
+	_, ok := IterOffload(f.m, s.ChildByFieldName("right"))
+	return ok
 }
 
 // tryParts are the continuations of the parts of a try statement.
@@ -652,10 +653,84 @@ func (f *flow) entersOffload(s *pyast.Node) bool {
 // async with of contextmanager_in_threadpool runs an offload, which starts
 // with a checkpoint.
 func (f *flow) withBody(s *pyast.Node, k cont, sh bool) (cont, bool) {
-	if !sh && pyast.HasChildKind(s, "async") && !f.ignored(s) && f.entersOffload(s) {
+	if !sh && pyast.HasChildKind(s, "async") && !f.ignored(s) && (f.entersOffload(s) || f.leavesFile(s)) {
 		k = allCovered
 	}
 	return k, sh || f.shields(s)
+}
+
+// leavesFile: leaving an async with of a thread-backed file closes it in a
+// worker thread (LeavingFile), which starts with a checkpoint (anyio) or
+// ends with one (trio), or awaits run_in_executor (aiofiles).
+func (f *flow) leavesFile(s *pyast.Node) bool {
+	for _, e := range withExprs(s) {
+		if _, ok := LeavingFile(f.m, e); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// UncoveredLeaving returns the exits of fn that some path reaches with no
+// real checkpoint from the exit of with statement s (the wait of a
+// thread-backed file's close): after s when its body can fall off its end,
+// and where s's return, raise, break and continue statements go (the exit
+// runs before each).
+func (a *Analyzer) UncoveredLeaving(m *pyast.Module, fn *pyast.Function, s *pyast.Node) Exits {
+	body := s.ChildByFieldName("body")
+	jumps := bodyJumps(body)
+	return a.uncovered(m, fn, Extra{}, func(f *flow) bool {
+		k := f.stmtCont(fn, s)
+		return (k.next || jumps.endsInJump) && (k.ret || !jumps.ret) && (k.exc || !jumps.raise) &&
+			(k.brk || !jumps.brk) && (k.cont || !jumps.cont)
+	})
+}
+
+// jumpSet says which jumps out of a block its statements make.
+type jumpSet struct {
+	ret, raise, brk, cont bool
+	endsInJump            bool // the last statement returns or raises
+}
+
+// bodyJumps finds the return and raise statements of block b (not in
+// nested functions) and its break / continue statements that leave it
+// (not those of a loop inside it).
+func bodyJumps(b *pyast.Node) jumpSet {
+	var j jumpSet
+	if b == nil {
+		return j
+	}
+	if n := b.NamedChildCount(); n > 0 {
+		switch b.NamedChild(n - 1).Kind() {
+		case "return_statement", "raise_statement":
+			j.endsInJump = true
+		}
+	}
+	loops := 0
+	var visit func(n *pyast.Node)
+	visit = func(n *pyast.Node) {
+		if pyast.IsFunctionBoundary(n) {
+			return
+		}
+		switch n.Kind() {
+		case "return_statement":
+			j.ret = true
+		case "raise_statement":
+			j.raise = true
+		case "break_statement":
+			j.brk = j.brk || loops == 0
+		case "continue_statement":
+			j.cont = j.cont || loops == 0
+		case "for_statement", "while_statement":
+			loops++
+			defer func() { loops-- }()
+		}
+		for _, c := range pyast.NamedChildren(n) {
+			visit(c)
+		}
+	}
+	visit(b)
+	return j
 }
 
 // shields reports whether a with statement enters a shielded cancel scope.

@@ -31,6 +31,10 @@ type OffloadInfo struct {
 	// Iterates is set for iterate_in_threadpool (waited by "async for") and
 	// Enters for contextmanager_in_threadpool (waited by "async with").
 	Iterates, Enters bool
+	// Leaves is set for a thread-backed file whose "async with" exit waits
+	// (LeavingFile); its wait ends where the with statement's body leaves
+	// (Analyzer.UncoveredLeaving).
+	Leaves bool
 }
 
 type offloadKind struct {
@@ -38,10 +42,17 @@ type offloadKind struct {
 	legacy   string // a second accepted keyword (pre-4.1 anyio "cancellable")
 	iterates bool
 	enters   bool
+	// wrapper: calling it only makes the offloading function, whose call
+	// is the wait (asyncify(f)(...), sync_to_async(f)(...)).
+	wrapper bool
+	// cancellable: the wait hands the cancellation back at once, whatever
+	// the arguments (sync_to_async).
+	cancellable bool
 }
 
-// offloads are the non-cancellable offloads of SPEC section 1, by qualified
-// name.
+// offloads are the offloads of SPEC section 1 and the MCP101 catalogue, by
+// qualified name: non-cancellable unless the keyword says so (or
+// cancellable is set). The MCP101 doc cites the source line of each.
 var offloads = map[string]offloadKind{
 	"anyio.to_thread.run_sync":                         {keyword: "abandon_on_cancel", legacy: "cancellable"},
 	"anyio.to_process.run_sync":                        {keyword: "cancellable"},
@@ -51,15 +62,54 @@ var offloads = map[string]offloadKind{
 	"fastapi.concurrency.run_in_threadpool":            {},
 	"fastapi.concurrency.iterate_in_threadpool":        {iterates: true},
 	"fastapi.concurrency.contextmanager_in_threadpool": {enters: true},
-	"asyncer.asyncify":                                 {keyword: "abandon_on_cancel", legacy: "cancellable"},
+	"asyncer.asyncify":                                 {keyword: "abandon_on_cancel", legacy: "cancellable", wrapper: true},
+	// trio: abandon_on_cancel=False by default (0.23.0+), cancellable=False
+	// before (accepted, deprecated, until 0.25.0).
+	"trio.to_thread.run_sync": {keyword: "abandon_on_cancel", legacy: "cancellable"},
+	// anyio's and trio's file API (fileio.go has the methods): no keyword.
+	"anyio.open_file":   {},
+	"anyio.Path.cwd":    {},
+	"anyio.Path.home":   {},
+	"anyio.mkstemp":     {},
+	"anyio.mkdtemp":     {},
+	"anyio.gettempdir":  {},
+	"anyio.gettempdirb": {},
+	"anyio.streams.file.FileReadStream.from_path":  {},
+	"anyio.streams.file.FileWriteStream.from_path": {},
+	// "async with" enters and leaves in a worker thread.
+	"anyio.TemporaryFile":      {enters: true},
+	"anyio.NamedTemporaryFile": {enters: true},
+	"anyio.TemporaryDirectory": {enters: true},
+	"trio.open_file":           {},
+	"trio.Path.cwd":            {},
+	"trio.Path.home":           {},
+	// asgiref: run_in_executor awaited through asyncio.shield; on a cancel
+	// it cancels the executor future and awaits it, which raises at once.
+	"asgiref.sync.sync_to_async": {wrapper: true, cancellable: true},
+	"asgiref.sync.SyncToAsync":   {wrapper: true, cancellable: true},
 }
 
 // cancellableWaits are offloads and waits that observe cancellation: they
 // are no finding of MCP101, and awaiting them is a checkpoint.
 var cancellableWaits = map[string]bool{
-	"asyncio.to_thread":       true,
-	"asyncio.shield":          true,
-	"trio.to_thread.run_sync": true,
+	"asyncio.to_thread": true,
+	"asyncio.shield":    true,
+	// aiofiles: loop.run_in_executor (aiofiles/threadpool/__init__.py,
+	// os.py, ospath.py wrap, 24.1.0)
+	"aiofiles.open": true, "aiofiles.threadpool.open": true,
+}
+
+func init() {
+	for _, f := range []string{"stat", "rename", "renames", "replace", "remove", "unlink", "mkdir", "makedirs",
+		"rmdir", "removedirs", "symlink", "readlink", "listdir", "scandir", "access", "getcwd", "link",
+		"sendfile", "statvfs"} {
+		cancellableWaits["aiofiles.os."+f] = true
+	}
+	for _, f := range []string{"exists", "isfile", "isdir", "islink", "ismount", "getsize", "getmtime",
+		"getatime", "getctime", "samefile", "sameopenfile", "abspath"} {
+		cancellableWaits["aiofiles.os.path."+f] = true
+		cancellableWaits["aiofiles.ospath."+f] = true
+	}
 }
 
 // Offload reports whether call (a call node) starts a non-cancellable-by-
@@ -86,11 +136,14 @@ func Offload(m *pyast.Module, call *pyast.Node) (OffloadInfo, bool) {
 	switch callee.Kind() {
 	case "identifier", "attribute":
 		if n, k, ok := offloadName(m, callee); ok {
-			if n == "asyncer.asyncify" {
+			if k.wrapper {
 				return OffloadInfo{}, false // asyncify(f) only makes the function
 			}
 			name, kind = n, k
 			break
+		}
+		if info, ok := methodOffload(m, call, callee); ok {
+			return info, true // f.read(), anyio.Path(p).read_text()
 		}
 		// p(...) where p = functools.partial(offload, ...) or
 		// p = asyncify(f).
@@ -123,6 +176,10 @@ func Offload(m *pyast.Module, call *pyast.Node) (OffloadInfo, bool) {
 	}
 	info := OffloadInfo{Func: name, Call: call, Keyword: kind.keyword, Iterates: kind.iterates, Enters: kind.enters}
 	info.KeywordCall = calls[len(calls)-1]
+	if kind.cancellable {
+		info.Cancellable = true
+		return info, true
+	}
 	if kind.keyword == "" {
 		return info, true
 	}
@@ -149,8 +206,10 @@ func wrapperCall(m *pyast.Module, c *pyast.Node) (string, offloadKind, []*pyast.
 		return "", offloadKind{}, nil, false
 	}
 	names := m.Resolve(callee)
-	if has(names, "asyncer.asyncify") {
-		return "asyncer.asyncify", offloads["asyncer.asyncify"], []*pyast.Node{c}, true
+	for _, q := range names {
+		if k := offloads[q]; k.wrapper {
+			return q, k, []*pyast.Node{c}, true
+		}
 	}
 	if has(names, "functools.partial") {
 		pos, _ := m.Args(c)
@@ -160,7 +219,7 @@ func wrapperCall(m *pyast.Module, c *pyast.Node) (string, offloadKind, []*pyast.
 		first := pyast.Unparen(pos[0])
 		switch first.Kind() {
 		case "identifier", "attribute":
-			if n, k, ok := offloadName(m, first); ok && n != "asyncer.asyncify" {
+			if n, k, ok := offloadName(m, first); ok && !k.wrapper {
 				return n, k, []*pyast.Node{c}, true
 			}
 		case "call":

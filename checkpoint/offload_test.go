@@ -91,6 +91,9 @@ async def h(f, flag):
 		{"anyio.to_thread.run_sync", false, "abandon_on_cancel"},
 		{"starlette.concurrency.iterate_in_threadpool", false, ""},
 		{"fastapi.concurrency.contextmanager_in_threadpool", false, ""},
+		// trio's default is abandon_on_cancel=False (trio 0.34.0
+		// src/trio/_threads.py:261): it waits like anyio's.
+		{"trio.to_thread.run_sync", false, "abandon_on_cancel"},
 	}
 	m := parse(t, src)
 	got := waitsOf(m)

@@ -9,7 +9,8 @@ type Wait struct {
 	// statement whose last step waits for iterate_in_threadpool /
 	// contextmanager_in_threadpool. UncoveredAfter(m, fn, At, Extra{})
 	// tells which ways out of fn some path reaches from it with no
-	// checkpoint.
+	// checkpoint; for a wait that Leaves (the exit of "async with" of a
+	// thread-backed file), UncoveredLeaving does.
 	At *pyast.Node
 }
 
@@ -19,7 +20,9 @@ type Wait struct {
 // scope (coro = run_sync(f); await coro), either of those awaited through
 // asyncio.wait_for (on Python 3.12+ it awaits its argument in the same task,
 // so the offload's wait is what the await does), "async for" over
-// iterate_in_threadpool and "async with" of contextmanager_in_threadpool.
+// iterate_in_threadpool (and the other IterOffload iterators: an anyio
+// AsyncFile, anyio.Path.walk) and "async with" of contextmanager_in_threadpool
+// (and anyio.TemporaryFile, NamedTemporaryFile, TemporaryDirectory).
 func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 	if fn == nil || fn.Body == nil {
 		return nil
@@ -51,7 +54,7 @@ func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 			}
 		case "for_statement":
 			if pyast.HasChildKind(n, "async") {
-				if info, ok := Offload(m, n.ChildByFieldName("right")); ok && info.Iterates {
+				if info, ok := IterOffload(m, n.ChildByFieldName("right")); ok {
 					out = append(out, Wait{Offload: info, At: n})
 				}
 			}
@@ -59,6 +62,8 @@ func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 			if pyast.HasChildKind(n, "async") {
 				for _, e := range withExprs(n) {
 					if info, ok := Offload(m, e); ok && info.Enters {
+						out = append(out, Wait{Offload: info, At: n})
+					} else if info, ok := LeavingFile(m, e); ok {
 						out = append(out, Wait{Offload: info, At: n})
 					}
 				}

@@ -710,6 +710,11 @@ func (m *Module) indexWithItem(n *Node, s *Scope) {
 		return
 	}
 	expr := Unparen(v.NamedChild(0))
+	if expr != nil && expr.Kind() == "await" {
+		// async with await factory() as x: as for x = await factory(),
+		// record the factory.
+		expr = Unparen(expr.NamedChild(0))
+	}
 	alias := v.ChildByFieldName("alias")
 	if expr == nil || alias == nil || expr.Kind() != "call" {
 		return

@@ -47,14 +47,27 @@ var mcp101 = Register(&Rule{
 			"interpreter that ignores cancellation — `anyio.to_thread.run_sync` without `abandon_on_cancel=True` " +
 			"(or its pre-4.1 name `cancellable=True`), `anyio.to_process.run_sync` without `cancellable=True`, " +
 			"`anyio.to_interpreter.run_sync`, Starlette / FastAPI `run_in_threadpool`, `iterate_in_threadpool` and " +
-			"`contextmanager_in_threadpool`, `asyncer.asyncify(f)(...)` without `abandon_on_cancel=True`, and " +
+			"`contextmanager_in_threadpool`, `asyncer.asyncify(f)(...)` without `abandon_on_cancel=True`, " +
+			"`trio.to_thread.run_sync` without `abandon_on_cancel=True` (trio's default is `False` too), anyio's " +
+			"thread-backed file API (`anyio.open_file`, the `AsyncFile` methods, `async for line in f` and leaving " +
+			"`async with` of the file (its close; reported at the `async with`), the " +
+			"`anyio.Path` methods that pass no `abandon_on_cancel` such as `read_text`, `write_bytes`, `mkdir`, " +
+			"`unlink`, `open`, `walk`, and `anyio.TemporaryFile` / `mkstemp` and friends), trio's `Path` and file " +
+			"objects, Starlette / FastAPI `UploadFile.read` / `write` / `seek` / `close`, and " +
 			"`functools.partial` objects of those, through any import alias, also awaited through `asyncio.wait_for` " +
 			"(on Python 3.12+ it awaits them in the same task, so the timeout does not make the wait cancellable) — when some path from it to the end of " +
 			"the handler (a return, or a raise of another exception than the cancellation) passes no real checkpoint. `abandon_on_cancel=False` written out counts as missing. " +
 			"Checkpoints are `anyio.lowlevel.checkpoint()`, `checkpoint_if_cancelled()`, `anyio.sleep`, " +
 			"`asyncio.sleep`, a later offload, `ctx.info()` and the other Context log and progress helpers, " +
 			"`session.send_*()`, well-known network I/O, and project async functions that checkpoint on every path. " +
-			"An offload at the end of a helper is reported when a caller that returns right after it leads to a handler.",
+			"An offload at the end of a helper is reported when a caller that returns right after it leads to a handler. " +
+			"A method is known by its receiver's type: a constructor call (`anyio.Path(p)`), an annotation " +
+			"(`p: anyio.Path`), an assignment or `async with` of a factory (`f = await anyio.open_file(p)`, " +
+			"`async with await anyio.open_file(p) as f`), or a method that makes one (`p.joinpath(...)`, `p.open()`). " +
+			"Not reported, because they hand the cancellation back at once: `asyncio.to_thread`, " +
+			"`loop.run_in_executor`, aiofiles, `asgiref.sync.sync_to_async`, and the `anyio.Path` queries that " +
+			"abandon their thread (`exists`, `stat`, `is_file`, `resolve`, `glob`, `iterdir` ...). The catalogue " +
+			"of every such API, with the library source line that decides each, is docs/offloads.md.",
 		WhyIsThisBad: "In mcp 1.x (1.12.3 to 1.30.0), when a client cancels a request the SDK cancels the handler and " +
 			"at once answers with a \"Request cancelled\" error. A non-cancellable offload keeps waiting for its " +
 			"worker and then returns its result as if nothing happened; if the handler then returns normally, the " +
@@ -78,11 +91,13 @@ var mcp101 = Register(&Rule{
 			"inside a `with` block that holds a lock, semaphore or capacity limiter (leaving the block on the cancel " +
 			"would release it while the thread still works under it), nor with `limiter=` (anyio gives the token back " +
 			"when the wait is abandoned, so cancelled calls escape the bound); the finding says so instead. " +
-			"`run_in_threadpool` and friends have no such keyword, so only the checkpoint fix is offered there.",
+			"`run_in_threadpool` and friends, the `anyio.Path`, `AsyncFile` and `UploadFile` methods and " +
+			"`anyio.open_file` have no such keyword, so only the checkpoint fix is offered there.",
 		References: []string{
 			"https://anyio.readthedocs.io/en/stable/threads.html#cancelling-worker-threads",
 			"https://anyio.readthedocs.io/en/stable/cancellation.html#checkpoints",
 			"https://github.com/modelcontextprotocol/python-sdk/blob/v1.30.0/src/mcp/shared/session.py",
+			"https://github.com/mcplint/mcplint/blob/main/docs/offloads.md",
 		},
 	},
 	Run: runMCP101,
@@ -100,6 +115,9 @@ func runMCP101(p *Pass) {
 				continue
 			}
 			exits := ends.checkpoints.UncoveredAfter(r.Module, r.Func, w.At, checkpoint.Extra{})
+			if w.Offload.Leaves {
+				exits = ends.checkpoints.UncoveredLeaving(r.Module, r.Func, w.At)
+			}
 			how := ends.endsRequest(r.Func, exits)
 			if how == 0 {
 				continue
@@ -113,6 +131,9 @@ func runMCP101(p *Pass) {
 func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait, how checkpoint.Exits) {
 	info := w.Offload
 	what := "`" + shortOffloadName(info.Func) + "`"
+	if info.Leaves {
+		what = "leaving the `async with` awaits " + what + ", which" // the file's close
+	}
 	why := "waits for its worker even after the request is cancelled"
 	switch {
 	case info.KeywordArg != nil:
@@ -143,12 +164,16 @@ func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait, 
 
 func shortOffloadName(q string) string {
 	switch {
-	case strings.HasPrefix(q, "anyio."):
+	case strings.HasPrefix(q, "anyio."), strings.HasPrefix(q, "trio."):
 		return q
 	case q == "asyncer.asyncify":
 		return "asyncify(...)(...)"
 	}
-	return q[strings.LastIndex(q, ".")+1:]
+	parts := strings.Split(q, ".")
+	if n := len(parts); n >= 2 && parts[n-2] != "" && unicode.IsUpper(rune(parts[n-2][0])) {
+		return parts[n-2] + "." + parts[n-1] // a method: UploadFile.read
+	}
+	return parts[len(parts)-1]
 }
 
 // keywordFix passes abandon_on_cancel=True (or cancellable=True), or turns a
