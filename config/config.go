@@ -162,7 +162,8 @@ func find(start string, display func(string) string) (string, *Config, error) {
 			src, err := safeio.ReadFile(p, safeio.Config)
 			var nr *safeio.NotRegularError
 			var tl *safeio.TooLargeError
-			if errors.As(err, &nr) || errors.As(err, &tl) {
+			var vcs *safeio.VCSInternalError
+			if errors.As(err, &nr) || errors.As(err, &tl) || errors.As(err, &vcs) {
 				return p, nil, nil // Load says why it cannot be read
 			}
 			if err != nil {

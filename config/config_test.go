@@ -307,3 +307,19 @@ func TestConfigSymlinkOutside(t *testing.T) {
 		t.Errorf("a link within the folder: %v %+v", err, c)
 	}
 }
+
+// A configuration file that is a symlink into the repository's .git folder
+// (where actions/checkout writes the job's token) is refused with a reason,
+// not skipped as if there were none, and nothing of it is quoted.
+func TestConfigSymlinkIntoGit(t *testing.T) {
+	repo := t.TempDir()
+	write(t, repo, ".git/config", "[http]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX0ZBS0U=\n")
+	write(t, repo, "sub/x.py", "")
+	if err := os.Symlink(".git/config", filepath.Join(repo, "mcplint.toml")); err != nil {
+		t.Skip(err)
+	}
+	_, err := FindAndLoad(filepath.Join(repo, "sub"), nil)
+	if err == nil || !strings.Contains(err.Error(), "version-control internals") || strings.Contains(err.Error(), "eC1hY2Nl") {
+		t.Errorf("found: %v", err)
+	}
+}
