@@ -27,7 +27,7 @@ func readPyproject(l *loader, f *File) []*Requirement {
 		l.tomls = map[string]*ttable{}
 	}
 	l.tomls[path.Clean(f.Path)] = root // for readStyle
-	if root.table("tool", "uv", "workspace") != nil {
+	if root.table("tool", "uv", "workspace") != nil || root.table("tool", "pdm", "workspace") != nil {
 		l.proj.workspace = true
 	}
 	return pyprojectRequirements(l, f, root)
