@@ -223,14 +223,28 @@ func (c Compiled) resolve(p string, args []string, exist func(string) bool) Comp
 			srcs = append(srcs, a)
 		}
 	}
-	dir := path.Dir(p)
+	// The folder the command ran in: the one from which --output-file names
+	// p; else (pip-compile writes next to its source by default) the nearest
+	// folder, p's own or above, from which the first source exists.
+	dir, known := path.Dir(p), false
 	if output != "" && !path.IsAbs(output) {
 		out := path.Clean(strings.ReplaceAll(output, "\\", "/"))
 		switch {
 		case out == path.Clean(p):
-			dir = "."
+			dir, known = ".", true
 		case strings.HasSuffix(p, "/"+out):
-			dir = path.Clean(strings.TrimSuffix(p, "/"+out))
+			dir, known = path.Clean(strings.TrimSuffix(p, "/"+out)), true
+		}
+	}
+	if !known && len(srcs) > 0 && exist != nil && !path.IsAbs(srcs[0]) {
+		for d := dir; ; d = path.Dir(d) {
+			if exist(path.Join(d, srcs[0])) {
+				dir = d
+				break
+			}
+			if d == "." || d == "/" || path.Dir(d) == d {
+				break
+			}
 		}
 	}
 	if len(srcs) == 0 {

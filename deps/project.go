@@ -270,6 +270,11 @@ type loader struct {
 	// tomls: TOML files parsed (by cleaned path; nil when unreadable), for
 	// the style files that are also dependency files.
 	tomls map[string]*ttable
+	// rootSources is the workspace root's [tool.uv.sources] (and its
+	// file), which the members' requirements inherit (uv: a member's own
+	// entry for a package overrides the root's).
+	rootSources     *ttable
+	rootSourcesFile *File
 }
 
 // errorf records an error in f. The message is bounded and made printable

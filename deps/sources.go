@@ -2,7 +2,7 @@ package deps
 
 import (
 	"path"
-	"strings"
+	"path/filepath"
 )
 
 // VersionSource is one dependency file of a project: what kind of file it is, why
@@ -114,8 +114,8 @@ func (p *Project) displayName(file string) string {
 	if p.why[file] == "" {
 		return path.Base(file)
 	}
-	if p.Dir != "." && strings.HasPrefix(file, p.Dir+"/") {
-		return file[len(p.Dir)+1:]
+	if rel, err := filepath.Rel(filepath.FromSlash(p.Dir), filepath.FromSlash(file)); err == nil {
+		return filepath.ToSlash(rel)
 	}
 	return file
 }

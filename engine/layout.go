@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -339,4 +340,67 @@ func (e *runner) dropIncluded(byDir map[string]*project) {
 			delete(byDir, d)
 		}
 	}
+}
+
+// outerWorkspaces gives a project that is a member of a workspace whose
+// root is above every scan root (`mcplint check packages/srv`, the
+// pre-commit hook's project roots) the root's lock: the installer reads
+// it for the member, as uv does when run in a member's folder. The search
+// goes up from the project's folder to the repository's top (a folder with
+// .git); the root's own manifest is not read (its dependencies are not
+// the member's), nor are its other members (outside the scan).
+func (e *runner) outerWorkspaces(byDir map[string]*project) {
+	for d, pr := range byDir {
+		if pr.script || pr.membersJoined || !hasFile(pr, "pyproject.toml") {
+			continue
+		}
+		abs, err := filepath.Abs(filepath.FromSlash(d))
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(abs, ".git")); err == nil {
+			continue // the repository's top
+		}
+	search:
+		for up := filepath.Dir(abs); ; up = filepath.Dir(up) {
+			rootDir := workspace.DisplayPath(up)
+			if byDir[rootDir] != nil {
+				break // walked: layout joined what it declares
+			}
+			pp := filepath.Join(up, "pyproject.toml")
+			if src, err := e.readRaw(filepath.ToSlash(pp)); err == nil {
+				if m, ok := deps.ReadManifest(pp, src); ok {
+					rel, _ := filepath.Rel(up, abs)
+					for _, w := range m.Workspaces {
+						if w.Lock == "" || !w.Matches(filepath.ToSlash(rel)) {
+							continue
+						}
+						lock := path.Join(rootDir, w.Lock)
+						if _, err := os.Stat(filepath.FromSlash(lock)); err != nil {
+							continue
+						}
+						pr.depFiles = append(pr.depFiles, lock)
+						if pr.why == nil {
+							pr.why = map[string]string{}
+						}
+						pr.why[lock] = fmt.Sprintf("the lock of the %s workspace at %s ([%s] members), of which %s is a member: it pins what the member runs", w.Tool, rootDir, w.Table, d)
+						pr.joined = append(pr.joined, fmt.Sprintf("%s: the lock of the %s workspace at %s, above the scan, of which this project is a member", lock, w.Tool, rootDir))
+						break search
+					}
+				}
+			}
+			if _, err := os.Stat(filepath.Join(up, ".git")); err == nil || filepath.Dir(up) == up {
+				break
+			}
+		}
+	}
+}
+
+func hasFile(pr *project, base string) bool {
+	for _, f := range pr.depFiles {
+		if path.Base(f) == base {
+			return true
+		}
+	}
+	return false
 }

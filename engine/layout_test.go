@@ -284,3 +284,41 @@ func TestLayoutNestedStaysApart(t *testing.T) {
 		".: 0 handlers; mcp not declared",
 		"examples: 0 handlers; mcp ==1.26.0 in requirements.txt")
 }
+
+// A member inherits the workspace root's [tool.uv.sources]: its bare `mcp`
+// is the root's git tag, not any release.
+func TestLayoutMemberInheritsRootSources(t *testing.T) {
+	root, res := runLayout(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"mono\"\nversion = \"0\"\n\n[tool.uv.workspace]\nmembers = [\"apps/*\"]\n\n" +
+			"[tool.uv.sources]\nmcp = { git = \"https://github.com/modelcontextprotocol/python-sdk\", tag = \"v1.25.0\" }\n",
+		"apps/a/pyproject.toml": "[project]\nname = \"a\"\nversion = \"0\"\ndependencies = [\"mcp\"]\n",
+		"apps/b/pyproject.toml": "[project]\nname = \"b\"\nversion = \"0\"\ndependencies = [\"mcp>=2\"]\n\n[tool.uv.sources]\nmcp = { index = \"internal\" }\n",
+	})
+	wantProjects(t, root, res,
+		".: 0 handlers; mcp @ https://github.com/modelcontextprotocol/python-sdk in apps/a/pyproject.toml, >=2 in apps/b/pyproject.toml")
+	if r := res.Projects[0].Deps().Resolution("mcp"); !r.Set.AdmitsRange("1.25.0", "1.25.1") || r.Set.AdmitsRange("1.26.0", "2.0.0") {
+		t.Errorf("mcp resolves to %s, want the root's tag 1.25.0 for apps/a", r.Set)
+	}
+}
+
+// A member scanned on its own (the pre-commit hook's project roots) still
+// runs on its workspace root's lock.
+func TestLayoutMemberScannedAlone(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		".git/HEAD":                      "ref: refs/heads/main\n",
+		"pyproject.toml":                 uvWorkspace["pyproject.toml"],
+		"uv.lock":                        uvWorkspace["uv.lock"],
+		"packages/srv/pyproject.toml":    "[project]\nname = \"srv\"\nversion = \"0\"\ndependencies = [\"mcp>=0.2.0\"]\n",
+		"packages/legacy/pyproject.toml": uvWorkspace["packages/legacy/pyproject.toml"],
+	})
+	member := filepath.Join(root, "packages", "srv")
+	res := run(t, []string{member}, Options{Rules: []*rules.Rule{rules.Lookup("MCP001")}})
+	if len(res.Projects) != 1 || res.Projects[0].Deps().Describe("mcp") != "mcp ==1.9.2 (../../uv.lock), declared >=0.2.0 in pyproject.toml" {
+		t.Errorf("projects %q", projectsOf(root, res))
+	}
+	// excluded from the workspace: its own range
+	res = run(t, []string{filepath.Join(root, "packages", "legacy")}, Options{Rules: []*rules.Rule{rules.Lookup("MCP001")}})
+	if len(res.Projects) != 1 || res.Projects[0].Deps().Describe("mcp") != "mcp >=2 in pyproject.toml" {
+		t.Errorf("projects %q", projectsOf(root, res))
+	}
+}

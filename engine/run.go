@@ -432,6 +432,7 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 		pr.pyFiles = append(pr.pyFiles, f.Path)
 		pr.order = append(pr.order, i)
 	}
+	e.outerWorkspaces(byDir)
 	out := make([]*project, 0, len(byDir))
 	for _, pr := range byDir {
 		out = append(out, pr)
