@@ -322,3 +322,22 @@ func TestLayoutMemberScannedAlone(t *testing.T) {
 		t.Errorf("projects %q", projectsOf(root, res))
 	}
 }
+
+// A run that takes the workspace's analysis from the cache reports the
+// same project: the joined members and the root lock's versions.
+func TestLayoutCached(t *testing.T) {
+	root := testfs.Write(t, uvWorkspace)
+	opts := Options{Jobs: 2, Rules: []*rules.Rule{rules.Lookup("MCP101")}, Cache: NewCache(CacheOptions{})}
+	first := run(t, []string{root}, opts)
+	second := run(t, []string{root}, opts)
+	if second.Reused == 0 {
+		t.Fatalf("nothing reused: %d analysed", second.Analysed)
+	}
+	a, b := projectsOf(root, first), projectsOf(root, second)
+	if strings.Join(a, "\n") != strings.Join(b, "\n") || len(second.Projects[0].Joined) != 2 {
+		t.Errorf("cached run: %q, joined %q; first run %q", b, second.Projects[0].Joined, a)
+	}
+	if got := second.Projects[0].Versions().VersionSources(); len(got) != 4 || got[1].Path != filepath.ToSlash(filepath.Join(root, "uv.lock")) || got[1].Role != "lock" {
+		t.Errorf("cached version sources %+v", got)
+	}
+}
