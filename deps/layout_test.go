@@ -125,10 +125,11 @@ func TestVersionSources(t *testing.T) {
 	files := map[string]string{
 		"pyproject.toml":        "[project]\nname = \"a\"\ndependencies = [\"mcp>=1.20\", \"anyio\"]\n",
 		"requirements/prod.txt": "#    pip-compile --output-file=requirements/prod.txt pyproject.toml\nmcp==1.26.0\n",
+		"requirements/dev.txt":  "#    pip-compile --output-file=requirements/dev.txt requirements/dev.in\npytest==8.0.0\n",
 	}
 	read := func(p string) ([]byte, error) { return []byte(files[p]), nil }
-	p, errs := Load(".", []string{"pyproject.toml", "requirements/prod.txt"}, Options{ReadFile: read, NoStyle: true,
-		Why: map[string]string{"requirements/prod.txt": "compiled from pyproject.toml"}})
+	p, errs := Load(".", []string{"pyproject.toml", "requirements/prod.txt", "requirements/dev.txt"}, Options{ReadFile: read, NoStyle: true,
+		Why: map[string]string{"requirements/prod.txt": "compiled from pyproject.toml", "requirements/dev.txt": "compiled from dev.in"}})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -136,6 +137,7 @@ func TestVersionSources(t *testing.T) {
 	want := []VersionSource{
 		{Path: "pyproject.toml", Role: "manifest", Why: "in the project's folder", Decides: []string{"anyio"}},
 		{Path: "requirements/prod.txt", Role: "lock", Why: "compiled from pyproject.toml", Decides: []string{"mcp"}},
+		{Path: "requirements/dev.txt", Role: "lock", Why: "compiled from dev.in", Decides: []string{}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("sources %+v\nwant %+v", got, want)

@@ -86,7 +86,7 @@ func (p *Project) VersionSources() []VersionSource {
 		s := VersionSource{Path: f.Path, Role: "manifest", Decides: decides[f.Path]}
 		base := path.Base(f.Path)
 		switch {
-		case IsLockFile(base) || locked[f.Path] || isRequirementsName(base) && isLockRequirements(base, f.Src):
+		case IsLockFile(base) || locked[f.Path] || (isRequirementsName(base) || InRequirementsFolder(f.Path)) && isLockRequirements(base, f.Src):
 			s.Role = "lock"
 		case constraint[f.Path]:
 			s.Role = "constraints"
