@@ -13,7 +13,10 @@
 // pipfilelock.go, pylock.go), each returning Requirements with the byte span
 // of their text. version.go, specifier.go and set.go are PEP 440 (and Poetry's
 // ^ and ~) as an algebra of version sets; resolve.go turns a project's
-// requirements into the versions it can run.
+// requirements into the versions it can run. layout.go reads what decides
+// which folders one environment installs together (workspaces, compiled
+// requirements headers, entry points), for the engine's project model, and
+// sources.go says which files decided a project's versions and why.
 package deps
 
 import (
