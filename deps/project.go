@@ -2,8 +2,8 @@
 // versions of mcp, fastmcp (and fastmcp-slim) and anyio the project can run.
 //
 // CONTRACT (used by rules, engine and workspace; keep these names):
-//   - IsDependencyFile(name) tells the workspace which files make a directory
-//     a project root.
+//   - IsDependencyFile(name) and IsDependencyPath(path) tell the workspace
+//     which files make a directory a project root.
 //   - Load(dir, files, opts) reads a project's dependency files.
 //   - Project.MCP / FastMCP / Anyio answer version questions as a Tri.
 //
@@ -13,7 +13,10 @@
 // pipfilelock.go, pylock.go), each returning Requirements with the byte span
 // of their text. version.go, specifier.go and set.go are PEP 440 (and Poetry's
 // ^ and ~) as an algebra of version sets; resolve.go turns a project's
-// requirements into the versions it can run.
+// requirements into the versions it can run. layout.go reads what decides
+// which folders one environment installs together (workspaces, compiled
+// requirements headers, entry points), for the engine's project model, and
+// sources.go says which files decided a project's versions and why.
 package deps
 
 import (
@@ -87,14 +90,22 @@ type Project struct {
 	opts      Options
 	resolved  map[string]*Resolution
 	pinned    map[string]*Resolution // Resolution without narrowing open ranges
-	workspace bool                   // a [tool.uv.workspace] root
+	workspace bool                   // a workspace root ([tool.uv.workspace], ...)
 	codeMCP1  string                 // SetCodeNeedsMCP1's reason
+	// why says why a file read from another folder belongs to the project
+	// (Options.Why), by path; members: the workspace's members were read
+	// with it (Options.MembersJoined).
+	why     map[string]string
+	members bool
 }
 
-// WorkspaceRoot reports whether the project's pyproject.toml declares a uv
-// workspace ([tool.uv.workspace]): its lock also pins what the members,
-// projects of their own, run.
-func (p *Project) WorkspaceRoot() bool { return p != nil && p.workspace }
+// WorkspaceRoot reports whether the project's pyproject.toml declares a
+// workspace ([tool.uv.workspace], [tool.pdm.workspace], a Hatch
+// environment's workspace) whose members were not read with it: its lock
+// also pins what the members, projects of their own, run. When the engine
+// joined the members into the root's project (Options.MembersJoined), the
+// root holds their code and this is false.
+func (p *Project) WorkspaceRoot() bool { return p != nil && p.workspace && !p.members }
 
 // Options for Load.
 type Options struct {
@@ -123,6 +134,14 @@ type Options struct {
 	// NoStyle leaves Style empty: no formatter configuration is looked for
 	// (for a report of the versions, which no fix reads).
 	NoStyle bool
+	// Why says, by path, why a file of another folder belongs to the
+	// project: the engine's project model (layout.go) joined it (a
+	// workspace member's manifest, a compiled requirements file read as the
+	// lock of the manifest its header names). Project.VersionSources reports it.
+	Why map[string]string
+	// MembersJoined says that the project's files include its workspace
+	// members' (WorkspaceRoot is then false).
+	MembersJoined bool
 }
 
 func (o Options) read(p string) ([]byte, error) {
@@ -171,6 +190,21 @@ func FormatOf(name string) string {
 	return ""
 }
 
+// IsDependencyPath is IsDependencyFile for a slash path: it also takes the
+// requirement files of a folder named requirements (requirements/base.in,
+// requirements/prod.txt), the layout pip-tools documents, whose names need
+// not say "requirements".
+func IsDependencyPath(p string) bool {
+	return IsDependencyFile(path.Base(p)) || InRequirementsFolder(p)
+}
+
+// InRequirementsFolder reports whether p is a .txt or .in file of a folder
+// named requirements.
+func InRequirementsFolder(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return (ext == ".txt" || ext == ".in") && strings.EqualFold(path.Base(path.Dir(p)), "requirements")
+}
+
 // IsLockFile reports whether name is a lock file that an installer reads
 // from the project's folder by itself (uv.lock, poetry.lock, pdm.lock,
 // Pipfile.lock, pylock.toml and pylock.NAME.toml), rather than one a
@@ -217,6 +251,17 @@ var readers = map[string]reader{
 
 func readerFor(name string) reader { return readers[FormatOf(name)] }
 
+// readerForPath is readerFor for a slash path (IsDependencyPath).
+func readerForPath(p string) reader {
+	if rd := readerFor(path.Base(p)); rd != nil {
+		return rd
+	}
+	if InRequirementsFolder(p) {
+		return readRequirementsFile
+	}
+	return nil
+}
+
 // loader reads one project's files.
 type loader struct {
 	opts  Options
@@ -230,6 +275,11 @@ type loader struct {
 	// tomls: TOML files parsed (by cleaned path; nil when unreadable), for
 	// the style files that are also dependency files.
 	tomls map[string]*ttable
+	// rootSources is the workspace root's [tool.uv.sources] (and its
+	// file), which the members' requirements inherit (uv: a member's own
+	// entry for a package overrides the root's).
+	rootSources     *ttable
+	rootSourcesFile *File
 }
 
 // errorf records an error in f. The message is bounded and made printable
@@ -307,7 +357,8 @@ func newLoader(dir string, opts Options) *loader {
 		// ReadFile closure would keep alive every byte its caller read (the
 		// engine's reads the whole project's sources) for as long as the
 		// run reports the project.
-		proj:    &Project{Dir: dir, opts: Options{AssumeMCP: opts.AssumeMCP, AssumeFastMCP: opts.AssumeFastMCP}},
+		proj: &Project{Dir: dir, opts: Options{AssumeMCP: opts.AssumeMCP, AssumeFastMCP: opts.AssumeFastMCP},
+			why: opts.Why, members: opts.MembersJoined},
 		files:   map[string]*File{},
 		reqDone: map[string]bool{},
 	}
@@ -318,7 +369,7 @@ func newLoader(dir string, opts Options) *loader {
 func Load(dir string, files []string, opts Options) (*Project, []error) {
 	l := newLoader(dir, opts)
 	for _, p := range files {
-		rd := readerFor(path.Base(p))
+		rd := readerForPath(p)
 		if rd == nil || l.reqDone[path.Clean(p)] {
 			continue // already read as an include
 		}

@@ -14,7 +14,8 @@ import (
 // versions), [tool.pdm] dev-dependencies, [tool.uv] dev-dependencies,
 // constraint-dependencies (as constraints) and override-dependencies, and
 // [tool.uv.sources] (a git, path, url or workspace source replaces the
-// version: unknown, unless a git tag reads as a version).
+// version: unknown, unless a git tag reads as a version; a workspace
+// member read with its root inherits the root's sources).
 // Not read: [build-system] requires (build time only), dynamic dependencies.
 
 func readPyproject(l *loader, f *File) []*Requirement {
@@ -27,10 +28,37 @@ func readPyproject(l *loader, f *File) []*Requirement {
 		l.tomls = map[string]*ttable{}
 	}
 	l.tomls[path.Clean(f.Path)] = root // for readStyle
-	if root.table("tool", "uv", "workspace") != nil {
+	if root.table("tool", "uv", "workspace") != nil || root.table("tool", "pdm", "workspace") != nil {
 		l.proj.workspace = true
+		if path.Dir(f.Path) == path.Clean(l.proj.Dir) && l.rootSources == nil {
+			l.rootSources, l.rootSourcesFile = root.table("tool", "uv", "sources"), f
+		}
 	}
-	return pyprojectRequirements(l, f, root)
+	reqs := pyprojectRequirements(l, f, root)
+	if l.rootSources != nil && l.proj.members && f != l.rootSourcesFile && l.proj.why[f.Path] != "" {
+		// A workspace member inherits the root's sources for the
+		// packages its own [tool.uv.sources] does not name.
+		own := root.table("tool", "uv", "sources")
+		var inherit []*Requirement
+		for _, r := range reqs {
+			if own == nil || !own.hasName(r.Name) {
+				inherit = append(inherit, r)
+			}
+		}
+		applyUVSources(l.rootSourcesFile, l.rootSources, inherit)
+	}
+	return reqs
+}
+
+// hasName tells whether the table has a key that names the (normalised)
+// package name.
+func (t *ttable) hasName(name string) bool {
+	for _, k := range t.keys {
+		if NormalizeName(k) == name {
+			return true
+		}
+	}
+	return false
 }
 
 func pyprojectRequirements(l *loader, f *File, root *ttable) []*Requirement {

@@ -293,10 +293,10 @@ func (p *Project) Describe(pkg string) string {
 	var parts []string
 	for _, l := range r.Locked {
 		if l.Version == "" {
-			parts = append(parts, fmt.Sprintf("locked without a version (%s)", path.Base(l.Path)))
+			parts = append(parts, fmt.Sprintf("locked without a version (%s)", p.displayName(l.Path)))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("==%s (%s)", l.Version, path.Base(l.Path)))
+		parts = append(parts, fmt.Sprintf("==%s (%s)", l.Version, p.displayName(l.Path)))
 	}
 	var decl []string
 	for _, d := range r.Declared {
@@ -307,7 +307,7 @@ func (p *Project) Describe(pkg string) string {
 		case spec == "":
 			spec = "(any version)"
 		}
-		decl = append(decl, fmt.Sprintf("%s in %s", spec, path.Base(d.Path)))
+		decl = append(decl, fmt.Sprintf("%s in %s", spec, p.displayName(d.Path)))
 	}
 	if len(decl) > 0 {
 		prefix := "declared "

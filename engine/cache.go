@@ -558,7 +558,7 @@ func (e *runner) projectKey(pr *project, facts map[string]*fileEntry) [32]byte {
 	// must stay in, and whether a root is a file inside it.
 	d.str(e.containRoot(pr.dir))
 	d.str(fmt.Sprint(e.codeUnseen(pr)))
-	d.str(fmt.Sprint(pr.scriptServer))
+	d.str(fmt.Sprint(pr.scriptServer, pr.codeElsewhere, pr.membersJoined))
 	for _, list := range [][]string{pr.depFiles, pr.pyFiles} {
 		d.str("files")
 		for _, p := range list {

@@ -203,6 +203,10 @@ type ProjectSummary struct {
 	// Guard is the respond/cancel guard that runs before the server starts,
 	// when the project has one (its code findings are then notes).
 	Guard *GuardSummary
+	// Joined says what the project model (layout.go) joined into the
+	// project from other folders, and why: a workspace member, a compiled
+	// requirements file, a nested package's code.
+	Joined []string
 
 	codeMCP1 string // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
 

@@ -160,7 +160,7 @@ type projectRun struct {
 func (e *runner) analyseAll(pr *project) (dir *projectRun, scripts []scriptRun) {
 	ps := &projState{srcs: map[string][]byte{}, facts: map[string]*fileEntry{}}
 	e.gather(append(append([]string(nil), pr.depFiles...), pr.pyFiles...), ps)
-	rest := &project{dir: pr.dir, depFiles: pr.depFiles, walked: pr.walked}
+	rest := &project{dir: pr.dir, depFiles: pr.depFiles, walked: pr.walked, why: pr.why, membersJoined: pr.membersJoined, joined: pr.joined, codeElsewhere: pr.codeElsewhere}
 	for i, f := range pr.pyFiles {
 		if ps.facts[f].Script {
 			sp := &project{dir: workspace.Dir(f), pyFiles: []string{f}, script: true}
@@ -333,7 +333,7 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 	}
 	top := *e
 	top.ps = &projState{srcs: depSrcs, facts: map[string]*fileEntry{}}
-	return &ProjectSummary{Dir: pr.dir, Handlers: hs, Guard: ent.Guard, Modules: ent.Modules, codeMCP1: ent.CodeMCP1,
+	return &ProjectSummary{Dir: pr.dir, Handlers: hs, Guard: ent.Guard, Modules: ent.Modules, codeMCP1: ent.CodeMCP1, Joined: pr.joined,
 		loadDeps: func(style bool) *deps.Project {
 			proj := top.loadDeps(pr, style)
 			proj.SetCodeNeedsMCP1(ent.CodeMCP1)

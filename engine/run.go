@@ -40,6 +40,17 @@ type project struct {
 	// installs it (a requirements.txt beside the script): the project
 	// counts as a server for the dependency rules.
 	scriptServer bool
+	// The project model (layout.go): why says why a dependency file of
+	// another folder belongs to the project (deps.Options.Why);
+	// membersJoined: its workspace members were joined into it; joined
+	// says, for --verbose and the json output, what was joined and why;
+	// codeElsewhere: the folder's code belongs to the enclosing project
+	// that installs it, so the dependency rules cannot tell from it alone
+	// whether the folder's files install a server.
+	why           map[string]string
+	membersJoined bool
+	joined        []string
+	codeElsewhere bool
 }
 
 // now is the clock (tests move it forward).
@@ -393,6 +404,13 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 			pr.depFiles = append(pr.depFiles, f.Path)
 		}
 	}
+	var pyPaths []string
+	for _, f := range files {
+		if f.Kind == workspace.Python {
+			pyPaths = append(pyPaths, f.Path)
+		}
+	}
+	redirect := e.layout(byDir, pyPaths, packages)
 	// A file with a PEP 723 block is a project of its own: runProjects
 	// splits those off when it reads the files (read once, there).
 	for _, pr := range byDir {
@@ -404,6 +422,10 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 		}
 		owner := ""
 		for d := workspace.Dir(f.Path); ; d = workspace.Dir(d) {
+			if to, ok := redirect[d]; ok {
+				owner = to
+				break
+			}
 			if pr := byDir[d]; pr != nil && len(pr.depFiles) > 0 {
 				owner = d
 				break
@@ -419,6 +441,7 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 		pr.pyFiles = append(pr.pyFiles, f.Path)
 		pr.order = append(pr.order, i)
 	}
+	e.outerWorkspaces(byDir)
 	out := make([]*project, 0, len(byDir))
 	for _, pr := range byDir {
 		out = append(out, pr)
@@ -565,7 +588,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	codeMCP1 := mcp1Code(pr.dir, hx)
 	proj.SetCodeNeedsMCP1(codeMCP1)
 	filesOnly := proj.WithoutCode()
-	sum := &ProjectSummary{Dir: pr.dir, deps: proj, Modules: len(mods), codeMCP1: codeMCP1}
+	sum := &ProjectSummary{Dir: pr.dir, deps: proj, Modules: len(mods), codeMCP1: codeMCP1, Joined: pr.joined}
 	guard := hx.ActiveGuard()
 	var guardAt []rules.Related
 	if guard != nil {
@@ -627,7 +650,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		pass := rules.NewPass(r, pr.dir, proj, mods, hx, report)
 		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
 		pass.CodeUnseen = e.codeUnseen(pr)
-		pass.ScriptServer = pr.scriptServer
+		pass.ScriptServer = pr.scriptServer || pr.codeElsewhere
 		pass.FunctionSteps = e.opts.limits().FunctionSteps
 		e.runRule(r, pass, pr.dir)
 		// A function too complex for one rule is for the others too (they
@@ -677,6 +700,7 @@ func (e *runner) loadDepsWith(pr *project, read func(string) ([]byte, error), st
 		src, _ := e.read(pr.pyFiles[0])
 		proj, errs = deps.LoadScript(pr.pyFiles[0], src, dopts)
 	} else {
+		dopts.Why, dopts.MembersJoined = pr.why, pr.membersJoined
 		proj, errs = deps.Load(pr.dir, pr.depFiles, dopts)
 	}
 	if proj == nil {

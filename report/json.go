@@ -90,6 +90,21 @@ type JSONProject struct {
 	// Guard is where the respond/cancel guard that runs before the server
 	// starts is installed (path "" when the project has none).
 	Guard JSONGuard `json:"guard"`
+	// Sources are the project's dependency files: which decided its
+	// versions, and why each belongs to the project.
+	Sources []JSONSource `json:"sources"`
+	// Joined says what the project model joined into the project from
+	// other folders (a workspace member, a compiled requirements file, a
+	// nested package's code), and why.
+	Joined []string `json:"joined"`
+}
+
+// JSONSource is one dependency file of a project (deps.VersionSource).
+type JSONSource struct {
+	Path    string   `json:"path"`
+	Role    string   `json:"role"` // lock, constraints or manifest
+	Why     string   `json:"why"`
+	Decides []string `json:"decides"` // the packages whose versions it decided
 }
 
 // JSONGuard locates a project's respond/cancel guard.
@@ -206,6 +221,11 @@ func jsonProject(p *engine.ProjectSummary, v Verdict) JSONProject {
 	if g := p.Guard; g != nil {
 		jp.Guard = JSONGuard{Path: g.Path, Line: g.Line}
 	}
+	jp.Sources = []JSONSource{}
+	for _, s := range p.Versions().VersionSources() {
+		jp.Sources = append(jp.Sources, JSONSource{Path: s.Path, Role: s.Role, Why: s.Why, Decides: s.Decides})
+	}
+	jp.Joined = append([]string{}, p.Joined...)
 	for _, h := range p.Handlers {
 		jp.Handlers = append(jp.Handlers, JSONHandler{Name: h.Name, Kind: h.Kind, Framework: h.Framework.String(), Async: h.Async, Path: h.Path, Line: h.Line})
 	}

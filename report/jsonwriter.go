@@ -319,7 +319,24 @@ func (j *jsonWriter) project(p *JSONProject) {
 	j.strField("path", p.Guard.Path)
 	j.intField("line", p.Guard.Line)
 	j.close('}')
+	j.field("sources")
+	j.array(len(p.Sources), p.Sources == nil, func(i int) {
+		s := &p.Sources[i]
+		j.open('{')
+		j.strField("path", s.Path)
+		j.strField("role", s.Role)
+		j.strField("why", s.Why)
+		j.field("decides")
+		j.strings(s.Decides)
+		j.close('}')
+	})
+	j.field("joined")
+	j.strings(p.Joined)
 	j.close('}')
+}
+
+func (j *jsonWriter) strings(ss []string) {
+	j.array(len(ss), ss == nil, func(i int) { j.str(ss[i]) })
 }
 
 func (j *jsonWriter) handlers(hs []JSONHandler) {

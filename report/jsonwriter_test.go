@@ -144,7 +144,8 @@ func hostileReport(s string, i int) *JSONReport {
 	empty := JSONDiagnostic{Related: []JSONRelated{}, Fixes: []JSONFix{}}
 	var zero JSONDiagnostic // nil slices: null
 	p := JSONProject{Dir: s, Versions: map[string]string{s: s, "mcp": s, "": "", "é": s, "\xff": s, "~": s}, Modules: i, Verdict: s,
-		Handlers: []JSONHandler{{Name: s, Kind: s, Framework: s, Async: true, Path: s, Line: i}, {}}, Guard: JSONGuard{Path: s, Line: i}}
+		Handlers: []JSONHandler{{Name: s, Kind: s, Framework: s, Async: true, Path: s, Line: i}, {}}, Guard: JSONGuard{Path: s, Line: i},
+		Sources: []JSONSource{{Path: s, Role: s, Why: s, Decides: []string{s, ""}}, {Decides: []string{}}, {}}, Joined: []string{s, ""}}
 	return &JSONReport{SchemaVersion: i, Tool: JSONTool{Name: s, Version: s},
 		Diagnostics: []JSONDiagnostic{d, empty, zero},
 		Projects:    []JSONProject{p, {Versions: map[string]string{}, Handlers: []JSONHandler{}}, {}},

@@ -66,8 +66,10 @@ func symlinkRefusal(p, tree string) error {
 		return ErrSymlinkOutside
 	}
 	link, target := filepath.Base(abs), filepath.Base(real)
-	lk, _ := Classify(link)
-	tk, ok := Classify(target)
+	// Classified by path: requirements/prod.txt is a requirements file by
+	// its folder (deps.IsDependencyPath), prod.txt elsewhere is none.
+	lk, _ := Classify(filepath.ToSlash(abs))
+	tk, ok := Classify(filepath.ToSlash(real))
 	if !ok || tk != lk || lk == Dependency && deps.FormatOf(link) != deps.FormatOf(target) {
 		return &NotFollowedError{Link: link, Target: target}
 	}

@@ -246,7 +246,7 @@ func Classify(p string) (Kind, bool) {
 	if strings.HasSuffix(base, ".py") {
 		return Python, true
 	}
-	if deps.IsDependencyFile(base) {
+	if deps.IsDependencyPath(p) {
 		return Dependency, true
 	}
 	return 0, false

@@ -203,6 +203,16 @@ func printVerbose(w io.Writer, res *engine.Result) {
 	for _, p := range res.Projects {
 		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", escape.Visible(p.Dir), len(p.Handlers),
 			escape.Visible(p.Deps().Describe("mcp")), escape.Visible(p.Deps().Describe("fastmcp")), escape.Visible(p.Deps().Describe("anyio")))
+		for _, j := range p.Joined {
+			fmt.Fprintf(w, "mcplint: project %s: joined %s\n", escape.Visible(p.Dir), escape.Visible(j))
+		}
+		for _, s := range p.Deps().VersionSources() {
+			decides := "decides nothing tracked"
+			if len(s.Decides) > 0 {
+				decides = "decides " + strings.Join(s.Decides, ", ")
+			}
+			fmt.Fprintf(w, "mcplint: project %s: versions: %s (%s) %s: %s\n", escape.Visible(p.Dir), escape.Visible(s.Path), s.Role, decides, escape.Visible(s.Why))
+		}
 		if g := p.Guard; g != nil {
 			fmt.Fprintf(w, "mcplint: project %s is guarded by %s:%d (respond() and cancel() return early once answered): code findings are notes\n", escape.Visible(p.Dir), escape.Visible(g.Path), g.Line)
 		}

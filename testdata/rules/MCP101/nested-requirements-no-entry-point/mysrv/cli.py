@@ -1,0 +1,5 @@
+from mysrv.tools.server import app
+
+
+def main() -> None:
+    app.run()

@@ -1,0 +1,5 @@
+from mcp.server.fastmcp import FastMCP
+
+
+class BaseServer(FastMCP):
+    """The servers of the workspace share this class."""
