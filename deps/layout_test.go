@@ -146,3 +146,31 @@ func TestVersionSources(t *testing.T) {
 		t.Errorf("describe %q", d)
 	}
 }
+
+// A .txt in a folder named requirements is a requirements file by its folder
+// only: one none of whose lines is a requirement or an option (the folder's
+// README.txt) is no MCP000 but a note; one with a real requirement keeps the
+// errors of its other lines, and a file named for requirements keeps them all.
+func TestRequirementsFolderProse(t *testing.T) {
+	files := map[string]string{
+		"requirements/README.txt":         "This folder holds the pinned sets.\nRun make lock to regenerate them.\n",
+		"requirements/dev.txt":            "mcp==1.20.0\nnot a requirement line\n",
+		"requirements/requirements-x.txt": "This is prose too.\n",
+	}
+	read := func(p string) ([]byte, error) { return []byte(files[p]), nil }
+	p, errs := Load(".", []string{"requirements/README.txt", "requirements/dev.txt", "requirements/requirements-x.txt"}, Options{ReadFile: read, NoStyle: true})
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	joined := strings.Join(got, "\n")
+	if strings.Contains(joined, "README.txt") {
+		t.Errorf("the folder's prose is reported: %s", joined)
+	}
+	if !strings.Contains(joined, "requirements/dev.txt:2") || !strings.Contains(joined, "requirements-x.txt") {
+		t.Errorf("real requirement files lost their errors: %s", joined)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "README.txt:1:1: not read as a requirements file") {
+		t.Errorf("notes %q", p.Notes)
+	}
+}

@@ -115,6 +115,18 @@ func (l *loader) readRequirements(f *File, constraint bool) []*Requirement {
 	l.reqStack = append(l.reqStack, key)
 	defer func() { l.reqStack = l.reqStack[:len(l.reqStack)-1] }()
 	locked := isLockRequirements(path.Base(f.Path), f.Src)
+	// A file that is a requirements file only by its folder
+	// (requirements/README.txt) and that no include names is not one when
+	// none of its lines reads as a requirement or an option: its errors are
+	// dropped for a note, so a folder's prose is no MCP000.
+	byFolder := len(l.reqStack) == 1 && !isRequirementsName(path.Base(f.Path)) && InRequirementsFolder(f.Path)
+	errsBefore, lines, bad, lineErrs := len(l.errs), 0, 0, -1
+	endLine := func() { // counts the line just read as bad when it added an error
+		if lineErrs >= 0 && len(l.errs) > lineErrs {
+			bad++
+		}
+		lineErrs = -1
+	}
 	var reqs []*Requirement
 	for _, ll := range splitLogicalLines(f.Src) {
 		text := string(ll.text)
@@ -127,6 +139,8 @@ func (l *loader) readRequirements(f *File, constraint bool) []*Requirement {
 			continue
 		}
 		body := text[start:]
+		endLine()
+		lines, lineErrs = lines+1, len(l.errs)
 		if body[0] == '-' {
 			reqs = append(reqs, l.requirementsOption(f, ll, start, body, constraint)...)
 			continue
@@ -149,6 +163,11 @@ func (l *loader) readRequirements(f *File, constraint bool) []*Requirement {
 			markLocked(r)
 		}
 		reqs = append(reqs, r)
+	}
+	endLine()
+	if byFolder && lines > 0 && bad == lines {
+		l.errs = l.errs[:errsBefore]
+		l.note(f, 0, "not read as a requirements file: it is in a folder named requirements, but none of its %d lines is a requirement or an option", lines)
 	}
 	return reqs
 }
