@@ -83,27 +83,42 @@ func (ix *Index) Guards() []*Guard {
 	return ix.guards
 }
 
-// ActiveGuard returns the guard that closes the crash: active guards patch
-// both respond and cancel with the _completed check (possibly in different
-// modules). It returns the one that patches respond, or nil.
+// ActiveGuard returns the guard that closes the crash for the whole
+// project: every process that serves (each call that starts a server, on
+// each start) has a complete guard (respond and cancel patched with the
+// _completed check, possibly in different modules) installed before it. It
+// returns the one that patches respond, or nil. One server's guard says
+// nothing of another's: see GuardOf.
 func (ix *Index) ActiveGuard() *Guard {
-	var respond *Guard
-	cancel := false
-	for _, g := range ix.Guards() {
-		if !g.Active {
-			continue
+	if ix == nil {
+		return nil
+	}
+	return ix.projectGuard
+}
+
+// GuardOf returns the guard that closes the crash for code in f: every
+// handler that reaches f is served only by processes that installed a
+// complete guard first (see guardServers). A function no handler reaches
+// is covered when the project is (ActiveGuard).
+func (ix *Index) GuardOf(f *pyast.Function) *Guard {
+	if ix == nil || ix.projectGuard == nil && len(ix.handlerGuard) == 0 {
+		return nil
+	}
+	hs := ix.ReachedFrom(f)
+	if len(hs) == 0 {
+		return ix.projectGuard
+	}
+	var g *Guard
+	for _, h := range hs {
+		hg := ix.handlerGuard[h]
+		if hg == nil {
+			return nil
 		}
-		if g.Patch("respond") != nil && respond == nil {
-			respond = g
-		}
-		if g.Patch("cancel") != nil {
-			cancel = true
+		if g == nil {
+			g = hg
 		}
 	}
-	if cancel {
-		return respond
-	}
-	return nil
+	return g
 }
 
 // ServerSite is a place that creates an MCP server object.
@@ -192,7 +207,9 @@ func (b *builder) patchesIn(m *pyast.Module) []*GuardPatch {
 	}
 	var out []*GuardPatch
 	for _, st := range topLevel(m.Root) {
-		out = append(out, b.patchesOf(m, st)...)
+		if !neverRuns(m, st) { // a patch under `if False:` is none
+			out = append(out, b.patchesOf(m, st)...)
+		}
 	}
 	// Installed from a function: its statements, anywhere, count when the
 	// function is called from module level (checked by activate through the
@@ -202,7 +219,9 @@ func (b *builder) patchesIn(m *pyast.Module) []*GuardPatch {
 			continue
 		}
 		for _, st := range funcStatements(f) {
-			out = append(out, b.patchesOf(m, st)...)
+			if !neverRuns(m, st) {
+				out = append(out, b.patchesOf(m, st)...)
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Stmt.StartByte() < out[j].Stmt.StartByte() })
@@ -598,7 +617,7 @@ func (b *builder) starts() []start {
 	}
 	for _, m := range b.mods {
 		for _, st := range topLevel(m.Root) {
-			if b.runsServer(m, st, 0) {
+			if !neverRuns(m, st) && b.runsServer(m, st, 0) {
 				cuts[m] = start{mod: m, cut: int(st.StartByte()), stmt: st}
 				break
 			}
@@ -617,6 +636,13 @@ func (b *builder) starts() []start {
 	return out
 }
 
+// servingStart is a start with the calls that serve on its path.
+type servingStart struct {
+	start
+	serves []serving
+	end    flow // what ran on the path of the start, after it
+}
+
 // activate decides, for each guard, whether it runs before the server
 // starts: for some start, on every path from it to a call that serves (see
 // servePath), the guard's module was imported, or one of its patch
@@ -630,29 +656,38 @@ func (b *builder) activate() {
 		}
 		return
 	}
-	type traced struct {
-		start
-		serves []serving
-		end    flow // what ran on the path of the start, after it
-	}
-	var ts []traced
+	var ts []servingStart
 	for _, s := range starts {
-		before := b.executedBefore(s.mod, s.cut)
+		before := b.executedBefore(s.mod, s.cut, s.stmt)
 		in := flow{must: ran{}, may: ran{}}
-		for m := range before {
-			in.must[m], in.may[m] = true, true
+		for m := range before.may {
+			in.may[m] = true
+			if before.must[m] {
+				in.must[m] = true
+			}
 		}
 		sp := b.newServePath()
 		// The start module's own top-level code before the cut runs
 		// first, with the functions it calls (configure() importing the
-		// guard). Module level keeps the coarse rule: every statement
-		// counts, in if and try blocks too. What it may serve is not this
-		// start's: the cut decides where serving begins.
+		// guard). A statement counts for every path only where it
+		// dominates the statement that serves (dominates: not under an if,
+		// in an except handler or a loop body that does not also hold
+		// it), and not at all where it never runs (`if TYPE_CHECKING:`).
+		// What it may serve is not this start's: the cut decides where
+		// serving begins.
 		for _, st := range topLevel(s.mod.Root) {
 			if int(st.StartByte()) >= s.cut {
 				break
 			}
-			in = sp.simple(s.mod, st, in, 0)
+			switch {
+			case neverRuns(s.mod, st):
+			case dominates(s.mod, st, s.stmt):
+				in = sp.simple(s.mod, st, in, 0)
+			default:
+				for k := range sp.simple(s.mod, st, in.clone(), 0).may {
+					in.may[k] = true
+				}
+			}
 		}
 		sp.serves = nil
 		end := in
@@ -676,37 +711,27 @@ func (b *builder) activate() {
 			// calls included: a guard installed there is late.
 			rest := b.newServePath()
 			for _, st := range topLevel(s.mod.Root) {
-				if st.StartByte() > s.stmt.StartByte() {
+				if st.StartByte() > s.stmt.StartByte() && !neverRuns(s.mod, st) {
 					end = rest.simple(s.mod, st, end, 0)
 				}
 			}
 		}
-		ts = append(ts, traced{s, serves, end})
+		ts = append(ts, servingStart{s, serves, end})
 	}
+	pointsOf := map[*Guard][]point{}
 	for _, g := range b.out.guards {
 		points := b.installPoints(g)
-		installed := func(s start, r ran) bool {
-			for _, pt := range points {
-				if pt.mod == s.mod && pt.off < s.cut || pt.mod != s.mod && r[pt.mod] {
-					return true
-				}
-			}
-			for _, p := range g.Patches {
-				if r[p.Stmt.Id()] {
-					return true
-				}
-			}
-			return false
-		}
+		pointsOf[g] = points
+		installed := func(s start, r ran, must bool) bool { return installedAt(g, points, s, r, must) }
 		somePaths, late := "", ""
 		for _, t := range ts {
 			all, some := true, false
 			for _, sv := range t.serves {
-				all = all && installed(t.start, sv.at.must)
-				some = some || installed(t.start, sv.at.may)
+				all = all && installed(t.start, sv.at.must, true)
+				some = some || installed(t.start, sv.at.may, false)
 			}
 			for _, sv := range t.serves {
-				if installed(t.start, sv.at.must) {
+				if installed(t.start, sv.at.must, true) {
 					continue
 				}
 				if somePaths == "" && some {
@@ -725,15 +750,15 @@ func (b *builder) activate() {
 			// Is it installed after the server ran: later in the function
 			// that runs it, or later in the module?
 			sv := t.serves[0]
-			after, verb := installed(t.start, t.end.may), "installs"
+			after, verb := installed(t.start, t.end.may, false), "installs"
 			if t.end.may[g.Module] && !sv.at.may[g.Module] {
 				verb = "imports"
 			}
 			if !after && t.stmt != nil {
 				verb = "imports"
-				rest := b.executedBefore(t.mod, len(t.mod.Src))
+				rest := b.executedBefore(t.mod, len(t.mod.Src), nil)
 				for _, pt := range points {
-					after = after || pt.mod == t.mod || rest[pt.mod]
+					after = after || pt.mod == t.mod || rest.may[pt.mod]
 				}
 			}
 			if after {
@@ -752,6 +777,140 @@ func (b *builder) activate() {
 			g.Why = "no module that creates or runs the server imports it before the server starts"
 		}
 	}
+	b.guardServers(ts, pointsOf)
+}
+
+// installedAt reports whether guard g (installed at points) has run by a
+// point of start s where r ran: on every path (must) or on some path, as r
+// is.
+func installedAt(g *Guard, points []point, s start, r ran, must bool) bool {
+	for _, pt := range points {
+		if pt.mod == s.mod && pt.off < s.cut && (!must || dominates(pt.mod, pt.st, s.stmt)) ||
+			pt.mod != s.mod && r[pt.mod] && (!must || dominates(pt.mod, pt.st, nil)) {
+			return true
+		}
+	}
+	for _, p := range g.Patches {
+		if r[p.Stmt.Id()] {
+			return true
+		}
+	}
+	return false
+}
+
+// A process serves the handlers whose registering modules it has loaded
+// when it starts serving; a guard protects only those of the processes it
+// was installed in first. guardServers decides, for each serving call of
+// each start, which complete guard (respond and cancel patched with the
+// _completed check, possibly by different modules) has run on every path to
+// it, and from that which guard protects each handler: the one that every
+// serving that loads the handler's registering module installed first. A
+// start that only creates a server (a launcher elsewhere imports it and
+// serves) stands for the process only when no start that runs a server
+// loads its module. A handler no serving loads is protected when every
+// serving of the project is. The project is guarded (ActiveGuard) when
+// every serving is. Servings in test modules count only where nothing
+// else serves.
+func (b *builder) guardServers(ts []servingStart, pointsOf map[*Guard][]point) {
+	type unit struct {
+		mod   *pyast.Module // the start's
+		loads map[*pyast.Module]bool
+		guard *Guard
+	}
+	var units []unit
+	creators := map[*pyast.Module]unit{}
+	for _, t := range ts {
+		for _, sv := range t.serves {
+			u := unit{mod: t.mod, loads: map[*pyast.Module]bool{t.mod: true}}
+			for k := range sv.at.may {
+				if m, ok := k.(*pyast.Module); ok {
+					u.loads[m] = true
+				}
+			}
+			cancel := false
+			for _, g := range b.out.guards {
+				if !installedAt(g, pointsOf[g], t.start, sv.at.must, true) {
+					continue
+				}
+				if u.guard == nil && g.Patch("respond") != nil {
+					u.guard = g
+				}
+				cancel = cancel || g.Patch("cancel") != nil
+			}
+			if !cancel {
+				u.guard = nil
+			}
+			if t.stmt == nil && t.fn == nil {
+				creators[t.mod] = u
+			} else {
+				units = append(units, u)
+			}
+		}
+	}
+	for _, t := range ts {
+		c, ok := creators[t.mod]
+		if !ok {
+			continue
+		}
+		delete(creators, t.mod)
+		superseded := false
+		for _, u := range units {
+			superseded = superseded || u.loads[t.mod]
+		}
+		if !superseded {
+			units = append(units, c)
+		}
+	}
+	// A test's server runs under the test runner, not as the project's
+	// server: a test that builds one without the guard leaves production
+	// guarded (unless only tests serve).
+	var prod []unit
+	for _, u := range units {
+		if !isTestModule(u.mod) {
+			prod = append(prod, u)
+		}
+	}
+	if len(prod) > 0 {
+		units = prod
+	}
+	if len(units) == 0 {
+		return
+	}
+	all := units[0].guard
+	for _, u := range units {
+		if u.guard == nil {
+			all = nil
+			break
+		}
+	}
+	b.out.projectGuard = all
+	b.out.handlerGuard = map[*Handler]*Guard{}
+	for _, h := range b.out.Handlers {
+		hm := h.SiteModule
+		if hm == nil {
+			hm = h.Module
+		}
+		var g *Guard
+		served := false
+		for _, u := range units {
+			if !u.loads[hm] {
+				continue
+			}
+			if !served {
+				g, served = u.guard, true
+			}
+			if u.guard == nil {
+				g = nil
+				break
+			}
+		}
+		if !served {
+			g = all
+		}
+		if g != nil {
+			b.out.handlerGuard[h] = g
+		}
+	}
 }
 
 // servingLine is the line of a call that serves (of the start's statement
@@ -763,25 +922,37 @@ func servingLine(sv serving, s start) int {
 	return s.mod.Pos(s.cut).Line
 }
 
+// loaded is the project modules whose top-level code has run: on every
+// path (must) and on some path (may: imported under a condition, in an
+// except handler or a loop body). must is a subset of may.
+type loaded struct{ must, may map[*pyast.Module]bool }
+
+func newLoaded() loaded {
+	return loaded{map[*pyast.Module]bool{}, map[*pyast.Module]bool{}}
+}
+
 // executedBefore returns the project modules whose top-level code has run
-// when module start reaches offset cut: its packages' __init__ modules
-// (importing pkg.server runs pkg/__init__.py first) and what start imports
-// before cut, transitively.
-func (b *builder) executedBefore(start *pyast.Module, cut int) map[*pyast.Module]bool {
-	seen := map[*pyast.Module]bool{}
+// when module start reaches offset cut, statement at (nil: its end): its
+// packages' __init__ modules (importing pkg.server runs pkg/__init__.py
+// first) and what start imports before cut, transitively. An import counts
+// as run on every path only where it dominates at (dominates); one that can
+// never run (`if TYPE_CHECKING:`) does not count at all.
+func (b *builder) executedBefore(start *pyast.Module, cut int, at *pyast.Node) loaded {
+	l := newLoaded()
 	parts := strings.Split(start.Name, ".")
 	for i := 1; i < len(parts); i++ {
-		if pkg := b.module(strings.Join(parts[:i], ".")); pkg != nil && pkg != start && !seen[pkg] {
-			seen[pkg] = true
-			b.importsBefore(pkg, len(pkg.Src), seen)
+		if pkg := b.module(strings.Join(parts[:i], ".")); pkg != nil && pkg != start {
+			b.load(pkg, true, l)
 		}
 	}
-	return b.importsBefore(start, cut, seen)
+	b.importsBefore(start, cut, at, true, l)
+	return l
 }
 
 type point struct {
 	mod *pyast.Module
 	off int
+	st  *pyast.Node // the top-level statement
 }
 
 // installPoints returns where a guard's patches run at import time.
@@ -790,11 +961,14 @@ func (b *builder) installPoints(g *Guard) []point {
 	for _, p := range g.Patches {
 		f := g.Module.FuncAt(p.Stmt)
 		if f == nil {
-			out = append(out, point{g.Module, int(p.Stmt.StartByte())})
+			out = append(out, point{g.Module, int(p.Stmt.StartByte()), p.Stmt})
 			continue
 		}
 		for _, m := range b.mods {
 			for _, st := range topLevel(m.Root) {
+				if neverRuns(m, st) {
+					continue
+				}
 				found := false
 				pyast.WalkCode(st, func(n *pyast.Node) bool {
 					if n.Kind() == "call" {
@@ -805,7 +979,7 @@ func (b *builder) installPoints(g *Guard) []point {
 					return !found
 				})
 				if found {
-					out = append(out, point{m, int(st.StartByte())})
+					out = append(out, point{m, int(st.StartByte()), st})
 				}
 			}
 		}
@@ -813,31 +987,35 @@ func (b *builder) installPoints(g *Guard) []point {
 	return out
 }
 
-// importsBefore returns the project modules whose top-level code has run
-// when module m reaches offset cut: those m imports before cut, and
-// everything they import, transitively (packages' __init__ included).
-func (b *builder) importsBefore(m *pyast.Module, cut int, seen map[*pyast.Module]bool) map[*pyast.Module]bool {
+// importsBefore adds to l the project modules whose top-level code has run
+// when module m reaches offset cut, statement at (nil: its end): those m
+// imports before cut, and everything they import, transitively (packages'
+// __init__ included). With definite false, m itself may not have run, so
+// nothing it imports is certain.
+func (b *builder) importsBefore(m *pyast.Module, cut int, at *pyast.Node, definite bool, l loaded) {
 	for _, st := range topLevel(m.Root) {
 		if int(st.StartByte()) >= cut {
 			break
 		}
-		b.imports(m, st, seen)
+		if neverRuns(m, st) {
+			continue
+		}
+		b.imports(m, st, definite && dominates(m, st, at), l)
 	}
-	return seen
 }
 
-// imports adds to seen the project modules whose top-level code runs when
+// imports adds to l the project modules whose top-level code runs when
 // statement st of m runs, if it is an import: the modules it names, their
-// packages, and what they import, transitively.
-func (b *builder) imports(m *pyast.Module, st *pyast.Node, seen map[*pyast.Module]bool) {
+// packages, and what they import, transitively. definite says that st runs
+// on every path that matters.
+func (b *builder) imports(m *pyast.Module, st *pyast.Node, definite bool, l loaded) {
 	if st.Kind() != "import_statement" && st.Kind() != "import_from_statement" {
 		return
 	}
 	for _, q := range m.ImportTargets(st) {
 		for q != "" {
-			if im := b.module(q); im != nil && !seen[im] {
-				seen[im] = true
-				b.importsBefore(im, len(im.Src), seen)
+			if im := b.module(q); im != nil {
+				b.load(im, definite, l)
 			}
 			i := strings.LastIndexByte(q, '.')
 			if i < 0 {
@@ -846,6 +1024,23 @@ func (b *builder) imports(m *pyast.Module, st *pyast.Node, seen map[*pyast.Modul
 			q = q[:i]
 		}
 	}
+}
+
+// load adds module im to l, and what its top-level code imports. Each
+// module is walked at most twice: once as may, once as must.
+func (b *builder) load(im *pyast.Module, definite bool, l loaded) {
+	if definite {
+		if l.must[im] {
+			return
+		}
+		l.must[im], l.may[im] = true, true
+	} else {
+		if l.may[im] {
+			return
+		}
+		l.may[im] = true
+	}
+	b.importsBefore(im, len(im.Src), nil, definite, l)
 }
 
 // runsServer reports whether statement st runs a server: a call of a run
