@@ -28,9 +28,13 @@ const GuardDoc = "On mcp 1.x, a third remedy besides moving to mcp 2.x and makin
 	"sync `def` patterns all survive a cancel, and the guard also closes the race that even perfect handler code " +
 	"keeps on 1.x (a cancel that lands after the handler returned). Prefer it for a large 1.x server that cannot " +
 	"migrate yet, or cannot touch every tool. Its cost: it patches a private attribute of the SDK, and it must be " +
-	"removed on mcp 2.x (rule MCP107 says when). In a project where a complete guard runs before the server " +
-	"starts, this rule's findings are notes (shown with `--show-safe`), and `--verbose` and the markdown report " +
-	"name the file and line that guard it. MCP001 and MCP002 offer the guard as an unsafe fix that writes " +
+	"removed on mcp 2.x (rule MCP107 says when). A finding is a note (shown with `--show-safe`) where every " +
+	"server that can run its code, in its own process, installs a complete guard before it starts serving (for a " +
+	"pin: every server of the project): one server's guard says nothing of another's, and an import or patch that " +
+	"may not run (under `if`, `if TYPE_CHECKING:`, in an `except` handler, in a function nothing calls first) does " +
+	"not count. `--verbose` and the markdown report name the file and line that guard a project. The guard does " +
+	"not fix the crash at transport close below mcp 1.27.0: MCP001 stays an error there, and MCP105 too. MCP001 " +
+	"and MCP002 offer the guard as an unsafe fix that writes " +
 	"`" + GuardModuleName + ".py` and imports it first where the server is created; MCP106 reports a guard that " +
 	"is incomplete or runs too late."
 
