@@ -95,54 +95,94 @@ RequestResponder.cancel = _cancel_once
 
 // GuardFix returns the fix that writes the guard module next to the first
 // module that creates a server and imports it first in every module that
-// creates one. ok is false when the project has no server, or already has a
-// guard (complete or not: MCP106 and MCP107 speak about it).
+// creates one. A guard protects only the processes that import it
+// (handlers.Index.GuardOf), so every serving site gets the import: a site
+// in another folder imports the same module by its dotted name where both
+// are in one package (app.mcp_respond_guard from app/b/server.py), else gets
+// a guard module of its own beside it. ok is false when the project has no
+// server, or already has a guard (complete or not: MCP106 and MCP107 speak
+// about it).
 func GuardFix(p *Pass) (Fix, bool) {
 	hx := p.Handlers
 	sites := servingSites(hx)
 	if len(sites) == 0 || len(hx.Guards()) > 0 || mcpBeforeCancel(p) {
 		return Fix{}, false
 	}
-	first := sites[0].Module
-	if p.Project != nil && p.Project.File(first.Path) != nil {
-		// A PEP 723 script is a project of one file: a module beside it
-		// would belong to another project.
-		return Fix{}, false
-	}
-	file := path.Join(path.Dir(first.Path), GuardModuleName+".py")
-	for _, m := range p.Modules {
-		if m.Path == file {
-			return Fix{}, false
-		}
-	}
-	name := GuardModuleName
-	if pkg := packageOf(first); pkg != "" && !importsSiblingByTopName(first, p.Modules) {
-		name = pkg + "." + GuardModuleName
-	}
-	edits := []Edit{{Path: file, New: GuardModule, Create: true}}
-	var where []string
+	var edits []Edit
+	var files, where []string
+	names := map[string]string{} // folder -> the name its sites import the guard by
+	var qualified []string       // dotted names of the guards written so far, inside packages
 	seen := map[*pyast.Module]bool{}
 	for _, s := range sites {
-		// Only modules beside the guard can import it by the same name.
-		if seen[s.Module] || path.Dir(s.Module.Path) != path.Dir(first.Path) {
+		m := s.Module
+		if seen[m] {
 			continue
 		}
-		seen[s.Module] = true
-		nl := pystyle.Newline(s.Module.Src)
-		at, lead := firstImportOffset(s.Module)
+		seen[m] = true
+		dir := path.Dir(m.Path)
+		name, ok := names[dir]
+		if !ok {
+			name = guardFrom(m, qualified, p.Modules)
+		}
+		if name == "" {
+			if p.Project != nil && p.Project.File(m.Path) != nil {
+				// A PEP 723 script is a project of one file: a module
+				// beside it would belong to another project.
+				return Fix{}, false
+			}
+			file := path.Join(dir, GuardModuleName+".py")
+			for _, o := range p.Modules {
+				if o.Path == file {
+					return Fix{}, false
+				}
+			}
+			name = GuardModuleName
+			if pkg := packageOf(m); pkg != "" && !importsSiblingByTopName(m, p.Modules) {
+				name = pkg + "." + GuardModuleName
+				qualified = append(qualified, name)
+			}
+			edits = append(edits, Edit{Path: file, New: GuardModule, Create: true})
+			files = append(files, file)
+		}
+		names[dir] = name
+		nl := pystyle.Newline(m.Src)
+		at, lead := firstImportOffset(m)
 		text := lead + "# Must stay the first import: " + GuardModuleName + ".py says why." + nl +
 			"import " + name + "  # noqa: F401  # isort: skip" + nl
-		edits = append(edits, Edit{Path: s.Module.Path, Start: at, End: at, New: text})
-		where = append(where, path.Base(s.Module.Path))
+		edits = append(edits, Edit{Path: m.Path, Start: at, End: at, New: text})
+		where = append(where, m.Path)
+	}
+	if len(names) == 1 {
+		for i := range where {
+			where[i] = path.Base(where[i])
+		}
 	}
 	return Fix{
-		Message: "stay on mcp 1.x and add a guard: write " + file + ", which makes RequestResponder.respond() and " +
+		Message: "stay on mcp 1.x and add a guard: write " + strings.Join(files, " and ") + ", which makes RequestResponder.respond() and " +
 			".cancel() return early once the request was answered, and import it first in " + strings.Join(where, ", ") +
 			" (it patches a private attribute of the SDK; remove it when moving to mcp 2.x)",
 		Applicability: Unsafe,
 		Edits:         edits,
 		NeedsMCP1:     true,
 	}, true
+}
+
+// guardFrom returns the dotted name by which module m, in a folder with no
+// guard of its own yet, can import a guard already written inside a package
+// of the project (one of qualified): m is in the same top-level package and
+// is run as part of it (it imports no sibling by a top-level name). "" when
+// none can be.
+func guardFrom(m *pyast.Module, qualified []string, mods []*pyast.Module) string {
+	top, _, _ := strings.Cut(m.Name, ".")
+	if top == "" || packageOf(m) == "" || importsSiblingByTopName(m, mods) {
+		return ""
+	}
+	for _, q := range qualified {
+		if t, _, _ := strings.Cut(q, "."); t == top {
+			return q
+		}
+	}
+	return ""
 }
 
 // mcpBeforeCancel reports whether the project's mcp can only be below 1.3.0

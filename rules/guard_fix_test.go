@@ -350,8 +350,10 @@ func TestGuardFixPlacementRunningServer(t *testing.T) {
 
 // TestGuardFixPlacementEntryPackage: where servers of their own serve
 // handlers in a demo folder too, the guard goes beside the server of the
-// entry point's package ([project.scripts]; jvm-mcp-server's demo/ sorts
-// before src/jvm_mcp_server/).
+// entry point's package first ([project.scripts]; jvm-mcp-server's demo/
+// sorts before src/jvm_mcp_server/). The demo's server runs in a process of
+// its own, which the package's guard does not protect: it gets a copy
+// beside it (before, it got none, and the project's pin stayed unguarded).
 func TestGuardFixPlacementEntryPackage(t *testing.T) {
 	got := guardEdits(t, map[string]string{
 		"pyproject.toml":          "[project]\nname = \"weather\"\ndependencies = [\"mcp>=1.27,<2\"]\n\n[project.scripts]\nweather = \"weather.server:main\"\n",
@@ -359,7 +361,8 @@ func TestGuardFixPlacementEntryPackage(t *testing.T) {
 		"src/weather/__init__.py": "",
 		"src/weather/server.py":   guardedServer + "\n\ndef main():\n    mcp.run()\n",
 	})
-	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip",
+		"demo/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "demo/demo_server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -483,5 +486,57 @@ func TestGuardAloneLeavesTheFloor(t *testing.T) {
 	}
 	if len(all.Failures) > 0 || len(all.Result.Diagnostics) != 0 {
 		t.Errorf("--fix --unsafe-fixes: failures %+v, left %+v", all.Failures, all.Result.Diagnostics)
+	}
+}
+
+// TestGuardFixGuardsEveryServer: --fix --unsafe-fixes puts the guard where
+// it protects each server it claims to (a guard covers only the processes
+// that import it, issue 29 item 5). Servers in two folders of one package
+// import one guard by its dotted name; servers in two folders of no common
+// package get a guard each. After the fix nothing is left (MCP001 and both MCP101 are
+// notes), and fixing again changes nothing.
+func TestGuardFixGuardsEveryServer(t *testing.T) {
+	const pin = "[project]\nname = \"two\"\ndependencies = [\"mcp>=1.27,<2\"]\n"
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"one package", map[string]string{"pyproject.toml": pin, "app/__init__.py": "", "app/a/__init__.py": "", "app/b/__init__.py": "",
+			"app/a/server.py": guardedServer, "app/b/server.py": guardedServer},
+			[]string{"app/a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"app/a/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip",
+				"app/b/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"two folders", map[string]string{"pyproject.toml": pin, "a/server.py": guardedServer, "b/server.py": guardedServer},
+			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"a/server.py:import a.mcp_respond_guard  # noqa: F401  # isort: skip",
+				"b/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"b/server.py:import b.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := guardEdits(t, c.files); strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+			root := testfs.Write(t, c.files)
+			out, err := fix.Run([]string{root}, guardOpts(false, nil), fix.Mode{Pick: createsFile, Rounds: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Failures) > 0 || len(out.Result.Diagnostics) != 0 {
+				t.Fatalf("after the guard fix: failures %+v, left %+v", out.Failures, out.Result.Diagnostics)
+			}
+			changed := map[string][]byte{}
+			for _, f := range out.Files {
+				changed[f.Path] = f.New
+			}
+			again, err := fix.Run([]string{root}, guardOpts(false, changed), fix.Mode{Unsafe: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(again.Files) != 0 {
+				t.Errorf("fixing again changes %d files", len(again.Files))
+			}
+		})
 	}
 }
