@@ -169,6 +169,54 @@ func (ix *Index) ServerSites() []ServerSite {
 	return ix.servers
 }
 
+// ServingSites returns the constructions of the servers the project serves,
+// outside tests (the guard fix imports the guard beside them, and a
+// construction nothing in the project runs stands for a process of its own
+// only when it is one of them, guardServers): those of servers that handlers are registered on,
+// else those in modules that run a server, else any construction. A FastMCP
+// subclass that registers its tools in __init__ is constructed by the entry
+// point and by the tests alike, and a test may register a tool on a
+// subclass of its own: the guard goes beside the entry point. A guard
+// imported by a test only would not guard the server, so where only tests
+// construct one (the server's own construction not recognised) there is no
+// site and no guard fix. Handlers registered on a parameter (def
+// register_tools(mcp: FastMCP)) name no server: then the module that builds
+// the server and runs it (wandb's server.py) goes before a script that
+// builds one only to list its tools (scripts/, sorting first).
+func (ix *Index) ServingSites() []ServerSite {
+	all := ix.ServerSites()
+	var served, running []ServerSite
+	for _, s := range all {
+		for _, h := range ix.Handlers {
+			if s.Module.Name != "" && strings.HasPrefix(h.Server, s.Module.Name+".") {
+				served = append(served, s)
+				break
+			}
+		}
+		if ix.RunsServer(s.Module) {
+			running = append(running, s)
+		}
+	}
+	for _, sites := range [][]ServerSite{served, running, all} {
+		var out []ServerSite
+		for _, s := range sites {
+			if !isTestModule(s.Module) {
+				out = append(out, s)
+			}
+		}
+		if len(out) > 0 {
+			// The guard goes beside the first: the entry point's package
+			// before demos and scripts that sort first (jvm-mcp-server's
+			// demo/ beside src/jvm_mcp_server/).
+			sort.SliceStable(out, func(i, j int) bool {
+				return ix.InEntryPackage(out[i].Module) && !ix.InEntryPackage(out[j].Module)
+			})
+			return out
+		}
+	}
+	return nil
+}
+
 // findGuards finds the guard patches of every module and decides whether
 // each guard runs before the server starts.
 func (b *builder) findGuards() {
@@ -806,9 +854,11 @@ func installedAt(g *Guard, points []point, s start, r ran, must bool) bool {
 // it, and from that which guard protects each handler: the one that every
 // serving that loads the handler's registering module installed first. A
 // start that only creates a server (a launcher elsewhere imports it and
-// serves) stands for the process only when no start that runs a server
-// loads its module. A handler no serving loads is protected when every
-// serving of the project is. The project is guarded (ActiveGuard) when
+// serves: `mcp run server.py`) stands for the process only when no start
+// that runs a server loads its module, and only when it is one of
+// ServingSites (not a script that builds a server to list its tools,
+// where a served one exists: the guard fix leaves it alone too). A handler
+// no serving loads is protected when every serving of the project is. The project is guarded (ActiveGuard) when
 // every serving is. Servings in test modules count only where nothing
 // else serves.
 func (b *builder) guardServers(ts []servingStart, pointsOf map[*Guard][]point) {
@@ -847,13 +897,17 @@ func (b *builder) guardServers(ts []servingStart, pointsOf map[*Guard][]point) {
 			}
 		}
 	}
+	serving := map[*pyast.Module]bool{}
+	for _, s := range b.out.ServingSites() {
+		serving[s.Module] = true
+	}
 	for _, t := range ts {
 		c, ok := creators[t.mod]
 		if !ok {
 			continue
 		}
 		delete(creators, t.mod)
-		superseded := false
+		superseded := !serving[t.mod] // a script that builds a server only to list its tools
 		for _, u := range units {
 			superseded = superseded || u.loads[t.mod]
 		}

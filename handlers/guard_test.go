@@ -428,6 +428,15 @@ func TestGuardPerServer(t *testing.T) {
 		{"if True, and the else of if TYPE_CHECKING", map[string]string{"guard.py": attrGuard, "boot.py": "if True:\n    import guard\n",
 			"server.py": srv("mcp", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    pass\nelse:\n    import boot", run("mcp"))},
 			Config{}, "server.t_mcp", true},
+		{"a script builds a server only to list its tools", map[string]string{"guard.py": attrGuard,
+			"tools.py": "from mcp.server.fastmcp import FastMCP\n\n\ndef register_tools(m: FastMCP) -> None:\n" +
+				"    @m.tool()\n    async def t():\n        return 1\n",
+			"server.py": "import guard\nfrom mcp.server.fastmcp import FastMCP\n\nfrom tools import register_tools\n\n\n" +
+				"def create_server() -> FastMCP:\n    mcp = FastMCP('x')\n" +
+				"    register_tools(mcp)\n    return mcp\n\n\nif __name__ == '__main__':\n    create_server().run()\n",
+			"scripts/list_tools.py": "from mcp.server.fastmcp import FastMCP\n\nfrom tools import register_tools\n\nmcp = FastMCP('list')\n" +
+				"register_tools(mcp)\nprint(mcp._tool_manager.list_tools())\n"},
+			Config{}, "tools.register_tools.t", true},
 		{"a test builds the server without the guard", map[string]string{"guard.py": attrGuard,
 			"server.py":       srv("mcp", "import guard", run("mcp")),
 			"tests/test_x.py": "from mcp.server.fastmcp import FastMCP\nfrom server import t_mcp\n\ns = FastMCP('t')\ns.add_tool(t_mcp)\n"},

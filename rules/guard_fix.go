@@ -9,8 +9,8 @@ package rules
 
 import (
 	"path"
-	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
@@ -104,7 +104,7 @@ RequestResponder.cancel = _cancel_once
 // about it).
 func GuardFix(p *Pass) (Fix, bool) {
 	hx := p.Handlers
-	sites := servingSites(hx)
+	sites := hx.ServingSites()
 	if len(sites) == 0 || len(hx.Guards()) > 0 || mcpBeforeCancel(p) {
 		return Fix{}, false
 	}
@@ -137,7 +137,7 @@ func GuardFix(p *Pass) (Fix, bool) {
 				}
 			}
 			name = GuardModuleName
-			if pkg := packageOf(m); pkg != "" && !importsSiblingByTopName(m, p.Modules) {
+			if pkg := packageOf(m); pkg != "" && importable(pkg) && !importsSiblingByTopName(m, p.Modules) {
 				name = pkg + "." + GuardModuleName
 				qualified = append(qualified, name)
 			}
@@ -174,7 +174,7 @@ func GuardFix(p *Pass) (Fix, bool) {
 // none can be.
 func guardFrom(m *pyast.Module, qualified []string, mods []*pyast.Module) string {
 	top, _, _ := strings.Cut(m.Name, ".")
-	if top == "" || packageOf(m) == "" || importsSiblingByTopName(m, mods) {
+	if top == "" || !importable(packageOf(m)) || importsSiblingByTopName(m, mods) {
 		return ""
 	}
 	for _, q := range qualified {
@@ -193,52 +193,6 @@ func guardFrom(m *pyast.Module, qualified []string, mods []*pyast.Module) string
 // validation instead).
 func mcpBeforeCancel(p *Pass) bool {
 	return p.Project.MCPAdmits("1.3.0rc1", "") == deps.No
-}
-
-// servingSites returns the server constructions the guard is imported
-// beside, outside tests: those of servers that handlers are registered on,
-// else those in modules that run a server, else any construction. A FastMCP
-// subclass that registers its tools in __init__ is constructed by the entry
-// point and by the tests alike, and a test may register a tool on a
-// subclass of its own: the guard goes beside the entry point. A guard
-// imported by a test only would not guard the server, so where only tests
-// construct one (the server's own construction not recognised) there is no
-// site and no guard fix. Handlers registered on a parameter (def
-// register_tools(mcp: FastMCP)) name no server: then the module that builds
-// the server and runs it (wandb's server.py) goes before a script that
-// builds one only to list its tools (scripts/, sorting first).
-func servingSites(hx *handlers.Index) []handlers.ServerSite {
-	all := hx.ServerSites()
-	var served, running []handlers.ServerSite
-	for _, s := range all {
-		for _, h := range hx.Handlers {
-			if s.Module.Name != "" && strings.HasPrefix(h.Server, s.Module.Name+".") {
-				served = append(served, s)
-				break
-			}
-		}
-		if hx.RunsServer(s.Module) {
-			running = append(running, s)
-		}
-	}
-	for _, sites := range [][]handlers.ServerSite{served, running, all} {
-		var out []handlers.ServerSite
-		for _, s := range sites {
-			if !inTests(s.Module.Path) {
-				out = append(out, s)
-			}
-		}
-		if len(out) > 0 {
-			// The guard goes beside the first: the entry point's package
-			// before demos and scripts that sort first (jvm-mcp-server's
-			// demo/ beside src/jvm_mcp_server/).
-			sort.SliceStable(out, func(i, j int) bool {
-				return hx.InEntryPackage(out[i].Module) && !hx.InEntryPackage(out[j].Module)
-			})
-			return out
-		}
-	}
-	return nil
 }
 
 // importsSiblingByTopName reports whether m imports a module beside it by
@@ -288,6 +242,26 @@ func importsSiblingByTopName(m *pyast.Module, mods []*pyast.Module) bool {
 		}
 	}
 	return false
+}
+
+// importable reports whether a dotted module name can be written in an
+// import statement: a folder named 01_server or my-app is on the path as a
+// script's folder, not a package, and `import 01_server.x` does not parse.
+func importable(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, seg := range strings.Split(name, ".") {
+		for i, r := range seg {
+			if !(r == '_' || unicode.IsLetter(r) || i > 0 && unicode.IsDigit(r)) {
+				return false
+			}
+		}
+		if seg == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // packageOf returns the dotted package a module is in ("" at the top).

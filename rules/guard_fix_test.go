@@ -493,7 +493,9 @@ func TestGuardAloneLeavesTheFloor(t *testing.T) {
 // it protects each server it claims to (a guard covers only the processes
 // that import it, issue 29 item 5). Servers in two folders of one package
 // import one guard by its dotted name; servers in two folders of no common
-// package get a guard each. After the fix nothing is left (MCP001 and both MCP101 are
+// package get a guard each, imported by its bare name where the folder's
+// name is no Python identifier (01_first/: a script's folder, `import
+// 01_first.x` does not parse). After the fix nothing is left (MCP001 and both MCP101 are
 // notes), and fixing again changes nothing.
 func TestGuardFixGuardsEveryServer(t *testing.T) {
 	const pin = "[project]\nname = \"two\"\ndependencies = [\"mcp>=1.27,<2\"]\n"
@@ -507,6 +509,11 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 			[]string{"app/a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"app/a/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip",
 				"app/b/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"folders whose names cannot be imported", map[string]string{"pyproject.toml": pin, "01_first/server.py": guardedServer, "02-second/server.py": guardedServer},
+			[]string{"01_first/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"01_first/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
+				"02-second/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"02-second/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 		{"two folders", map[string]string{"pyproject.toml": pin, "a/server.py": guardedServer, "b/server.py": guardedServer},
 			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"a/server.py:import a.mcp_respond_guard  # noqa: F401  # isort: skip",

@@ -84,7 +84,7 @@ func runMCP106(p *Pass) {
 		switch {
 		case !g.Active && (g.Patch("respond") != nil || g.Patch("cancel") != nil):
 			p.ReportNode(m, stmt, fmt.Sprintf("this respond/cancel guard does not run before the server starts, so "+
-				"it does not count: %s. Import it first in %s, which creates the server", g.Why, path.Base(servingSites(hx)[0].Module.Path)), nil)
+				"it does not count: %s. Import it first in %s, which creates the server", g.Why, path.Base(hx.ServingSites()[0].Module.Path)), nil)
 		case g.Patch("respond") != nil && g.Patch("cancel") == nil && !activeCancel(hx):
 			var fixes []Fix
 			if f, ok := guardCancelFix(g); ok {
