@@ -217,6 +217,38 @@ func (ix *Index) ServingSites() []ServerSite {
 	return nil
 }
 
+// StartsWithout returns the modules outside tests that start serving (run a
+// server at their top level, or hold a [project.scripts] entry point)
+// without having loaded any of mods by then, in path order: a guard
+// imported first in mods does not protect them. The guard fix imports it
+// there too (a FastMCP.from_fastapi(app) server that the module runs is no
+// ServerSite). Imports inside the entry function are not looked at: such a
+// module is returned, and a guard import at its top is then redundant, not
+// wrong.
+func (ix *Index) StartsWithout(mods map[*pyast.Module]bool) []*pyast.Module {
+	if ix == nil || ix.builder == nil {
+		return nil
+	}
+	b := ix.builder
+	var out []*pyast.Module
+	seen := map[*pyast.Module]bool{}
+	for _, s := range b.starts() {
+		if s.stmt == nil && s.fn == nil || mods[s.mod] || seen[s.mod] || isTestModule(s.mod) {
+			continue
+		}
+		loaded := b.executedBefore(s.mod, s.cut, s.stmt)
+		found := false
+		for m := range mods {
+			found = found || loaded.must[m]
+		}
+		if !found {
+			seen[s.mod] = true
+			out = append(out, s.mod)
+		}
+	}
+	return out
+}
+
 // findGuards finds the guard patches of every module and decides whether
 // each guard runs before the server starts.
 func (b *builder) findGuards() {

@@ -96,10 +96,12 @@ RequestResponder.cancel = _cancel_once
 // GuardFix returns the fix that writes the guard module next to the first
 // module that creates a server and imports it first in every module that
 // creates one. A guard protects only the processes that import it
-// (handlers.Index.GuardOf), so every serving site gets the import: a site
-// in another folder imports the same module by its dotted name where both
-// are in one package (app.mcp_respond_guard from app/b/server.py), else gets
-// a guard module of its own beside it. ok is false when the project has no
+// (handlers.Index.GuardOf), so every serving site gets the import, and so
+// does every module that starts serving without loading one of them
+// (handlers.Index.StartsWithout): one in another folder imports the same
+// module by its dotted name where both are in one package
+// (app.mcp_respond_guard from app/b/server.py), else gets a guard module of
+// its own beside it. ok is false when the project has no
 // server, or already has a guard (complete or not: MCP106 and MCP107 speak
 // about it).
 func GuardFix(p *Pass) (Fix, bool) {
@@ -113,12 +115,17 @@ func GuardFix(p *Pass) (Fix, bool) {
 	names := map[string]string{} // folder -> the name its sites import the guard by
 	var qualified []string       // dotted names of the guards written so far, inside packages
 	seen := map[*pyast.Module]bool{}
+	var targets []*pyast.Module
 	for _, s := range sites {
-		m := s.Module
-		if seen[m] {
-			continue
+		if !seen[s.Module] {
+			seen[s.Module] = true
+			targets = append(targets, s.Module)
 		}
-		seen[m] = true
+	}
+	// A module that runs a server it does not construct where mcplint sees
+	// it, without loading any of those first, is a process of its own.
+	targets = append(targets, hx.StartsWithout(seen)...)
+	for _, m := range targets {
 		dir := path.Dir(m.Path)
 		name, ok := names[dir]
 		if !ok {

@@ -495,7 +495,9 @@ func TestGuardAloneLeavesTheFloor(t *testing.T) {
 // import one guard by its dotted name; servers in two folders of no common
 // package get a guard each, imported by its bare name where the folder's
 // name is no Python identifier (01_first/: a script's folder, `import
-// 01_first.x` does not parse). After the fix nothing is left (MCP001 and both MCP101 are
+// 01_first.x` does not parse). A module that runs a server mcplint does not
+// see constructed (FastMCP.from_fastapi) gets the import too. After the fix
+// nothing is left (MCP001 and both MCP101 are
 // notes), and fixing again changes nothing.
 func TestGuardFixGuardsEveryServer(t *testing.T) {
 	const pin = "[project]\nname = \"two\"\ndependencies = [\"mcp>=1.27,<2\"]\n"
@@ -514,6 +516,14 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 				"01_first/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
 				"02-second/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"02-second/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"a module runs a server whose construction is not a site", map[string]string{
+			"pyproject.toml": "[project]\nname = \"two\"\ndependencies = [\"mcp>=1.27,<2\", \"fastmcp>=2.12,<2.13\"]\n",
+			"server.py":      guardedServer,
+			"mcp_app.py": "from fastapi import FastAPI\nfrom fastmcp import FastMCP\n\napp = FastAPI()\nmcp = FastMCP.from_fastapi(app=app, name=\"products\")\n\n" +
+				"if __name__ == \"__main__\":\n    mcp.run()\n"},
+			[]string{"mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
+				"mcp_app.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 		{"two folders", map[string]string{"pyproject.toml": pin, "a/server.py": guardedServer, "b/server.py": guardedServer},
 			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"a/server.py:import a.mcp_respond_guard  # noqa: F401  # isort: skip",
