@@ -96,6 +96,16 @@ func (ix *Index) ActiveGuard() *Guard {
 	return ix.projectGuard
 }
 
+// UnguardedStarts returns the modules of the project's starts that serve
+// with no complete guard installed first, in path order (nil when the
+// project has no guard).
+func (ix *Index) UnguardedStarts() []*pyast.Module {
+	if ix == nil {
+		return nil
+	}
+	return ix.unguarded
+}
+
 // GuardOf returns the guard that closes the crash for code in f: every
 // handler that reaches f is served only by processes that installed a
 // complete guard first (see guardServers). A function no handler reaches
@@ -970,6 +980,14 @@ func (b *builder) guardServers(ts []servingStart, pointsOf map[*Guard][]point) {
 		}
 	}
 	b.out.projectGuard = all
+	seen := map[*pyast.Module]bool{}
+	for _, u := range units {
+		if u.guard == nil && !seen[u.mod] {
+			seen[u.mod] = true
+			b.out.unguarded = append(b.out.unguarded, u.mod)
+		}
+	}
+	sort.Slice(b.out.unguarded, func(i, j int) bool { return b.out.unguarded[i].Path < b.out.unguarded[j].Path })
 	b.out.handlerGuard = map[*Handler]*Guard{}
 	for _, h := range b.out.Handlers {
 		hm := h.SiteModule

@@ -66,8 +66,9 @@ type Index struct {
 	// each handler whose servings all installed one (guardServers).
 	projectGuard *Guard
 	handlerGuard map[*Handler]*Guard
-	servers      []ServerSite // calls that construct a server
-	mcp1         mcp1Uses     // see MCP1APIs
+	unguarded    []*pyast.Module // the starts that serve unguarded
+	servers      []ServerSite    // calls that construct a server
+	mcp1         mcp1Uses        // see MCP1APIs
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.

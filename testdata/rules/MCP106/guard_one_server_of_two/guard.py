@@ -1,3 +1,4 @@
+# Imported by a/server.py only: b/server.py serves unguarded, which MCP106 says.
 """Answer each request once (mcp 1.x idempotence guard)."""
 from mcp.shared.session import RequestResponder
 
@@ -16,5 +17,5 @@ async def _guarded_cancel(self):
     await _cancel(self)
 
 
-RequestResponder.respond = _guarded_respond
+RequestResponder.respond = _guarded_respond  # want: MCP106
 RequestResponder.cancel = _guarded_cancel
