@@ -8,8 +8,15 @@ package handlers
 // functions the walk is path-sensitive: an install under an if, in a loop
 // body or in an except handler does not count for the code after it (the
 // branch may not run); an install in a try body does (the walk assumes the
-// project's own imports do not fail). At module level it keeps the older,
-// coarser rule: any import before the statement counts.
+// project's own imports do not fail). A branch whose condition is known
+// without running the code (`if False:`, `if TYPE_CHECKING:`, `if 0:`) is
+// taken or not accordingly (staticTruth). At module level, and in the
+// modules imported before, a statement counts for every path where it
+// dominates the statement that serves (dominates: each branch around it
+// that may not run holds that statement too), for some path otherwise, and
+// not at all where it never runs (neverRuns). Unlike the walk inside
+// functions this does not join branches: an import on both sides of a
+// module-level if/else counts for no path.
 //
 // In a function that installs a guard, a return before the install is a
 // path that serves unguarded, unless the guard decides there that the SDK
