@@ -589,13 +589,8 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	proj.SetCodeNeedsMCP1(codeMCP1)
 	filesOnly := proj.WithoutCode()
 	sum := &ProjectSummary{Dir: pr.dir, deps: proj, Modules: len(mods), codeMCP1: codeMCP1, Joined: pr.joined}
-	guard := hx.ActiveGuard()
-	var guardAt []rules.Related
-	if guard != nil {
-		st := guard.Stmt()
-		sum.Guard = &GuardSummary{Path: guard.Module.Path, Line: guard.Module.Pos(int(st.StartByte())).Line}
-		guardAt = []rules.Related{{Location: rules.NodeLocation(guard.Module, st),
-			Message: "guarded here: respond() and cancel() return early once the request was answered, so this cannot crash the server"}}
+	if guard := hx.ActiveGuard(); guard != nil {
+		sum.Guard = &GuardSummary{Path: guard.Module.Path, Line: guard.Module.Pos(int(guard.Stmt().StartByte())).Line}
 	}
 	for _, h := range hx.Handlers {
 		sum.Handlers = append(sum.Handlers, HandlerSummary{
@@ -624,10 +619,6 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		case deps.No:
 			sev = rules.SeverityNone
 		}
-		guarded := r.Guarded && guard != nil
-		if guarded {
-			sev = rules.SeverityNone // shown as a note with ShowSafe, like mcp >= 2
-		}
 		report := func(d rules.Diagnostic) {
 			if d.Exposure == deps.No { // the rule knows it cannot happen here
 				d.Severity = rules.SeverityNone
@@ -638,8 +629,10 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 						codeMCP1 + ", which mcp 2.x removed"
 				}
 			}
-			if guarded {
-				d.Related = append(d.Related, guardAt...)
+			if g := guardOf(hx, r, &d); g != nil {
+				d.Severity = rules.SeverityNone // shown as a note with ShowSafe, like mcp >= 2
+				d.Related = append(d.Related, rules.Related{Location: rules.NodeLocation(g.Module, g.Stmt()),
+					Message: "guarded here: respond() and cancel() return early once the request was answered, so this cannot crash the server"})
 			}
 			if r.Kind == rules.CodeRule && hx.Unreached(d.Anchor) {
 				d.Severity = rules.SeverityNote
@@ -664,6 +657,23 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		}
 	}
 	return sum
+}
+
+// guardOf returns the respond/cancel guard that closes what finding d of
+// rule r reports (Rule.Guarded), or nil: for code, the guard of every
+// server that runs d's function (handlers.Index.GuardOf); for a pin, the
+// guard of every server of the project. A finding the rule marks
+// Unguardable is never covered.
+func guardOf(hx *handlers.Index, r *rules.Rule, d *rules.Diagnostic) *handlers.Guard {
+	if !r.Guarded || d.Unguardable {
+		return nil
+	}
+	if r.Kind == rules.CodeRule {
+		if ref, ok := hx.Function(d.Anchor); ok {
+			return hx.GuardOf(ref.Func)
+		}
+	}
+	return hx.ActiveGuard()
 }
 
 // mcp1Code says what in the project's serving code ties it to mcp 1.x (the

@@ -83,27 +83,52 @@ func (ix *Index) Guards() []*Guard {
 	return ix.guards
 }
 
-// ActiveGuard returns the guard that closes the crash: active guards patch
-// both respond and cancel with the _completed check (possibly in different
-// modules). It returns the one that patches respond, or nil.
+// ActiveGuard returns the guard that closes the crash for the whole
+// project: every process that serves (each call that starts a server, on
+// each start) has a complete guard (respond and cancel patched with the
+// _completed check, possibly in different modules) installed before it. It
+// returns the one that patches respond, or nil. One server's guard says
+// nothing of another's: see GuardOf.
 func (ix *Index) ActiveGuard() *Guard {
-	var respond *Guard
-	cancel := false
-	for _, g := range ix.Guards() {
-		if !g.Active {
-			continue
+	if ix == nil {
+		return nil
+	}
+	return ix.projectGuard
+}
+
+// UnguardedStarts returns the modules of the project's starts that serve
+// with no complete guard installed first, in path order (nil when the
+// project has no guard).
+func (ix *Index) UnguardedStarts() []*pyast.Module {
+	if ix == nil {
+		return nil
+	}
+	return ix.unguarded
+}
+
+// GuardOf returns the guard that closes the crash for code in f: every
+// handler that reaches f is served only by processes that installed a
+// complete guard first (see guardServers). A function no handler reaches
+// is covered when the project is (ActiveGuard).
+func (ix *Index) GuardOf(f *pyast.Function) *Guard {
+	if ix == nil || ix.projectGuard == nil && len(ix.handlerGuard) == 0 {
+		return nil
+	}
+	hs := ix.ReachedFrom(f)
+	if len(hs) == 0 {
+		return ix.projectGuard
+	}
+	var g *Guard
+	for _, h := range hs {
+		hg := ix.handlerGuard[h]
+		if hg == nil {
+			return nil
 		}
-		if g.Patch("respond") != nil && respond == nil {
-			respond = g
-		}
-		if g.Patch("cancel") != nil {
-			cancel = true
+		if g == nil {
+			g = hg
 		}
 	}
-	if cancel {
-		return respond
-	}
-	return nil
+	return g
 }
 
 // ServerSite is a place that creates an MCP server object.
@@ -154,6 +179,86 @@ func (ix *Index) ServerSites() []ServerSite {
 	return ix.servers
 }
 
+// ServingSites returns the constructions of the servers the project serves,
+// outside tests (the guard fix imports the guard beside them, and a
+// construction nothing in the project runs stands for a process of its own
+// only when it is one of them, guardServers): those of servers that handlers are registered on,
+// else those in modules that run a server, else any construction. A FastMCP
+// subclass that registers its tools in __init__ is constructed by the entry
+// point and by the tests alike, and a test may register a tool on a
+// subclass of its own: the guard goes beside the entry point. A guard
+// imported by a test only would not guard the server, so where only tests
+// construct one (the server's own construction not recognised) there is no
+// site and no guard fix. Handlers registered on a parameter (def
+// register_tools(mcp: FastMCP)) name no server: then the module that builds
+// the server and runs it (wandb's server.py) goes before a script that
+// builds one only to list its tools (scripts/, sorting first).
+func (ix *Index) ServingSites() []ServerSite {
+	all := ix.ServerSites()
+	var served, running []ServerSite
+	for _, s := range all {
+		for _, h := range ix.Handlers {
+			if s.Module.Name != "" && strings.HasPrefix(h.Server, s.Module.Name+".") {
+				served = append(served, s)
+				break
+			}
+		}
+		if ix.RunsServer(s.Module) {
+			running = append(running, s)
+		}
+	}
+	for _, sites := range [][]ServerSite{served, running, all} {
+		var out []ServerSite
+		for _, s := range sites {
+			if !isTestModule(s.Module) {
+				out = append(out, s)
+			}
+		}
+		if len(out) > 0 {
+			// The guard goes beside the first: the entry point's package
+			// before demos and scripts that sort first (jvm-mcp-server's
+			// demo/ beside src/jvm_mcp_server/).
+			sort.SliceStable(out, func(i, j int) bool {
+				return ix.InEntryPackage(out[i].Module) && !ix.InEntryPackage(out[j].Module)
+			})
+			return out
+		}
+	}
+	return nil
+}
+
+// StartsWithout returns the modules outside tests that start serving (run a
+// server at their top level, or hold a [project.scripts] entry point)
+// without having loaded any of mods by then, in path order: a guard
+// imported first in mods does not protect them. The guard fix imports it
+// there too (a FastMCP.from_fastapi(app) server that the module runs is no
+// ServerSite). Imports inside the entry function are not looked at: such a
+// module is returned, and a guard import at its top is then redundant, not
+// wrong.
+func (ix *Index) StartsWithout(mods map[*pyast.Module]bool) []*pyast.Module {
+	if ix == nil || ix.builder == nil {
+		return nil
+	}
+	b := ix.builder
+	var out []*pyast.Module
+	seen := map[*pyast.Module]bool{}
+	for _, s := range b.starts() {
+		if s.stmt == nil && s.fn == nil || mods[s.mod] || seen[s.mod] || isTestModule(s.mod) {
+			continue
+		}
+		loaded := b.executedBefore(s.mod, s.cut, s.stmt)
+		found := false
+		for m := range mods {
+			found = found || loaded.must[m]
+		}
+		if !found {
+			seen[s.mod] = true
+			out = append(out, s.mod)
+		}
+	}
+	return out
+}
+
 // findGuards finds the guard patches of every module and decides whether
 // each guard runs before the server starts.
 func (b *builder) findGuards() {
@@ -192,7 +297,9 @@ func (b *builder) patchesIn(m *pyast.Module) []*GuardPatch {
 	}
 	var out []*GuardPatch
 	for _, st := range topLevel(m.Root) {
-		out = append(out, b.patchesOf(m, st)...)
+		if !neverRuns(m, st) { // a patch under `if False:` is none
+			out = append(out, b.patchesOf(m, st)...)
+		}
 	}
 	// Installed from a function: its statements, anywhere, count when the
 	// function is called from module level (checked by activate through the
@@ -202,7 +309,9 @@ func (b *builder) patchesIn(m *pyast.Module) []*GuardPatch {
 			continue
 		}
 		for _, st := range funcStatements(f) {
-			out = append(out, b.patchesOf(m, st)...)
+			if !neverRuns(m, st) {
+				out = append(out, b.patchesOf(m, st)...)
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Stmt.StartByte() < out[j].Stmt.StartByte() })
@@ -598,7 +707,7 @@ func (b *builder) starts() []start {
 	}
 	for _, m := range b.mods {
 		for _, st := range topLevel(m.Root) {
-			if b.runsServer(m, st, 0) {
+			if !neverRuns(m, st) && b.runsServer(m, st, 0) {
 				cuts[m] = start{mod: m, cut: int(st.StartByte()), stmt: st}
 				break
 			}
@@ -617,6 +726,13 @@ func (b *builder) starts() []start {
 	return out
 }
 
+// servingStart is a start with the calls that serve on its path.
+type servingStart struct {
+	start
+	serves []serving
+	end    flow // what ran on the path of the start, after it
+}
+
 // activate decides, for each guard, whether it runs before the server
 // starts: for some start, on every path from it to a call that serves (see
 // servePath), the guard's module was imported, or one of its patch
@@ -630,29 +746,38 @@ func (b *builder) activate() {
 		}
 		return
 	}
-	type traced struct {
-		start
-		serves []serving
-		end    flow // what ran on the path of the start, after it
-	}
-	var ts []traced
+	var ts []servingStart
 	for _, s := range starts {
-		before := b.executedBefore(s.mod, s.cut)
+		before := b.executedBefore(s.mod, s.cut, s.stmt)
 		in := flow{must: ran{}, may: ran{}}
-		for m := range before {
-			in.must[m], in.may[m] = true, true
+		for m := range before.may {
+			in.may[m] = true
+			if before.must[m] {
+				in.must[m] = true
+			}
 		}
 		sp := b.newServePath()
 		// The start module's own top-level code before the cut runs
 		// first, with the functions it calls (configure() importing the
-		// guard). Module level keeps the coarse rule: every statement
-		// counts, in if and try blocks too. What it may serve is not this
-		// start's: the cut decides where serving begins.
+		// guard). A statement counts for every path only where it
+		// dominates the statement that serves (dominates: not under an if,
+		// in an except handler or a loop body that does not also hold
+		// it), and not at all where it never runs (`if TYPE_CHECKING:`).
+		// What it may serve is not this start's: the cut decides where
+		// serving begins.
 		for _, st := range topLevel(s.mod.Root) {
 			if int(st.StartByte()) >= s.cut {
 				break
 			}
-			in = sp.simple(s.mod, st, in, 0)
+			switch {
+			case neverRuns(s.mod, st):
+			case dominates(s.mod, st, s.stmt):
+				in = sp.simple(s.mod, st, in, 0)
+			default:
+				for k := range sp.simple(s.mod, st, in.clone(), 0).may {
+					in.may[k] = true
+				}
+			}
 		}
 		sp.serves = nil
 		end := in
@@ -676,37 +801,27 @@ func (b *builder) activate() {
 			// calls included: a guard installed there is late.
 			rest := b.newServePath()
 			for _, st := range topLevel(s.mod.Root) {
-				if st.StartByte() > s.stmt.StartByte() {
+				if st.StartByte() > s.stmt.StartByte() && !neverRuns(s.mod, st) {
 					end = rest.simple(s.mod, st, end, 0)
 				}
 			}
 		}
-		ts = append(ts, traced{s, serves, end})
+		ts = append(ts, servingStart{s, serves, end})
 	}
+	pointsOf := map[*Guard][]point{}
 	for _, g := range b.out.guards {
 		points := b.installPoints(g)
-		installed := func(s start, r ran) bool {
-			for _, pt := range points {
-				if pt.mod == s.mod && pt.off < s.cut || pt.mod != s.mod && r[pt.mod] {
-					return true
-				}
-			}
-			for _, p := range g.Patches {
-				if r[p.Stmt.Id()] {
-					return true
-				}
-			}
-			return false
-		}
+		pointsOf[g] = points
+		installed := func(s start, r ran, must bool) bool { return installedAt(g, points, s, r, must) }
 		somePaths, late := "", ""
 		for _, t := range ts {
 			all, some := true, false
 			for _, sv := range t.serves {
-				all = all && installed(t.start, sv.at.must)
-				some = some || installed(t.start, sv.at.may)
+				all = all && installed(t.start, sv.at.must, true)
+				some = some || installed(t.start, sv.at.may, false)
 			}
 			for _, sv := range t.serves {
-				if installed(t.start, sv.at.must) {
+				if installed(t.start, sv.at.must, true) {
 					continue
 				}
 				if somePaths == "" && some {
@@ -725,15 +840,15 @@ func (b *builder) activate() {
 			// Is it installed after the server ran: later in the function
 			// that runs it, or later in the module?
 			sv := t.serves[0]
-			after, verb := installed(t.start, t.end.may), "installs"
+			after, verb := installed(t.start, t.end.may, false), "installs"
 			if t.end.may[g.Module] && !sv.at.may[g.Module] {
 				verb = "imports"
 			}
 			if !after && t.stmt != nil {
 				verb = "imports"
-				rest := b.executedBefore(t.mod, len(t.mod.Src))
+				rest := b.executedBefore(t.mod, len(t.mod.Src), nil)
 				for _, pt := range points {
-					after = after || pt.mod == t.mod || rest[pt.mod]
+					after = after || pt.mod == t.mod || rest.may[pt.mod]
 				}
 			}
 			if after {
@@ -752,6 +867,154 @@ func (b *builder) activate() {
 			g.Why = "no module that creates or runs the server imports it before the server starts"
 		}
 	}
+	b.guardServers(ts, pointsOf)
+}
+
+// installedAt reports whether guard g (installed at points) has run by a
+// point of start s where r ran: on every path (must) or on some path, as r
+// is.
+func installedAt(g *Guard, points []point, s start, r ran, must bool) bool {
+	for _, pt := range points {
+		if pt.mod == s.mod && pt.off < s.cut && (!must || dominates(pt.mod, pt.st, s.stmt)) ||
+			pt.mod != s.mod && r[pt.mod] && (!must || dominates(pt.mod, pt.st, nil)) {
+			return true
+		}
+	}
+	for _, p := range g.Patches {
+		if r[p.Stmt.Id()] {
+			return true
+		}
+	}
+	return false
+}
+
+// A process serves the handlers whose registering modules it has loaded
+// when it starts serving; a guard protects only those of the processes it
+// was installed in first. guardServers decides, for each serving call of
+// each start, which complete guard (respond and cancel patched with the
+// _completed check, possibly by different modules) has run on every path to
+// it, and from that which guard protects each handler: the one that every
+// serving that loads the handler's registering module installed first. A
+// start that only creates a server (a launcher elsewhere imports it and
+// serves: `mcp run server.py`) stands for the process only when no start
+// that runs a server loads its module, and only when it is one of
+// ServingSites (not a script that builds a server to list its tools,
+// where a served one exists: the guard fix leaves it alone too). A handler
+// no serving loads is protected when every serving of the project is. The project is guarded (ActiveGuard) when
+// every serving is. Servings in test modules count only where nothing
+// else serves.
+func (b *builder) guardServers(ts []servingStart, pointsOf map[*Guard][]point) {
+	type unit struct {
+		mod   *pyast.Module // the start's
+		loads map[*pyast.Module]bool
+		guard *Guard
+	}
+	var units []unit
+	creators := map[*pyast.Module]unit{}
+	for _, t := range ts {
+		for _, sv := range t.serves {
+			u := unit{mod: t.mod, loads: map[*pyast.Module]bool{t.mod: true}}
+			for k := range sv.at.may {
+				if m, ok := k.(*pyast.Module); ok {
+					u.loads[m] = true
+				}
+			}
+			cancel := false
+			for _, g := range b.out.guards {
+				if !installedAt(g, pointsOf[g], t.start, sv.at.must, true) {
+					continue
+				}
+				if u.guard == nil && g.Patch("respond") != nil {
+					u.guard = g
+				}
+				cancel = cancel || g.Patch("cancel") != nil
+			}
+			if !cancel {
+				u.guard = nil
+			}
+			if t.stmt == nil && t.fn == nil {
+				creators[t.mod] = u
+			} else {
+				units = append(units, u)
+			}
+		}
+	}
+	serving := map[*pyast.Module]bool{}
+	for _, s := range b.out.ServingSites() {
+		serving[s.Module] = true
+	}
+	for _, t := range ts {
+		c, ok := creators[t.mod]
+		if !ok {
+			continue
+		}
+		delete(creators, t.mod)
+		superseded := !serving[t.mod] // a script that builds a server only to list its tools
+		for _, u := range units {
+			superseded = superseded || u.loads[t.mod]
+		}
+		if !superseded {
+			units = append(units, c)
+		}
+	}
+	// A test's server runs under the test runner, not as the project's
+	// server: a test that builds one without the guard leaves production
+	// guarded (unless only tests serve).
+	var prod []unit
+	for _, u := range units {
+		if !isTestModule(u.mod) {
+			prod = append(prod, u)
+		}
+	}
+	if len(prod) > 0 {
+		units = prod
+	}
+	if len(units) == 0 {
+		return
+	}
+	all := units[0].guard
+	for _, u := range units {
+		if u.guard == nil {
+			all = nil
+			break
+		}
+	}
+	b.out.projectGuard = all
+	seen := map[*pyast.Module]bool{}
+	for _, u := range units {
+		if u.guard == nil && !seen[u.mod] {
+			seen[u.mod] = true
+			b.out.unguarded = append(b.out.unguarded, u.mod)
+		}
+	}
+	sort.Slice(b.out.unguarded, func(i, j int) bool { return b.out.unguarded[i].Path < b.out.unguarded[j].Path })
+	b.out.handlerGuard = map[*Handler]*Guard{}
+	for _, h := range b.out.Handlers {
+		hm := h.SiteModule
+		if hm == nil {
+			hm = h.Module
+		}
+		var g *Guard
+		served := false
+		for _, u := range units {
+			if !u.loads[hm] {
+				continue
+			}
+			if !served {
+				g, served = u.guard, true
+			}
+			if u.guard == nil {
+				g = nil
+				break
+			}
+		}
+		if !served {
+			g = all
+		}
+		if g != nil {
+			b.out.handlerGuard[h] = g
+		}
+	}
 }
 
 // servingLine is the line of a call that serves (of the start's statement
@@ -763,25 +1026,37 @@ func servingLine(sv serving, s start) int {
 	return s.mod.Pos(s.cut).Line
 }
 
+// loaded is the project modules whose top-level code has run: on every
+// path (must) and on some path (may: imported under a condition, in an
+// except handler or a loop body). must is a subset of may.
+type loaded struct{ must, may map[*pyast.Module]bool }
+
+func newLoaded() loaded {
+	return loaded{map[*pyast.Module]bool{}, map[*pyast.Module]bool{}}
+}
+
 // executedBefore returns the project modules whose top-level code has run
-// when module start reaches offset cut: its packages' __init__ modules
-// (importing pkg.server runs pkg/__init__.py first) and what start imports
-// before cut, transitively.
-func (b *builder) executedBefore(start *pyast.Module, cut int) map[*pyast.Module]bool {
-	seen := map[*pyast.Module]bool{}
+// when module start reaches offset cut, statement at (nil: its end): its
+// packages' __init__ modules (importing pkg.server runs pkg/__init__.py
+// first) and what start imports before cut, transitively. An import counts
+// as run on every path only where it dominates at (dominates); one that can
+// never run (`if TYPE_CHECKING:`) does not count at all.
+func (b *builder) executedBefore(start *pyast.Module, cut int, at *pyast.Node) loaded {
+	l := newLoaded()
 	parts := strings.Split(start.Name, ".")
 	for i := 1; i < len(parts); i++ {
-		if pkg := b.module(strings.Join(parts[:i], ".")); pkg != nil && pkg != start && !seen[pkg] {
-			seen[pkg] = true
-			b.importsBefore(pkg, len(pkg.Src), seen)
+		if pkg := b.module(strings.Join(parts[:i], ".")); pkg != nil && pkg != start {
+			b.load(pkg, true, l)
 		}
 	}
-	return b.importsBefore(start, cut, seen)
+	b.importsBefore(start, cut, at, true, l)
+	return l
 }
 
 type point struct {
 	mod *pyast.Module
 	off int
+	st  *pyast.Node // the top-level statement
 }
 
 // installPoints returns where a guard's patches run at import time.
@@ -790,11 +1065,14 @@ func (b *builder) installPoints(g *Guard) []point {
 	for _, p := range g.Patches {
 		f := g.Module.FuncAt(p.Stmt)
 		if f == nil {
-			out = append(out, point{g.Module, int(p.Stmt.StartByte())})
+			out = append(out, point{g.Module, int(p.Stmt.StartByte()), p.Stmt})
 			continue
 		}
 		for _, m := range b.mods {
 			for _, st := range topLevel(m.Root) {
+				if neverRuns(m, st) {
+					continue
+				}
 				found := false
 				pyast.WalkCode(st, func(n *pyast.Node) bool {
 					if n.Kind() == "call" {
@@ -805,7 +1083,7 @@ func (b *builder) installPoints(g *Guard) []point {
 					return !found
 				})
 				if found {
-					out = append(out, point{m, int(st.StartByte())})
+					out = append(out, point{m, int(st.StartByte()), st})
 				}
 			}
 		}
@@ -813,31 +1091,35 @@ func (b *builder) installPoints(g *Guard) []point {
 	return out
 }
 
-// importsBefore returns the project modules whose top-level code has run
-// when module m reaches offset cut: those m imports before cut, and
-// everything they import, transitively (packages' __init__ included).
-func (b *builder) importsBefore(m *pyast.Module, cut int, seen map[*pyast.Module]bool) map[*pyast.Module]bool {
+// importsBefore adds to l the project modules whose top-level code has run
+// when module m reaches offset cut, statement at (nil: its end): those m
+// imports before cut, and everything they import, transitively (packages'
+// __init__ included). With definite false, m itself may not have run, so
+// nothing it imports is certain.
+func (b *builder) importsBefore(m *pyast.Module, cut int, at *pyast.Node, definite bool, l loaded) {
 	for _, st := range topLevel(m.Root) {
 		if int(st.StartByte()) >= cut {
 			break
 		}
-		b.imports(m, st, seen)
+		if neverRuns(m, st) {
+			continue
+		}
+		b.imports(m, st, definite && dominates(m, st, at), l)
 	}
-	return seen
 }
 
-// imports adds to seen the project modules whose top-level code runs when
+// imports adds to l the project modules whose top-level code runs when
 // statement st of m runs, if it is an import: the modules it names, their
-// packages, and what they import, transitively.
-func (b *builder) imports(m *pyast.Module, st *pyast.Node, seen map[*pyast.Module]bool) {
+// packages, and what they import, transitively. definite says that st runs
+// on every path that matters.
+func (b *builder) imports(m *pyast.Module, st *pyast.Node, definite bool, l loaded) {
 	if st.Kind() != "import_statement" && st.Kind() != "import_from_statement" {
 		return
 	}
 	for _, q := range m.ImportTargets(st) {
 		for q != "" {
-			if im := b.module(q); im != nil && !seen[im] {
-				seen[im] = true
-				b.importsBefore(im, len(im.Src), seen)
+			if im := b.module(q); im != nil {
+				b.load(im, definite, l)
 			}
 			i := strings.LastIndexByte(q, '.')
 			if i < 0 {
@@ -846,6 +1128,23 @@ func (b *builder) imports(m *pyast.Module, st *pyast.Node, seen map[*pyast.Modul
 			q = q[:i]
 		}
 	}
+}
+
+// load adds module im to l, and what its top-level code imports. Each
+// module is walked at most twice: once as may, once as must.
+func (b *builder) load(im *pyast.Module, definite bool, l loaded) {
+	if definite {
+		if l.must[im] {
+			return
+		}
+		l.must[im], l.may[im] = true, true
+	} else {
+		if l.may[im] {
+			return
+		}
+		l.may[im] = true
+	}
+	b.importsBefore(im, len(im.Src), nil, definite, l)
 }
 
 // runsServer reports whether statement st runs a server: a call of a run

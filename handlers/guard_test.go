@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -353,5 +354,110 @@ func TestGuardServingPathIsBounded(t *testing.T) {
 	ix := build(t, map[string]string{"server.py": server("", ""), "guard.py": attrGuard, "main.py": b.String()}, Config{})
 	if ix.ActiveGuard() == nil {
 		t.Errorf("guard not active: %s", ix.Guards()[0].Why)
+	}
+}
+
+// A guard protects only the servers whose process installs it before
+// serving, and only when it runs unconditionally (issue 29 item 5): each
+// handler's guard (GuardOf) is decided by the starts that load its module.
+// want lists the handlers (qualified names) the guard covers; project says
+// whether every server of the project is covered (ActiveGuard).
+func TestGuardPerServer(t *testing.T) {
+	srv := func(name, before, after string) string {
+		return "from mcp.server.fastmcp import FastMCP\n" + before + "\n" + name + " = FastMCP('" + name + "')\n\n\n@" + name +
+			".tool()\nasync def t_" + name + "():\n    return 1\n" + after
+	}
+	run := func(name string) string { return "\n\nif __name__ == '__main__':\n    " + name + ".run()\n" }
+	cases := []struct {
+		name    string
+		files   map[string]string
+		cfg     Config
+		want    string // the covered handlers, sorted, joined by " "
+		project bool
+	}{
+		{"two servers, one imports the guard", map[string]string{"guard.py": attrGuard,
+			"a/server.py": srv("a", "import guard", run("a")), "b/server.py": srv("b", "", run("b"))},
+			Config{}, "a.server.t_a", false},
+		{"two servers, both import it", map[string]string{"guard.py": attrGuard,
+			"a/server.py": srv("a", "import guard", run("a")), "b/server.py": srv("b", "import guard", run("b"))},
+			Config{}, "a.server.t_a b.server.t_b", true},
+		{"imported under if False", map[string]string{"guard.py": attrGuard, "server.py": srv("mcp", "if False:\n    import guard", run("mcp"))},
+			Config{}, "", false},
+		{"imported under if TYPE_CHECKING", map[string]string{"guard.py": attrGuard,
+			"server.py": srv("mcp", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import guard", run("mcp"))},
+			Config{}, "", false},
+		{"imported under an environment switch", map[string]string{"guard.py": attrGuard,
+			"server.py": srv("mcp", "import os\nif os.environ.get('GUARD'):\n    import guard", run("mcp"))},
+			Config{}, "", false},
+		{"imported in an except handler", map[string]string{"guard.py": attrGuard,
+			"server.py": srv("mcp", "try:\n    import json\nexcept ImportError:\n    import guard", run("mcp"))},
+			Config{}, "", false},
+		{"a module it imports imports it conditionally", map[string]string{"guard.py": attrGuard,
+			"boot.py": "import os\nif os.environ.get('GUARD'):\n    import guard\n", "server.py": srv("mcp", "import boot", run("mcp"))},
+			Config{}, "", false},
+		{"patched under if False in the guard module", map[string]string{"server.py": srv("mcp", "import guard", run("mcp")),
+			"guard.py": strings.Replace(attrGuard, "RequestResponder.respond = _guarded_respond\nRequestResponder.cancel = _guarded_cancel\n",
+				"if False:\n    RequestResponder.respond = _guarded_respond\n    RequestResponder.cancel = _guarded_cancel\n", 1)},
+			Config{}, "", false},
+		{"installed by a call under if 0", map[string]string{"server.py": srv("mcp", "import guard", run("mcp")),
+			"guard.py": strings.Replace(attrGuard, "RequestResponder.respond = _guarded_respond\nRequestResponder.cancel = _guarded_cancel\n",
+				"def install():\n    RequestResponder.respond = _guarded_respond\n    RequestResponder.cancel = _guarded_cancel\n\nif 0:\n    install()\n", 1)},
+			Config{}, "", false},
+		{"imported inside a function nothing calls", map[string]string{"guard.py": attrGuard,
+			"server.py": srv("mcp", "def later():\n    import guard", run("mcp"))},
+			Config{}, "", false},
+		{"the entry module imports it, but the server module also runs itself", map[string]string{"guard.py": attrGuard,
+			"server.py": srv("mcp", "", run("mcp")), "main.py": "import guard\nfrom server import mcp\n\nmcp.run()\n"},
+			Config{}, "", false},
+
+		// Real guarded shapes.
+		{"imported at module level by the server module", map[string]string{"guard.py": attrGuard, "server.py": srv("mcp", "import guard", run("mcp"))},
+			Config{}, "server.t_mcp", true},
+		{"imported by the package __init__ the server module's package runs first", map[string]string{"app/guard.py": attrGuard,
+			"app/__init__.py": "from app import guard  # noqa: F401\n", "app/server.py": srv("mcp", "", run("mcp"))},
+			Config{}, "app.server.t_mcp", true},
+		{"imported by the entry module before it imports the server module", map[string]string{"guard.py": attrGuard,
+			"server.py": srv("mcp", "", ""), "main.py": "import guard\nfrom server import mcp\n\nif __name__ == '__main__':\n    mcp.run()\n"},
+			Config{}, "server.t_mcp", true},
+		{"imported under if __name__ == '__main__' before run()", map[string]string{"guard.py": attrGuard,
+			"server.py": srv("mcp", "", "\n\nif __name__ == '__main__':\n    import guard\n    mcp.run()\n")},
+			Config{}, "server.t_mcp", true},
+		{"try: import guard except ImportError: pass", map[string]string{"guard.py": attrGuard,
+			"server.py": srv("mcp", "try:\n    import guard\nexcept ImportError:\n    pass", run("mcp"))},
+			Config{}, "server.t_mcp", true},
+		{"if True, and the else of if TYPE_CHECKING", map[string]string{"guard.py": attrGuard, "boot.py": "if True:\n    import guard\n",
+			"server.py": srv("mcp", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    pass\nelse:\n    import boot", run("mcp"))},
+			Config{}, "server.t_mcp", true},
+		{"a script builds a server only to list its tools", map[string]string{"guard.py": attrGuard,
+			"tools.py": "from mcp.server.fastmcp import FastMCP\n\n\ndef register_tools(m: FastMCP) -> None:\n" +
+				"    @m.tool()\n    async def t():\n        return 1\n",
+			"server.py": "import guard\nfrom mcp.server.fastmcp import FastMCP\n\nfrom tools import register_tools\n\n\n" +
+				"def create_server() -> FastMCP:\n    mcp = FastMCP('x')\n" +
+				"    register_tools(mcp)\n    return mcp\n\n\nif __name__ == '__main__':\n    create_server().run()\n",
+			"scripts/list_tools.py": "from mcp.server.fastmcp import FastMCP\n\nfrom tools import register_tools\n\nmcp = FastMCP('list')\n" +
+				"register_tools(mcp)\nprint(mcp._tool_manager.list_tools())\n"},
+			Config{}, "tools.register_tools.t", true},
+		{"a test builds the server without the guard", map[string]string{"guard.py": attrGuard,
+			"server.py":       srv("mcp", "import guard", run("mcp")),
+			"tests/test_x.py": "from mcp.server.fastmcp import FastMCP\nfrom server import t_mcp\n\ns = FastMCP('t')\ns.add_tool(t_mcp)\n"},
+			Config{}, "server.t_mcp", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ix := build(t, c.files, c.cfg)
+			var got []string
+			for _, h := range ix.Handlers {
+				if ix.GuardOf(h.Func) != nil {
+					got = append(got, h.Func.Qual)
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("covered: %q, want %q (guards %s)", strings.Join(got, " "), c.want, guardState(ix))
+			}
+			if p := ix.ActiveGuard() != nil; p != c.project {
+				t.Errorf("project guarded: %v, want %v", p, c.project)
+			}
+		})
 	}
 }

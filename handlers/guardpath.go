@@ -8,8 +8,15 @@ package handlers
 // functions the walk is path-sensitive: an install under an if, in a loop
 // body or in an except handler does not count for the code after it (the
 // branch may not run); an install in a try body does (the walk assumes the
-// project's own imports do not fail). At module level it keeps the older,
-// coarser rule: any import before the statement counts.
+// project's own imports do not fail). A branch whose condition is known
+// without running the code (`if False:`, `if TYPE_CHECKING:`, `if 0:`) is
+// taken or not accordingly (staticTruth). At module level, and in the
+// modules imported before, a statement counts for every path where it
+// dominates the statement that serves (dominates: each branch around it
+// that may not run holds that statement too), for some path otherwise, and
+// not at all where it never runs (neverRuns). Unlike the walk inside
+// functions this does not join branches: an import on both sides of a
+// module-level if/else counts for no path.
 //
 // In a function that installs a guard, a return before the install is a
 // path that serves unguarded, unless the guard decides there that the SDK
@@ -138,8 +145,16 @@ func (p *servePath) stmt(m *pyast.Module, st *pyast.Node, in flow, depth int) fl
 	case "block":
 		return p.block(m, st, in, depth)
 	case "if_statement":
-		f := p.expr(m, st.ChildByFieldName("condition"), in, depth)
-		branches := []flow{p.block(m, st.ChildByFieldName("consequence"), f.clone(), depth)}
+		cond := st.ChildByFieldName("condition")
+		f := p.expr(m, cond, in, depth)
+		v, known := staticTruth(m, cond)
+		if known && v { // if True: only the consequence runs
+			return p.block(m, st.ChildByFieldName("consequence"), f, depth)
+		}
+		var branches []flow
+		if !known { // if False: / if TYPE_CHECKING: the consequence never runs
+			branches = append(branches, p.block(m, st.ChildByFieldName("consequence"), f.clone(), depth))
+		}
 		hasElse := false
 		for _, c := range pyast.NamedChildren(st) {
 			switch c.Kind() {
@@ -318,10 +333,13 @@ func lastBlock(c *pyast.Node) *pyast.Node {
 func (p *servePath) simple(m *pyast.Module, st *pyast.Node, in flow, depth int) flow {
 	f := p.expr(m, st, in, depth)
 	if st.Kind() == "import_statement" || st.Kind() == "import_from_statement" {
-		mods := map[*pyast.Module]bool{}
-		p.b.imports(m, st, mods)
-		for im := range mods {
-			f.must[im], f.may[im] = true, true
+		l := newLoaded()
+		p.b.imports(m, st, true, l)
+		for im := range l.may {
+			f.may[im] = true
+			if l.must[im] {
+				f.must[im] = true
+			}
 		}
 	}
 	if p.patches[st.Id()] {
@@ -392,4 +410,124 @@ func (p *servePath) call(r FuncRef, in flow, depth int) flow {
 		return in
 	}
 	return out
+}
+
+// staticTruth is the truth of a condition known without running the code:
+// the constants True, False, None and integers, typing.TYPE_CHECKING
+// (false at run time) and `not` of those. known is false for the rest.
+func staticTruth(m *pyast.Module, cond *pyast.Node) (value, known bool) {
+	cond = pyast.Unparen(cond)
+	if cond == nil {
+		return false, false
+	}
+	switch cond.Kind() {
+	case "true":
+		return true, true
+	case "false", "none":
+		return false, true
+	case "integer":
+		t := m.TextView(cond)
+		return strings.Trim(t, "0_") != "", strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' && r != '_' }) < 0
+	case "not_operator":
+		v, ok := staticTruth(m, cond.ChildByFieldName("argument"))
+		return !v, ok
+	case "identifier", "attribute":
+		if nameResolves(m, cond, "typing.TYPE_CHECKING") || nameResolves(m, cond, "typing_extensions.TYPE_CHECKING") {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// branchOf classifies the clause body child of a as a path through a:
+// never (a branch whose condition is statically false, or an else after a
+// statically true one), maybe (it may not run: a condition, an except
+// handler, a loop body, a match case) or always (a try body, its else and
+// finally, a with body, a branch statically true, the body of a loop over
+// a literal that is not empty). child is the named
+// child of a that holds the statement.
+func branchOf(m *pyast.Module, a, child *pyast.Node) (never, maybe bool) {
+	switch a.Kind() {
+	case "if_statement":
+		if c := a.ChildByFieldName("consequence"); c != nil && c.Equals(child) {
+			v, known := staticTruth(m, a.ChildByFieldName("condition"))
+			return known && !v, !known
+		}
+	case "elif_clause", "else_clause":
+		if c := a.ChildByFieldName("condition"); c != nil && c.Equals(child) {
+			return false, false
+		}
+		par := a.Parent()
+		if par == nil {
+			return false, true
+		}
+		switch par.Kind() {
+		case "try_statement":
+			return false, false // try ... else: runs when the body did (imports assumed not to fail)
+		case "if_statement":
+			v, known := staticTruth(m, par.ChildByFieldName("condition"))
+			if known && v {
+				return true, false
+			}
+			if a.Kind() == "elif_clause" {
+				w, k := staticTruth(m, a.ChildByFieldName("condition"))
+				return k && !w, !(known && k && w)
+			}
+			elifs := false
+			for _, c := range pyast.NamedChildren(par) {
+				elifs = elifs || c.Kind() == "elif_clause"
+			}
+			return false, !(known && !elifs)
+		}
+		return false, true // for/while ... else: runs unless the loop breaks
+	case "except_clause", "except_group_clause", "case_clause":
+		return false, true
+	case "for_statement":
+		if c := a.ChildByFieldName("body"); c != nil && c.Equals(child) {
+			// A loop over a literal that holds something runs its body
+			// (for name in ("respond", "cancel"): setattr(...)).
+			r := pyast.Unparen(a.ChildByFieldName("right"))
+			literal := r != nil && (r.Kind() == "tuple" || r.Kind() == "list" || r.Kind() == "set") && r.NamedChildCount() > 0
+			return false, !literal
+		}
+	case "while_statement":
+		if c := a.ChildByFieldName("body"); c != nil && c.Equals(child) {
+			v, known := staticTruth(m, a.ChildByFieldName("condition"))
+			return known && !v, !(known && v)
+		}
+	}
+	return false, false
+}
+
+// neverRuns reports whether statement st can never run: it is in a branch
+// whose condition is statically false (`if False:`, `if TYPE_CHECKING:`),
+// within its function or module.
+func neverRuns(m *pyast.Module, st *pyast.Node) bool {
+	child := st
+	for a := st.Parent(); a != nil && !pyast.IsFunctionBoundary(a); child, a = a, a.Parent() {
+		if never, _ := branchOf(m, a, child); never {
+			return true
+		}
+	}
+	return false
+}
+
+// dominates reports whether statement st of a module's top-level code runs
+// on every path that reaches statement at (nil: the end of the module):
+// each branch around st that may not run (a condition, an except handler,
+// a loop body) holds at too. A try body counts as running: the walk
+// assumes the project's own imports do not fail, so `try: import guard
+// except ImportError: pass` installs the guard.
+func dominates(m *pyast.Module, st, at *pyast.Node) bool {
+	child := st
+	for a := st.Parent(); a != nil && !pyast.IsFunctionBoundary(a); child, a = a, a.Parent() {
+		never, maybe := branchOf(m, a, child)
+		if never {
+			return false
+		}
+		if maybe && (at == nil || at.StartByte() < child.StartByte() || at.EndByte() > child.EndByte()) {
+			return false
+		}
+	}
+	return true
 }

@@ -61,9 +61,14 @@ type Index struct {
 	reachable  []FuncRef
 	unreached  map[string]bool
 	builder    *builder
-	guards     []*Guard     // see guard.go
-	servers    []ServerSite // calls that construct a server
-	mcp1       mcp1Uses     // see MCP1APIs
+	guards     []*Guard // see guard.go
+	// projectGuard covers every serving of the project, handlerGuard
+	// each handler whose servings all installed one (guardServers).
+	projectGuard *Guard
+	handlerGuard map[*Handler]*Guard
+	unguarded    []*pyast.Module // the starts that serve unguarded
+	servers      []ServerSite    // calls that construct a server
+	mcp1         mcp1Uses        // see MCP1APIs
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.

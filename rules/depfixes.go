@@ -46,11 +46,15 @@ func mcp1OnlyAPIs(p *Pass) []apiUse {
 
 // where is "path:line" of an offset in m, the path relative to the project.
 func where(p *Pass, m *pyast.Module, off int) string {
-	rel := m.Path
+	return fmt.Sprintf("%s:%d", relPath(p, m), m.Pos(off).Line)
+}
+
+// relPath is m's path relative to the project.
+func relPath(p *Pass, m *pyast.Module) string {
 	if p.Project != nil && p.Project.Dir != "." {
-		rel = strings.TrimPrefix(m.Path, p.Project.Dir+"/")
+		return strings.TrimPrefix(m.Path, p.Project.Dir+"/")
 	}
-	return fmt.Sprintf("%s:%d", rel, m.Pos(off).Line)
+	return m.Path
 }
 
 // describeUses names each removed API once with its first two places and

@@ -9,8 +9,8 @@ package rules
 
 import (
 	"path"
-	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
@@ -28,9 +28,13 @@ const GuardDoc = "On mcp 1.x, a third remedy besides moving to mcp 2.x and makin
 	"sync `def` patterns all survive a cancel, and the guard also closes the race that even perfect handler code " +
 	"keeps on 1.x (a cancel that lands after the handler returned). Prefer it for a large 1.x server that cannot " +
 	"migrate yet, or cannot touch every tool. Its cost: it patches a private attribute of the SDK, and it must be " +
-	"removed on mcp 2.x (rule MCP107 says when). In a project where a complete guard runs before the server " +
-	"starts, this rule's findings are notes (shown with `--show-safe`), and `--verbose` and the markdown report " +
-	"name the file and line that guard it. MCP001 and MCP002 offer the guard as an unsafe fix that writes " +
+	"removed on mcp 2.x (rule MCP107 says when). A finding is a note (shown with `--show-safe`) where every " +
+	"server that can run its code, in its own process, installs a complete guard before it starts serving (for a " +
+	"pin: every server of the project): one server's guard says nothing of another's, and an import or patch that " +
+	"may not run (under `if`, `if TYPE_CHECKING:`, in an `except` handler, in a function nothing calls first) does " +
+	"not count. `--verbose` and the markdown report name the file and line that guard a project. The guard does " +
+	"not fix the crash at transport close below mcp 1.27.0: MCP001 stays an error there, and MCP105 too. MCP001 " +
+	"and MCP002 offer the guard as an unsafe fix that writes " +
 	"`" + GuardModuleName + ".py` and imports it first where the server is created; MCP106 reports a guard that " +
 	"is incomplete or runs too late."
 
@@ -91,54 +95,101 @@ RequestResponder.cancel = _cancel_once
 
 // GuardFix returns the fix that writes the guard module next to the first
 // module that creates a server and imports it first in every module that
-// creates one. ok is false when the project has no server, or already has a
-// guard (complete or not: MCP106 and MCP107 speak about it).
+// creates one. A guard protects only the processes that import it
+// (handlers.Index.GuardOf), so every serving site gets the import, and so
+// does every module that starts serving without loading one of them
+// (handlers.Index.StartsWithout): one in another folder imports the same
+// module by its dotted name where both are in one package
+// (app.mcp_respond_guard from app/b/server.py), else gets a guard module of
+// its own beside it. ok is false when the project has no
+// server, or already has a guard (complete or not: MCP106 and MCP107 speak
+// about it).
 func GuardFix(p *Pass) (Fix, bool) {
 	hx := p.Handlers
-	sites := servingSites(hx)
+	sites := hx.ServingSites()
 	if len(sites) == 0 || len(hx.Guards()) > 0 || mcpBeforeCancel(p) {
 		return Fix{}, false
 	}
-	first := sites[0].Module
-	if p.Project != nil && p.Project.File(first.Path) != nil {
-		// A PEP 723 script is a project of one file: a module beside it
-		// would belong to another project.
-		return Fix{}, false
-	}
-	file := path.Join(path.Dir(first.Path), GuardModuleName+".py")
-	for _, m := range p.Modules {
-		if m.Path == file {
-			return Fix{}, false
-		}
-	}
-	name := GuardModuleName
-	if pkg := packageOf(first); pkg != "" && !importsSiblingByTopName(first, p.Modules) {
-		name = pkg + "." + GuardModuleName
-	}
-	edits := []Edit{{Path: file, New: GuardModule, Create: true}}
-	var where []string
+	var edits []Edit
+	var files, where []string
+	names := map[string]string{} // folder -> the name its sites import the guard by
+	var qualified []string       // dotted names of the guards written so far, inside packages
 	seen := map[*pyast.Module]bool{}
+	var targets []*pyast.Module
 	for _, s := range sites {
-		// Only modules beside the guard can import it by the same name.
-		if seen[s.Module] || path.Dir(s.Module.Path) != path.Dir(first.Path) {
-			continue
+		if !seen[s.Module] {
+			seen[s.Module] = true
+			targets = append(targets, s.Module)
 		}
-		seen[s.Module] = true
-		nl := pystyle.Newline(s.Module.Src)
-		at, lead := firstImportOffset(s.Module)
+	}
+	// A module that runs a server it does not construct where mcplint sees
+	// it, without loading any of those first, is a process of its own.
+	targets = append(targets, hx.StartsWithout(seen)...)
+	for _, m := range targets {
+		dir := path.Dir(m.Path)
+		name, ok := names[dir]
+		if !ok {
+			name = guardFrom(m, qualified, p.Modules)
+		}
+		if name == "" {
+			if p.Project != nil && p.Project.File(m.Path) != nil {
+				// A PEP 723 script is a project of one file: a module
+				// beside it would belong to another project.
+				return Fix{}, false
+			}
+			file := path.Join(dir, GuardModuleName+".py")
+			for _, o := range p.Modules {
+				if o.Path == file {
+					return Fix{}, false
+				}
+			}
+			name = GuardModuleName
+			if pkg := packageOf(m); pkg != "" && importable(pkg) && !importsSiblingByTopName(m, p.Modules) {
+				name = pkg + "." + GuardModuleName
+				qualified = append(qualified, name)
+			}
+			edits = append(edits, Edit{Path: file, New: GuardModule, Create: true})
+			files = append(files, file)
+		}
+		names[dir] = name
+		nl := pystyle.Newline(m.Src)
+		at, lead := firstImportOffset(m)
 		text := lead + "# Must stay the first import: " + GuardModuleName + ".py says why." + nl +
 			"import " + name + "  # noqa: F401  # isort: skip" + nl
-		edits = append(edits, Edit{Path: s.Module.Path, Start: at, End: at, New: text})
-		where = append(where, path.Base(s.Module.Path))
+		edits = append(edits, Edit{Path: m.Path, Start: at, End: at, New: text})
+		where = append(where, m.Path)
+	}
+	if len(names) == 1 {
+		for i := range where {
+			where[i] = path.Base(where[i])
+		}
 	}
 	return Fix{
-		Message: "stay on mcp 1.x and add a guard: write " + file + ", which makes RequestResponder.respond() and " +
+		Message: "stay on mcp 1.x and add a guard: write " + strings.Join(files, " and ") + ", which makes RequestResponder.respond() and " +
 			".cancel() return early once the request was answered, and import it first in " + strings.Join(where, ", ") +
 			" (it patches a private attribute of the SDK; remove it when moving to mcp 2.x)",
 		Applicability: Unsafe,
 		Edits:         edits,
 		NeedsMCP1:     true,
 	}, true
+}
+
+// guardFrom returns the dotted name by which module m, in a folder with no
+// guard of its own yet, can import a guard already written inside a package
+// of the project (one of qualified): m is in the same top-level package and
+// is run as part of it (it imports no sibling by a top-level name). "" when
+// none can be.
+func guardFrom(m *pyast.Module, qualified []string, mods []*pyast.Module) string {
+	top, _, _ := strings.Cut(m.Name, ".")
+	if top == "" || !importable(packageOf(m)) || importsSiblingByTopName(m, mods) {
+		return ""
+	}
+	for _, q := range qualified {
+		if t, _, _ := strings.Cut(q, "."); t == top {
+			return q
+		}
+	}
+	return ""
 }
 
 // mcpBeforeCancel reports whether the project's mcp can only be below 1.3.0
@@ -149,52 +200,6 @@ func GuardFix(p *Pass) (Fix, bool) {
 // validation instead).
 func mcpBeforeCancel(p *Pass) bool {
 	return p.Project.MCPAdmits("1.3.0rc1", "") == deps.No
-}
-
-// servingSites returns the server constructions the guard is imported
-// beside, outside tests: those of servers that handlers are registered on,
-// else those in modules that run a server, else any construction. A FastMCP
-// subclass that registers its tools in __init__ is constructed by the entry
-// point and by the tests alike, and a test may register a tool on a
-// subclass of its own: the guard goes beside the entry point. A guard
-// imported by a test only would not guard the server, so where only tests
-// construct one (the server's own construction not recognised) there is no
-// site and no guard fix. Handlers registered on a parameter (def
-// register_tools(mcp: FastMCP)) name no server: then the module that builds
-// the server and runs it (wandb's server.py) goes before a script that
-// builds one only to list its tools (scripts/, sorting first).
-func servingSites(hx *handlers.Index) []handlers.ServerSite {
-	all := hx.ServerSites()
-	var served, running []handlers.ServerSite
-	for _, s := range all {
-		for _, h := range hx.Handlers {
-			if s.Module.Name != "" && strings.HasPrefix(h.Server, s.Module.Name+".") {
-				served = append(served, s)
-				break
-			}
-		}
-		if hx.RunsServer(s.Module) {
-			running = append(running, s)
-		}
-	}
-	for _, sites := range [][]handlers.ServerSite{served, running, all} {
-		var out []handlers.ServerSite
-		for _, s := range sites {
-			if !inTests(s.Module.Path) {
-				out = append(out, s)
-			}
-		}
-		if len(out) > 0 {
-			// The guard goes beside the first: the entry point's package
-			// before demos and scripts that sort first (jvm-mcp-server's
-			// demo/ beside src/jvm_mcp_server/).
-			sort.SliceStable(out, func(i, j int) bool {
-				return hx.InEntryPackage(out[i].Module) && !hx.InEntryPackage(out[j].Module)
-			})
-			return out
-		}
-	}
-	return nil
 }
 
 // importsSiblingByTopName reports whether m imports a module beside it by
@@ -244,6 +249,26 @@ func importsSiblingByTopName(m *pyast.Module, mods []*pyast.Module) bool {
 		}
 	}
 	return false
+}
+
+// importable reports whether a dotted module name can be written in an
+// import statement: a folder named 01_server or my-app is on the path as a
+// script's folder, not a package, and `import 01_server.x` does not parse.
+func importable(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, seg := range strings.Split(name, ".") {
+		for i, r := range seg {
+			if !(r == '_' || unicode.IsLetter(r) || i > 0 && unicode.IsDigit(r)) {
+				return false
+			}
+		}
+		if seg == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // packageOf returns the dotted package a module is in ("" at the top).

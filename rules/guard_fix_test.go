@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -349,8 +350,10 @@ func TestGuardFixPlacementRunningServer(t *testing.T) {
 
 // TestGuardFixPlacementEntryPackage: where servers of their own serve
 // handlers in a demo folder too, the guard goes beside the server of the
-// entry point's package ([project.scripts]; jvm-mcp-server's demo/ sorts
-// before src/jvm_mcp_server/).
+// entry point's package first ([project.scripts]; jvm-mcp-server's demo/
+// sorts before src/jvm_mcp_server/). The demo's server runs in a process of
+// its own, which the package's guard does not protect: it gets a copy
+// beside it (before, it got none, and the project's pin stayed unguarded).
 func TestGuardFixPlacementEntryPackage(t *testing.T) {
 	got := guardEdits(t, map[string]string{
 		"pyproject.toml":          "[project]\nname = \"weather\"\ndependencies = [\"mcp>=1.27,<2\"]\n\n[project.scripts]\nweather = \"weather.server:main\"\n",
@@ -358,8 +361,199 @@ func TestGuardFixPlacementEntryPackage(t *testing.T) {
 		"src/weather/__init__.py": "",
 		"src/weather/server.py":   guardedServer + "\n\ndef main():\n    mcp.run()\n",
 	})
-	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip",
+		"demo/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "demo/demo_server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestGuardedBelow127StaysError: the guard closes the cancel crash, not the
+// transport-close crash below mcp 1.27.0 (issue 30). In a guarded project
+// whose mcp can be below 1.27.0 MCP001 (and MCP105) stay errors, say that
+// the guard covers only the cancel crash, and MCP001 offers the floor as
+// its safe fix; where the lock or the pin keeps mcp at 1.27.0 or later the
+// pin is a note.
+func TestGuardedBelow127StaysError(t *testing.T) {
+	const dir = "../testdata/rules/"
+	cases := []struct {
+		fixture string
+		codes   []string
+		want    string // "CODE:severity" of each finding, sorted, with --show-safe
+		floor   bool   // the error offers a safe, complete floor edit to 1.27.0
+	}{
+		{"MCP001/guarded-exact-below-1.27", []string{"MCP001"}, "MCP001:error", true},
+		{"MCP001/guarded-range-below-1.27", []string{"MCP001"}, "MCP001:error", true},
+		{"MCP001/guarded-lock-below-1.27", []string{"MCP001"}, "MCP001:error MCP001:error", true},
+		{"MCP001/guarded", []string{"MCP001"}, "MCP001:note", false},
+		{"MCP001/guarded-lock-decides", []string{"MCP001"}, "MCP001:note MCP001:note", false},
+		{"MCP105/guarded", []string{"MCP105"}, "MCP105:error", true},
+	}
+	for _, c := range cases {
+		t.Run(c.fixture, func(t *testing.T) {
+			opts := engine.Options{Jobs: 2, ShowSafe: true}
+			for _, code := range c.codes {
+				opts.Rules = append(opts.Rules, rules.Lookup(code))
+			}
+			res, err := engine.Run([]string{dir + c.fixture}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			floor := false
+			for _, d := range res.Diagnostics {
+				got = append(got, d.Code+":"+d.Severity.String())
+				if d.Severity == rules.SeverityNote {
+					continue
+				}
+				if !strings.Contains(d.Message, "closes only the cancel crash") {
+					t.Errorf("%s:%d: the message does not say the guard covers only the cancel crash: %s", d.Path, d.Start.Line, d.Message)
+				}
+				for _, f := range d.Fixes {
+					if f.Applicability == rules.Safe && len(f.Edits) == 1 && strings.Contains(f.Edits[0].New, "1.27.0") && !f.Partial {
+						floor = true
+					}
+					if createsFile(&rules.Diagnostic{Fixes: []rules.Fix{f}}) != nil {
+						t.Errorf("%s: the guard is offered again in a guarded project", d.Code)
+					}
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("findings %v, want %s", got, c.want)
+			}
+			if floor != c.floor {
+				t.Errorf("a safe, complete floor fix to 1.27.0: %v, want %v", floor, c.floor)
+			}
+		})
+	}
+}
+
+// TestGuardAloneLeavesTheFloor: on a pin that admits mcp below 1.27.0, the
+// guard alternative says it does not fix the transport-close crash, and
+// applying it alone leaves MCP001 an error whose fix raises the floor
+// (issue 30); --fix --unsafe-fixes then raises the floor and writes the
+// guard, after which nothing is left.
+func TestGuardAloneLeavesTheFloor(t *testing.T) {
+	root := testfs.Write(t, map[string]string{
+		"pyproject.toml":  "[project]\nname = \"weather\"\ndependencies = [\"mcp>=1.20,<2\"]\n",
+		"app/__init__.py": "",
+		"app/server.py":   guardedServer,
+	})
+	before, err := engine.Run([]string{root}, guardOpts(false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var guard *rules.Fix
+	for i := range before.Diagnostics {
+		if g := createsFile(&before.Diagnostics[i]); g != nil {
+			guard = g
+		}
+	}
+	if guard == nil {
+		t.Fatal("no guard fix offered")
+	}
+	if !strings.Contains(guard.Message, "does not fix the crash at transport close below 1.27.0") || !guard.Partial {
+		t.Errorf("guard alternative (partial %v): %s", guard.Partial, guard.Message)
+	}
+	out, err := fix.Run([]string{root}, guardOpts(false, nil), fix.Mode{Pick: createsFile, Rounds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Failures) > 0 {
+		t.Fatalf("fix failures: %+v", out.Failures)
+	}
+	var left []string
+	for _, d := range out.Result.Diagnostics {
+		left = append(left, d.Code+":"+d.Severity.String())
+		if d.Code != "MCP001" {
+			continue
+		}
+		if !strings.Contains(d.Message, "closes only the cancel crash") {
+			t.Errorf("MCP001 after the guard: %s", d.Message)
+		}
+		if f := fix.Choose(&d, false); f == nil || len(f.Edits) != 1 || f.Edits[0].New != ">=1.27.0,<2" {
+			t.Errorf("MCP001 after the guard: safe fix %+v, want the floor >=1.27.0,<2", f)
+		}
+	}
+	if strings.Join(left, " ") != "MCP001:error" {
+		t.Errorf("after the guard alone: %v, want MCP001:error only (MCP101 is guarded)", left)
+	}
+
+	all, err := fix.Run([]string{root}, guardOpts(false, nil), fix.Mode{Unsafe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Failures) > 0 || len(all.Result.Diagnostics) != 0 {
+		t.Errorf("--fix --unsafe-fixes: failures %+v, left %+v", all.Failures, all.Result.Diagnostics)
+	}
+}
+
+// TestGuardFixGuardsEveryServer: --fix --unsafe-fixes puts the guard where
+// it protects each server it claims to (a guard covers only the processes
+// that import it, issue 29 item 5). Servers in two folders of one package
+// import one guard by its dotted name; servers in two folders of no common
+// package get a guard each, imported by its bare name where the folder's
+// name is no Python identifier (01_first/: a script's folder, `import
+// 01_first.x` does not parse). A module that runs a server mcplint does not
+// see constructed (FastMCP.from_fastapi) gets the import too. After the fix
+// nothing is left (MCP001 and both MCP101 are
+// notes), and fixing again changes nothing.
+func TestGuardFixGuardsEveryServer(t *testing.T) {
+	const pin = "[project]\nname = \"two\"\ndependencies = [\"mcp>=1.27,<2\"]\n"
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"one package", map[string]string{"pyproject.toml": pin, "app/__init__.py": "", "app/a/__init__.py": "", "app/b/__init__.py": "",
+			"app/a/server.py": guardedServer, "app/b/server.py": guardedServer},
+			[]string{"app/a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"app/a/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip",
+				"app/b/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"folders whose names cannot be imported", map[string]string{"pyproject.toml": pin, "01_first/server.py": guardedServer, "02-second/server.py": guardedServer},
+			[]string{"01_first/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"01_first/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
+				"02-second/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"02-second/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"a module runs a server whose construction is not a site", map[string]string{
+			"pyproject.toml": "[project]\nname = \"two\"\ndependencies = [\"mcp>=1.27,<2\", \"fastmcp>=2.12,<2.13\"]\n",
+			"server.py":      guardedServer,
+			"mcp_app.py": "from fastapi import FastAPI\nfrom fastmcp import FastMCP\n\napp = FastAPI()\nmcp = FastMCP.from_fastapi(app=app, name=\"products\")\n\n" +
+				"if __name__ == \"__main__\":\n    mcp.run()\n"},
+			[]string{"mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
+				"mcp_app.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"two folders", map[string]string{"pyproject.toml": pin, "a/server.py": guardedServer, "b/server.py": guardedServer},
+			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"a/server.py:import a.mcp_respond_guard  # noqa: F401  # isort: skip",
+				"b/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"b/server.py:import b.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := guardEdits(t, c.files); strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+			root := testfs.Write(t, c.files)
+			out, err := fix.Run([]string{root}, guardOpts(false, nil), fix.Mode{Pick: createsFile, Rounds: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Failures) > 0 || len(out.Result.Diagnostics) != 0 {
+				t.Fatalf("after the guard fix: failures %+v, left %+v", out.Failures, out.Result.Diagnostics)
+			}
+			changed := map[string][]byte{}
+			for _, f := range out.Files {
+				changed[f.Path] = f.New
+			}
+			again, err := fix.Run([]string{root}, guardOpts(false, changed), fix.Mode{Unsafe: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(again.Files) != 0 {
+				t.Errorf("fixing again changes %d files", len(again.Files))
+			}
+		})
 	}
 }

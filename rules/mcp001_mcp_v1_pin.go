@@ -62,7 +62,12 @@ var mcp001 = Register(&Rule{
 			"is to point the reference at a 2.x release. " +
 			"Where the project creates a server (and has no guard yet), another alternative stays on 1.x and writes the " +
 			"respond/cancel guard (below), offered after the migration and before the partial floor raise: unsafe, " +
-			"since it patches a private attribute of the SDK.",
+			"since it patches a private attribute of the SDK. The guard covers the cancel crash, not the crash at " +
+			"transport close below 1.27.0: on a requirement that admits such a version its description says so, and " +
+			"applied alone it leaves this finding with the floor raise to do. In a guarded project the finding is a " +
+			"note where mcp is 1.27.0 or later; where the requirement admits an older one and the project can run it " +
+			"(a lock's exact version decides), it stays an error that says the guard covers only the cancel crash, and " +
+			"the floor raise is its safe, complete fix.",
 		References: []string{
 			"https://github.com/modelcontextprotocol/python-sdk/releases",
 			"https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/cancellation",
@@ -103,10 +108,27 @@ func runMCP001(p *Pass) {
 		}
 		msg := fmt.Sprintf("%s admits only mcp 1.x: %s", reqText(p, r), crashes)
 		var fixes []Fix
+		// The guard closes the cancel crash, not the transport-close crash
+		// below 1.27.0: where this requirement admits such a version and the
+		// project can run one (a lock's exact version decides), the finding
+		// stays an error in a guarded project, and the guard alone does not
+		// remove it.
+		closeCrash := set.AdmitsRange("", "1.27.0") && p.Project.MCPAdmits("", "1.27.0") != deps.No
+		guarded := p.Handlers.ActiveGuard()
+		unguardable := guarded != nil && closeCrash
+		if unguardable {
+			msg += fmt.Sprintf("; the respond/cancel guard (%s) closes only the cancel crash, not the crash at transport "+
+				"close below 1.27.0", where(p, guarded.Module, int(guarded.Stmt().StartByte())))
+		}
 		// The respond/cancel guard stays on 1.x and closes the crash: after
 		// the migration (complete but breaking), before the partial floor.
 		guard, guardOK := GuardFix(p)
 		guardOK = guardOK && p.Project.MCP1() != deps.No
+		if guardOK && closeCrash {
+			guard.Message += "; it does not fix the crash at transport close below 1.27.0, which this requirement " +
+				"admits: this finding stays until the floor is raised to 1.27.0 too"
+			guard.Partial = true
+		}
 		if r.Locked {
 			msg += lockAdvice(p, r, "mcp")
 			advice := "change the mcp requirement in the manifest to mcp>=2,<3 (" + mcp2Migration + "), then re-lock"
@@ -118,13 +140,18 @@ func runMCP001(p *Pass) {
 			if len(blockers) > 0 {
 				advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
 			}
+			if unguardable {
+				// Guarded, the floor is what is left to raise.
+				fixes = append(fixes, Fix{Message: "raise the mcp floor in the manifest to >=1.27.0 (within 1.x), then " +
+					"re-lock: the guard covers the cancel crash", Applicability: DisplayOnly})
+			}
 			fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
 		} else if r.VersionStart >= 0 {
 			fixes = append(fixes, mcp2Bump(p, r, blockers))
 			if guardOK {
 				fixes, guardOK = append(fixes, guard), false
 			}
-			if f, ok := floorFix(p, r, "1.27.0"); ok {
+			if f, ok := floorFix(p, r, "1.27.0", unguardable); ok {
 				fixes = append(fixes, f)
 			}
 		} else if r.URL != "" {
@@ -138,7 +165,7 @@ func runMCP001(p *Pass) {
 		if guardOK {
 			fixes = append(fixes, guard)
 		}
-		reportRequirement(p, r, msg, fixes)
+		reportUnguardable(p, r, msg, fixes, unguardable)
 	}
 }
 
@@ -217,9 +244,10 @@ func fastmcpHoldsMCP1(p *Pass) bool {
 
 // floorFix raises a 1.x requirement's floor to floor in the user's style
 // (an exact pin stays exact, at floor, the first release with the
-// transport-close fix). It leaves the cancel crash, so it is partial; next
+// transport-close fix). It leaves the cancel crash, so it is partial,
+// unless the project is guarded (the guard covers the cancel crash); next
 // to a comment that pins the requirement it is advice only.
-func floorFix(p *Pass, r *deps.Requirement, floor string) (Fix, bool) {
+func floorFix(p *Pass, r *deps.Requirement, floor string, guarded bool) (Fix, bool) {
 	text, ok := r.FloorSpecifier(floor)
 	if !ok {
 		return Fix{}, false
@@ -228,10 +256,14 @@ func floorFix(p *Pass, r *deps.Requirement, floor string) (Fix, bool) {
 	if strings.HasPrefix(text, "==") || text == floor {
 		how = "pin " + r.RawName + text + ", " + floor + " being the first release with the transport-close fix"
 	}
+	leaves := ", not the cancel crash"
+	if guarded {
+		leaves = "; the guard covers the cancel crash"
+	}
 	f := Fix{
-		Message:       "stay on 1.x and " + how + " (fixes the crashes below " + floor + ", not the cancel crash)" + relock(p, r, "mcp", text),
+		Message:       "stay on 1.x and " + how + " (fixes the crashes below " + floor + leaves + ")" + relock(p, r, "mcp", text),
 		Applicability: Safe,
-		Partial:       true,
+		Partial:       !guarded,
 		Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: text}},
 	}
 	if c, pinned := pinComment(p, r, "mcp"); pinned {
@@ -332,9 +364,21 @@ func reportRequirement(p *Pass, r *deps.Requirement, msg string, fixes []Fix) {
 	reportRequirementAs(p, r, msg, fixes, exposure)
 }
 
+// reportUnguardable is reportRequirement for a finding that the
+// respond/cancel guard does not close (Diagnostic.Unguardable), when
+// unguardable is set.
+func reportUnguardable(p *Pass, r *deps.Requirement, msg string, fixes []Fix, unguardable bool) {
+	msg, exposure := serverExposure(p, msg)
+	reportRequirementWith(p, r, msg, fixes, exposure, unguardable)
+}
+
 // reportRequirementAs reports a finding on r's requirement text with the
 // given exposure; a finding that cannot crash (No) carries no fix.
 func reportRequirementAs(p *Pass, r *deps.Requirement, msg string, fixes []Fix, exposure deps.Tri) {
+	reportRequirementWith(p, r, msg, fixes, exposure, false)
+}
+
+func reportRequirementWith(p *Pass, r *deps.Requirement, msg string, fixes []Fix, exposure deps.Tri, unguardable bool) {
 	f := p.Project.File(r.Path)
 	if f == nil {
 		return
@@ -355,5 +399,6 @@ func reportRequirementAs(p *Pass, r *deps.Requirement, msg string, fixes []Fix, 
 		Anchor:      r.Name,
 		AnchorStart: f.Lines.LineStart(start.Line),
 		AnchorEnd:   lineEnd,
+		Unguardable: unguardable,
 	})
 }

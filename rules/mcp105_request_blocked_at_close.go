@@ -90,6 +90,10 @@ func runMCP105(p *Pass) {
 				return true
 			}
 			msg := fmt.Sprintf("%s waits for the client's answer; if the transport closes meanwhile (stdin EOF), %s", what, mcp105Cause(p))
+			if g := p.Handlers.GuardOf(f); g != nil {
+				msg += fmt.Sprintf("; the respond/cancel guard (%s) closes only the cancel crash, not this one",
+					where(p, g.Module, int(g.Stmt().StartByte())))
+			}
 			reportIn(p, f, NodeLocation(m, n), msg, fixes...)
 			return true
 		})

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
@@ -11,7 +12,8 @@ import (
 // MCP106 reports a respond/cancel guard (SPEC section 1, the third remedy)
 // that does not close the crash: it patches respond() only, its
 // replacement does not return early on self._completed, or it does not run
-// before the server starts. A guard that does close it turns MCP101-MCP104
+// before the server starts (before each of them: a guard protects only the
+// processes that install it first, handlers.Index.UnguardedStarts). A guard that does close it turns MCP101-MCP104
 // (and MCP001/MCP002) into notes; that is the engine's severity stage
 // (Rule.Guarded).
 //
@@ -39,9 +41,12 @@ var mcp106 = Register(&Rule{
 			"before the server starts (the module that holds it is not imported, at import time, by the module that " +
 			"creates or runs the server, or is imported after `run()`; inside the function that runs the server " +
 			"(`main()`, `anyio.run(main)`, an entry point) it counts when it is imported or installed before the " +
-			"`run()` call on every path that serves). A complete guard that runs in time makes " +
-			"MCP101–MCP104, MCP001 and MCP002 findings notes (shown with `--show-safe`); `--verbose` and the markdown " +
-			"report name the file and line that guard the project.",
+			"`run()` call on every path that serves; an import under an `if` or in an `except` handler counts for no " +
+			"path, one under `if False:` or `if TYPE_CHECKING:` never runs), or it runs before some of the project's " +
+			"servers but not before another that starts in a process of its own. A complete guard that runs in time " +
+			"makes the MCP101–MCP104 findings of the servers it runs before notes (shown with `--show-safe`), and " +
+			"MCP001 and MCP002 too when it runs before every server; `--verbose` and the markdown report name the " +
+			"file and line that guard the project.",
 		WhyIsThisBad: "The guard is the third remedy for the mcp 1.x cancel crash, for a server that cannot move to " +
 			"mcp 2.x yet: `respond()` returning early stops the late result of a cancelled handler from answering a " +
 			"second time. Guarding `respond()` alone is not enough: a repeated cancel, or a cancel that arrives after " +
@@ -84,7 +89,7 @@ func runMCP106(p *Pass) {
 		switch {
 		case !g.Active && (g.Patch("respond") != nil || g.Patch("cancel") != nil):
 			p.ReportNode(m, stmt, fmt.Sprintf("this respond/cancel guard does not run before the server starts, so "+
-				"it does not count: %s. Import it first in %s, which creates the server", g.Why, path.Base(servingSites(hx)[0].Module.Path)), nil)
+				"it does not count: %s. Import it first in %s, which creates the server", g.Why, path.Base(hx.ServingSites()[0].Module.Path)), nil)
 		case g.Patch("respond") != nil && g.Patch("cancel") == nil && !activeCancel(hx):
 			var fixes []Fix
 			if f, ok := guardCancelFix(g); ok {
@@ -93,6 +98,19 @@ func runMCP106(p *Pass) {
 			p.ReportNode(m, stmt, "this guard makes respond() return early once the request was answered, but not "+
 				"cancel(): a repeated cancel, or a cancel that arrives after the response, still sends a second "+
 				"terminal response; cancel() must be guarded too", nil, fixes...)
+		case g.Patch("respond") != nil && len(hx.UnguardedStarts()) > 0:
+			// Complete and in place for some servers, not for others: a
+			// guard protects only the processes that install it first.
+			var others []string
+			for _, m := range hx.UnguardedStarts() {
+				others = append(others, relPath(p, m))
+			}
+			if len(others) > 3 {
+				others = append(others[:3], fmt.Sprintf("%d more", len(others)-3))
+			}
+			p.ReportNode(m, stmt, fmt.Sprintf("this guard runs before some of the project's servers, not before "+
+				"those started from %s (each serves in a process of its own, so their findings stay errors): import "+
+				"it first there too", strings.Join(others, ", ")), nil)
 		default:
 			for _, pt := range g.Patches {
 				// A value mcplint cannot follow to a function (a saved

@@ -134,6 +134,11 @@ type Diagnostic struct {
 	// to No itself when the finding cannot happen in this project (a pin in
 	// a project with no MCP server): the engine keeps that.
 	Exposure deps.Tri
+	// Unguardable marks a finding of a Guarded rule that the respond/cancel
+	// guard does not close (MCP001 on an mcp that can be below 1.27.0: the
+	// guard covers the cancel crash, not the transport-close one): the
+	// engine keeps its severity in a guarded project.
+	Unguardable bool
 	// Suppression is set on a finding that a suppression comment matched,
 	// kept only when the run asks for suppressed findings (SARIF
 	// suppressions). Every other output skips such findings, and they never
@@ -192,9 +197,12 @@ type Rule struct {
 	// note on request). Nil means always Yes.
 	Exposure func(p *deps.Project) deps.Tri
 	// Guarded says that a respond/cancel guard running before the server
-	// starts (SPEC section 1, the third remedy; handlers.Index.ActiveGuard)
-	// closes the crash the rule reports: in a guarded project the engine
-	// treats its findings as on mcp >= 2 (notes, shown on request).
+	// starts (SPEC section 1, the third remedy) closes the crash the rule
+	// reports: the engine treats a finding as on mcp >= 2 (a note, shown on
+	// request) where every server that runs its code installed the guard
+	// first (handlers.Index.GuardOf; for a dependency rule every server of
+	// the project, handlers.Index.ActiveGuard), unless the rule marks it
+	// Unguardable.
 	Guarded bool
 	// ReadsCode makes a dependency rule's project parse its Python code too
 	// (for fixes that edit it, such as the guard, and to tell a server

@@ -14,8 +14,9 @@
 // must match exactly. For fixes, <file>.fix1.golden holds the file after
 // applying the first applicable fix alternative of every finding that has
 // one, .fix2.golden the second, and so on. For each alternative the harness
-// also checks that the result re-parses, that the fixed findings are gone,
-// and that fixing again changes nothing. go test -update rewrites goldens.
+// also checks that the result re-parses, that the fixed findings are gone
+// (or, for a partial fix, changed), and that fixing again with the same
+// fix changes nothing. go test -update rewrites goldens.
 package rulestest
 
 import (
@@ -274,10 +275,27 @@ func checkFixes(t *testing.T, dir string, opts engine.Options, res *engine.Resul
 			}
 			t.Errorf("%s: golden exists but fix alternative %d does not change %s", g, k, src)
 		}
-		// Idempotence: fixing the fixed files again changes nothing.
+		// Idempotence: fixing the fixed files again with the same fix
+		// changes nothing. After a partial fix the finding stays with
+		// other alternatives (MCP001's guard alone leaves the floor to
+		// raise): its k-th alternative is then another fix, not this one
+		// applied twice, and is not picked.
+		applied := map[string]string{}
+		for i := range res.Diagnostics {
+			if f := pick(&res.Diagnostics[i]); f != nil {
+				applied[fixKey(&res.Diagnostics[i])] = editsKey(f)
+			}
+		}
+		same := func(d *rules.Diagnostic) *rules.Fix {
+			f := pick(d)
+			if was, ok := applied[fixKey(d)]; ok && f != nil && editsKey(f) != was {
+				return nil
+			}
+			return f
+		}
 		again := opts
 		again.Overlay = changed
-		out2, err := fix.Run([]string{dir}, again, fix.Mode{Pick: pick, Rounds: 1})
+		out2, err := fix.Run([]string{dir}, again, fix.Mode{Pick: same, Rounds: 1})
 		if err != nil {
 			t.Fatalf("fix alternative %d again: %v", k, err)
 		}
@@ -285,6 +303,20 @@ func checkFixes(t *testing.T, dir string, opts engine.Options, res *engine.Resul
 			t.Errorf("fix alternative %d is not idempotent: fixing %s again changes it:\n%s", k, f.Path, fix.UnifiedDiff(f.Path, f.Old, f.New))
 		}
 	}
+}
+
+// fixKey names a finding across a fix of its project: its rule, file and
+// anchor (lines move).
+func fixKey(d *rules.Diagnostic) string { return d.Code + "\x00" + d.Path + "\x00" + d.Anchor }
+
+// editsKey names what a fix writes: each edit's file and new text
+// (offsets move).
+func editsKey(f *rules.Fix) string {
+	var b strings.Builder
+	for _, e := range f.Edits {
+		b.WriteString(e.Path + "\x00" + e.New + "\x00")
+	}
+	return b.String()
 }
 
 func compareGolden(t *testing.T, golden string, got []byte) {

@@ -1,0 +1,1 @@
+from app import guard  # noqa: F401  (runs before any module of the package)
