@@ -305,8 +305,11 @@ func TestWheelInstalled(t *testing.T) {
 	}
 
 	root := repoRoot(t)
-	got, gotCode := mcplintOutput(t, root, nil, mcplint, "check", "testdata/examples/weather")
-	want, wantCode := mcplintOutput(t, root, nil, "go", "run", "./cmd/mcplint", "check", "testdata/examples/weather")
+	// --no-cache: the release build's commit is fixed (COMMIT above), so a
+	// cache entry an earlier test run's build wrote in the example's folder
+	// would be taken as this build's.
+	got, gotCode := mcplintOutput(t, root, nil, mcplint, "check", "--no-cache", "testdata/examples/weather")
+	want, wantCode := mcplintOutput(t, root, nil, "go", "run", "./cmd/mcplint", "check", "--no-cache", "testdata/examples/weather")
 	if !strings.Contains(want, "MCP101") || wantCode != 1 {
 		t.Fatalf("go run ./cmd/mcplint check testdata/examples/weather: exit %d, no MCP101:\n%s", wantCode, want)
 	}
