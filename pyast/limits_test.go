@@ -171,3 +171,30 @@ func TestLoneCRLineEndings(t *testing.T) {
 		t.Error("Src must keep the file's own bytes")
 	}
 }
+
+// The lexer's work counts in the step budget: tree-sitter-python's scanner
+// reads every comment line that follows a line break again at each of them,
+// n²/2 lines for a run of n comment lines in a few parser operations, which
+// neither the operation count nor the CPU backstop (checked between
+// operations) saw: 2,000,000 comment lines took 111 CPU-s, then were
+// reported as "syntax error recovery". Bytes handed to tree-sitter again
+// cost a step per 32, so the run stops within the floor of the budget; code
+// is read about once.
+func TestStepBudgetCountsBytesReadAgain(t *testing.T) {
+	lim := DefaultLimits
+	lim.CPU = 0 // the step budget decides, not the machine
+	src := []byte("import mcp\n" + strings.Repeat("# c\n", 30_000))
+	var err error
+	watchdog(t, "30,000 comment lines", func() { _, _, err = parseTreeSitter(src, lim) })
+	var tc *TooComplexError
+	if !errors.As(err, &tc) || tc.What != "parsing" {
+		t.Fatalf("30,000 comment lines with tree-sitter: got %v, want a TooComplexError for parsing", err)
+	}
+	if tc.Reread < 32*lim.Steps/2 || !strings.Contains(err.Error(), "re-reading") {
+		t.Errorf("stopped after re-reading %d bytes (%v); want the floor spent on bytes read again, and said", tc.Reread, err)
+	}
+	// The same file parses on the fast path, which reads each byte once.
+	if m, err := ParseLimits("c.py", "", src, lim); err != nil || m.HasErrors() {
+		t.Errorf("30,000 comment lines on the fast path: %v", err)
+	}
+}
