@@ -79,7 +79,7 @@ type CacheOptions struct {
 }
 
 // cacheFormat changes when the layout of a cache file changes.
-const cacheFormat = "mcplint-cache-4"
+const cacheFormat = "mcplint-cache-5"
 
 // cacheMagic starts every cache file.
 var cacheMagic = []byte("MCPLINTC")
@@ -533,6 +533,7 @@ func (e *runner) runDigest() string {
 	d.str(fmt.Sprint("report-unreachable=", e.opts.ReportUnreachable))
 	d.str("decorators=" + strings.Join(e.opts.HandlerDecorators, "\x00"))
 	d.str(fmt.Sprintf("limits=%+v", e.opts.limits()))
+	d.str(fmt.Sprint("max-same=", e.opts.MaxSame))
 	if e.opts.Rules == nil {
 		d.str("rules=default")
 	} else {

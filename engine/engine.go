@@ -49,6 +49,14 @@ type Options struct {
 	// DefaultLimits.
 	Limits *Limits
 
+	// MaxSame is how many findings of one kind (rule, file, message,
+	// anchor, exposure, severity) a project's analysis keeps in full: the
+	// next are kept as their place alone (Diagnostic.More), so that the
+	// memory, the cache and the time of a run stay in proportion to what
+	// the outputs show (the display limit, --max-same-findings) and not to
+	// a repeated line. 0 keeps every finding in full.
+	MaxSame int
+
 	// Cache, when set, keeps analyses across runs (and across the fix
 	// rounds of one run): a project whose files did not change is not
 	// analysed again.
@@ -158,6 +166,8 @@ type Result struct {
 
 	// markerless are the files known to hold no suppression comment.
 	markerless map[string]bool
+	// lines are the line indexes Refold made.
+	lines map[string]*pyast.LineIndex
 
 	read func(string) ([]byte, error)
 }

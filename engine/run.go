@@ -199,12 +199,66 @@ type runner struct {
 type sink struct {
 	mu    sync.Mutex
 	diags []rules.Diagnostic
+	// kinds counts the findings of each kind kept in full, and where the
+	// last of them is: past Options.MaxSame, the next of the kind are kept
+	// as their place in its More.
+	kinds map[foldKey]*foldCount
+}
+
+// foldKey is a kind of finding: the findings of one kind differ only in
+// their place (Diagnostic.More).
+type foldKey struct {
+	code, path, msg, anchor string
+	exposure                deps.Tri
+	sev                     rules.Severity
+}
+
+type foldCount struct{ kept, last int }
+
+func foldKeyOf(d *rules.Diagnostic) foldKey {
+	return foldKey{d.Code, d.Path, d.Message, d.Anchor, d.Exposure, d.Severity}
+}
+
+// folds reports whether add would fold d into a finding before it. The
+// caller holds s.mu.
+func (s *sink) folds(d *rules.Diagnostic, maxSame int) (*foldCount, bool) {
+	if maxSame <= 0 {
+		return nil, false
+	}
+	c := s.kinds[foldKeyOf(d)]
+	return c, c != nil && c.kept >= maxSame
 }
 
 func (e *runner) add(d rules.Diagnostic) {
+	s := e.sink
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, fold := s.folds(&d, e.opts.MaxSame)
+	if fold {
+		last := &s.diags[c.last]
+		last.More = append(append(last.More, rules.PlaceOf(&d)), d.More...)
+		return
+	}
+	if e.opts.MaxSame > 0 {
+		if c == nil {
+			if s.kinds == nil {
+				s.kinds = map[foldKey]*foldCount{}
+			}
+			c = &foldCount{}
+			s.kinds[foldKeyOf(&d)] = c
+		}
+		c.kept++
+		c.last = len(s.diags)
+	}
+	s.diags = append(s.diags, d)
+}
+
+// folded reports whether add would keep d as its place alone.
+func (e *runner) folded(d *rules.Diagnostic) bool {
 	e.sink.mu.Lock()
-	e.sink.diags = append(e.sink.diags, d)
-	e.sink.mu.Unlock()
+	defer e.sink.mu.Unlock()
+	_, fold := e.sink.folds(d, e.opts.MaxSame)
+	return fold
 }
 
 // runProjects analyses the projects on a pool of opts.Jobs goroutines, each
@@ -596,7 +650,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		if guarded {
 			sev = rules.SeverityNone // shown as a note with ShowSafe, like mcp >= 2
 		}
-		report := func(d rules.Diagnostic) {
+		prepare := func(d *rules.Diagnostic) {
 			if d.Exposure == deps.No { // the rule knows it cannot happen here
 				d.Severity = rules.SeverityNone
 			} else {
@@ -612,10 +666,19 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			if r.Kind == rules.CodeRule && hx.Unreached(d.Anchor) {
 				d.Severity = rules.SeverityNote
 			}
+		}
+		report := func(d rules.Diagnostic) {
+			prepare(&d)
 			e.add(d)
 			e.keepSeen(d.Path, seen)
 		}
 		pass := rules.NewPass(r, pr.dir, proj, mods, hx, report)
+		pass.SetFolds(func(d *rules.Diagnostic) bool {
+			c := *d
+			c.Related = nil // prepare may append to it
+			prepare(&c)
+			return e.folded(&c)
+		})
 		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
 		pass.CodeUnseen = e.codeUnseen(pr)
 		pass.ScriptServer = pr.scriptServer

@@ -54,7 +54,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when something is reported")
 	fl.BoolVar(&f.statistics, "statistics", false, "print counts per rule instead of findings")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print findings only, no summary")
-	fl.IntVar(&f.maxSame, "max-same-findings", report.DefaultMaxSame, "show at most N findings with the same rule, file and message (text, github, markdown, sarif), then a count of the rest; 0 shows all")
+	fl.IntVar(&f.maxSame, "max-same-findings", report.DefaultMaxSame, "show at most N findings with the same rule, file and message, then a count of the rest (past N of one kind the run keeps their place alone: JSON counts them in \"more\"); 0 shows all")
 	fl.BoolVar(&f.noColor, "no-color", false, "never color the text output")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "workers: files parsed, projects and a large project's modules analysed in parallel (default: the CPU count)")
 	fl.StringVar(&f.assumeMCP, "assume-mcp", "", "mcp version to assume where no dependency file says")
