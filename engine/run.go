@@ -831,7 +831,7 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 		}
 		srcs[f] = src
 	}
-	graph := newImportGraph(pr.pyFiles, srcs, names, e.opts.HandlerDecorators, func(f string) []string {
+	graph := newImportGraph(pr.pyFiles, srcs, names, e.opts.HandlerDecorators, func(f string) ([]string, bool) {
 		return e.importLinesOf(f, srcs[f], names.name(f))
 	})
 	admit := func(f string) {
