@@ -203,6 +203,7 @@ type projectEntry struct {
 	Diags    []rules.Diagnostic
 	Handlers handlerTable
 	Guard    *GuardSummary
+	Skipped  []Skip
 	Modules  int
 	CodeMCP1 string // what ties the code to mcp 1.x, for the versions reports show
 	Used     int64  // the last run that used it (Unix seconds)

@@ -205,6 +205,9 @@ type ProjectSummary struct {
 	// Guard is the respond/cancel guard that runs before the server starts,
 	// when the project has one (its code findings are then notes).
 	Guard *GuardSummary
+	// Skipped are the project's Python files the analysis did not parse,
+	// and why (--verbose lists them), by path.
+	Skipped []Skip
 
 	codeMCP1 string // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
 
@@ -248,6 +251,12 @@ func (p *ProjectSummary) Versions() *deps.Project {
 func (p *ProjectSummary) WithDeps(d *deps.Project) *ProjectSummary {
 	p.deps = d
 	return p
+}
+
+// Skip is a file the analysis did not parse, and why: no import leads it to
+// the framework (the prefilter), or a per-file limit (its size, its parse).
+type Skip struct {
+	Path, Why string
 }
 
 // GuardSummary says where a project's respond/cancel guard is installed.

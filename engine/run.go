@@ -203,6 +203,15 @@ type sink struct {
 	// last of them is: past Options.MaxSame, the next of the kind are kept
 	// as their place in its More.
 	kinds map[foldKey]*foldCount
+	// skipped are the Python files of the project not parsed.
+	skipped []Skip
+}
+
+// skip records that a Python file of the project is not parsed, and why.
+func (e *runner) skip(path, why string) {
+	e.sink.mu.Lock()
+	e.sink.skipped = append(e.sink.skipped, Skip{path, why})
+	e.sink.mu.Unlock()
 }
 
 // foldKey is a kind of finding: the findings of one kind differ only in
@@ -694,6 +703,10 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			}
 		}
 	}
+	e.sink.mu.Lock()
+	sum.Skipped = append([]Skip(nil), e.sink.skipped...)
+	e.sink.mu.Unlock()
+	sort.Slice(sum.Skipped, func(i, j int) bool { return sum.Skipped[i].Path < sum.Skipped[j].Path })
 	return sum
 }
 
@@ -826,6 +839,9 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 		src, err := e.read(f)
 		if err != nil {
 			e.fileError(f, nil, 0, readError(err))
+			if tl := (*safeio.TooLargeError)(nil); errors.As(err, &tl) {
+				e.skip(f, readError(err))
+			}
 			loaded[f] = true
 			continue
 		}
@@ -880,9 +896,18 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 			}
 		}
 	}
+	for _, f := range pr.pyFiles {
+		if !loaded[f] {
+			e.skip(f, prefilterSkip)
+		}
+	}
 	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
 	return mods
 }
+
+// prefilterSkip is why a Python file no import connects to the framework is
+// not parsed.
+const prefilterSkip = "not parsed: no import statement of it, or of the files it imports or that import it, names mcp, fastmcp or a configured registration decorator (read without parsing, as Python's tokenizer delimits statements)"
 
 // commentMarkers make the engine keep a parsed file's comment ranges.
 var commentMarkers = [][]byte{[]byte("mcplint"), []byte("noqa"), []byte("NOQA")}
@@ -968,6 +993,7 @@ func (e *runner) parseOne(p string, src []byte, name string) (pm parsedModule) {
 			off := 0
 			if tc != nil {
 				off = min(tc.Offset, len(src)) // where the parser gave up
+				e.skip(p, "not analysed: "+err.Error())
 			}
 			e.fileError(p, src, off, err.Error())
 			return parsedModule{}

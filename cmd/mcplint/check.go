@@ -68,7 +68,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in functions or dependency lines changed since this git revision")
 	fl.StringVar(&f.newFromPatch, "new-from-patch", "", "report only findings in code changed by this unified diff")
 	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "include suppressed findings in SARIF as suppressions")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "say on stderr what was read but skipped (setup.py values that are not literals, ...) and which projects were found")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "say on stderr which projects were found, what was read but skipped (setup.py values that are not literals, ...), and which Python files were not parsed and why")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the cache (.mcplint_cache at the scan root)")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "cache folder (default: $MCPLINT_CACHE_DIR, else .mcplint_cache in the scan root)")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
@@ -184,6 +184,9 @@ func printVerbose(w io.Writer, res *engine.Result) {
 		}
 		for _, n := range p.Deps().Notes {
 			fmt.Fprintf(w, "mcplint: note: %s\n", escape.Visible(n))
+		}
+		for _, s := range p.Skipped {
+			fmt.Fprintf(w, "mcplint: skipped %s: %s\n", escape.Visible(s.Path), escape.Visible(s.Why))
 		}
 	}
 }
