@@ -621,6 +621,9 @@ func (p *fastParser) next() {
 					ind = 0
 				}
 			}
+			if len(p.nodes)+p.dropped+len(p.pending) >= p.maxNodes {
+				panic(errFastLimit) // each pending comment becomes a node
+			}
 			p.pending = append(p.pending, fpExtra{start: pos, end: e, indent: ind, sym: fs.comment})
 			pos = e
 			continue
@@ -636,6 +639,9 @@ func (p *fastParser) next() {
 				bail()
 			}
 			e++
+			if len(p.nodes)+p.dropped+len(p.pending) >= p.maxNodes {
+				panic(errFastLimit)
+			}
 			p.pending = append(p.pending, fpExtra{start: pos, end: e, indent: -1, sym: fs.lineCont})
 			pos = e
 			cont = true

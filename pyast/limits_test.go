@@ -233,4 +233,20 @@ func TestFastPathStopsAtTheLimits(t *testing.T) {
 	if _, _, ok := fastParse(src, Limits{Nodes: 1000}); ok {
 		t.Error("the fast path accepted 400,000 nodes under a limit of 1,000")
 	}
+	// Comments wait, as pending extras, for the node they go in: 200,000
+	// comment lines are 200,000 nodes the limits refuse too.
+	comments := []byte("import mcp\n" + strings.Repeat("# c\n", 200_000))
+	most = fastMaxNodes(len(comments), lim)
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, ok = fastParse(comments, lim)
+	runtime.ReadMemStats(&after)
+	if ok {
+		t.Fatal("the fast path accepted 200,000 comments past its step budget")
+	}
+	// A node (20 bytes) and a pending extra (32) each, with the appends'
+	// growth: 256 bytes a node accepted (it allocated 38 MB, 340 a node).
+	if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(most)*256+1<<20; got > bound {
+		t.Errorf("the fast parse of 200,000 comment lines allocated %d bytes, more than %d: it read past the %d nodes the limits accept", got, bound, most)
+	}
 }
