@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -248,5 +249,35 @@ func TestFastPathStopsAtTheLimits(t *testing.T) {
 	// growth: 256 bytes a node accepted (it allocated 38 MB, 340 a node).
 	if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(most)*256+1<<20; got > bound {
 		t.Errorf("the fast parse of 200,000 comment lines allocated %d bytes, more than %d: it read past the %d nodes the limits accept", got, bound, most)
+	}
+}
+
+// Large parses run one at a time, whatever the number of workers: a
+// parse's memory grows with the bytes it has read (8 workers on 8 list
+// literals of 7.8 MB held 1.2 GB), so the bytes in parse at once are bounded
+// (tsBudget); small files are never held back.
+func TestTreeSitterParsesAreBoundedInBytes(t *testing.T) {
+	big := []byte("x = (" + strings.Repeat("1, ", 400_000) + ")\n") // 1.2 MB
+	parsing.mu.Lock()
+	parsing.peak = 0
+	parsing.mu.Unlock()
+	var wg sync.WaitGroup
+	for i := 0; i < 6; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ParseLimits("big.py", "", big, DefaultLimits)
+			Parse("small.py", "", []byte("def f():\n    return 1\n"))
+		}()
+	}
+	wg.Wait()
+	parsing.mu.Lock()
+	peak, used := parsing.peak, parsing.used
+	parsing.mu.Unlock()
+	if peak > tsBudget || used != 0 {
+		t.Errorf("tree-sitter held %d bytes in parse at once (limit %d), %d still held after", peak, tsBudget, used)
+	}
+	if peak < tsMaxWeight {
+		t.Errorf("peak %d: the parses did not run", peak)
 	}
 }

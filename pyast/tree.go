@@ -5,6 +5,18 @@ package pyast
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+// mcplint_trim gives the C heap's free memory back to the system (glibc
+// keeps what a thread's arena freed for that thread: after large parses on
+// several threads, each arena held its peak).
+static void mcplint_trim(void) {
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 
 // The subset of tree-sitter's public API (tree_sitter/api.h) used here. The
 // symbols are compiled into the go-tree-sitter package, which this package
@@ -323,6 +335,9 @@ func symbolsOf(name string) []uint16 {
 // is a pooled buffer (see getRaw): the caller hands it back with putRaw once
 // it has packed it.
 func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
+	w := tsWeight(len(src))
+	parsing.acquire(w)
+	defer parsing.release(w)
 	if fastPath {
 		if nodes, steps, ok := fastParse(src, lim); ok {
 			return nodes, steps, nil
@@ -341,6 +356,10 @@ func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
 // hundreds: tree-sitter reports every 100). A parse past lim stops with a
 // *TooComplexError.
 func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
+	if len(src) >= tsMaxWeight/4 {
+		// After the tree is freed (mcplint_copy, or a stopped parse).
+		defer C.mcplint_trim()
+	}
 	p := parserPool.Get().(*C.TSParser)
 	var count C.uint32_t
 	in := C.mcplint_input{len: C.uint32_t(len(src)), cpu_budget: C.uint64_t(max(lim.CPU.Nanoseconds(), 0))}
@@ -380,6 +399,54 @@ func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
 		return nil, 0, &TooComplexError{What: "depth", Limits: lim, Depth: depth}
 	}
 	return nodes, int64(in.steps + in.reread/C.MCPLINT_REREAD_PER_STEP), nil
+}
+
+// parsing bounds the bytes parsed at once, over every worker: a parse's
+// memory grows with its file (the fast path's array; tree-sitter holds some
+// 125 bytes for each byte it has read until its parse ends, so a list
+// literal it stops within its first megabyte takes 150 MB), and eight
+// workers on eight such files held 1.2 GB. A parse weighs its file's size up
+// to tsMaxWeight: files of code (a few kB) never wait, a file of a megabyte
+// or more is parsed alone.
+var parsing = &byteSemaphore{limit: tsBudget}
+
+const (
+	tsBudget    = 1 << 20
+	tsMaxWeight = 1 << 20
+)
+
+func tsWeight(n int) int { return min(max(n, 1), tsMaxWeight) }
+
+// byteSemaphore is a counting semaphore of bytes: acquire waits until the
+// weight fits under the limit (or nothing else holds any).
+type byteSemaphore struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	used  int
+	limit int
+	peak  int // the most ever held (tests)
+}
+
+func (s *byteSemaphore) acquire(w int) {
+	s.mu.Lock()
+	if s.cond == nil {
+		s.cond = sync.NewCond(&s.mu)
+	}
+	for s.used > 0 && s.used+w > s.limit {
+		s.cond.Wait()
+	}
+	s.used += w
+	s.peak = max(s.peak, s.used)
+	s.mu.Unlock()
+}
+
+func (s *byteSemaphore) release(w int) {
+	s.mu.Lock()
+	s.used -= w
+	if s.cond != nil {
+		s.cond.Broadcast()
+	}
+	s.mu.Unlock()
 }
 
 // rawNode is a node as a parser writes it: the C struct mcplint_node, which
