@@ -30,6 +30,11 @@ package pyast
 // tree of more than lim.Nodes nodes or deeper than lim.Depth, or one whose
 // bound on tree-sitter's steps (see fastStepsPerNode) passes the step
 // budget, so that MCP000 "too complex" is decided by tree-sitter as before.
+// One cost is tree-sitter's alone: its lexer reads a run of comment or blank
+// lines again at each of them, and those bytes count in its budget (see
+// mcplint_read in tree.go); the fast path reads each byte once, so a file
+// whose only oddity is such a run (tens of thousands of comment lines) is
+// parsed whole here where tree-sitter alone would stop.
 //
 // The differential test (fastparse_test.go) parses the fixtures and the
 // Python standard library both ways and requires identical arrays for
