@@ -126,17 +126,21 @@ func relPath(dir, p string) string {
 // a baseline file in folder dir.
 func Build(res *engine.Result, dir string) *File {
 	byFP := map[string]*Entry{}
+	add := func(d *rules.Diagnostic) bool {
+		e := key(res, dir, *d)
+		if prev := byFP[e.Fingerprint]; prev != nil {
+			prev.Count++
+			return true
+		}
+		e.Count = 1
+		byFP[e.Fingerprint] = &e
+		return true
+	}
 	for _, d := range res.Diagnostics {
 		if d.Suppression != nil {
 			continue
 		}
-		e := key(res, dir, d)
-		if prev := byFP[e.Fingerprint]; prev != nil {
-			prev.Count++
-			continue
-		}
-		e.Count = 1
-		byFP[e.Fingerprint] = &e
+		res.Refold(d, add) // the findings folded into d too, each by its place
 	}
 	f := &File{Version: Version, Tool: "mcplint", Findings: []Entry{}}
 	for _, e := range byFP {
@@ -255,14 +259,19 @@ func (f *Filter) Process(res *engine.Result, diags []rules.Diagnostic) ([]rules.
 	out := diags[:0:0]
 	f.Matched = 0
 	for _, d := range diags {
-		if d.Suppression == nil {
-			if fp := key(res, f.dir, d).Fingerprint; left[fp] > 0 {
-				left[fp]--
-				f.Matched++
-				continue
+		// Each finding folded into d (Diagnostic.More) by its own place.
+		if d, ok := res.Refold(d, func(x *rules.Diagnostic) bool {
+			if x.Suppression == nil {
+				if fp := key(res, f.dir, *x).Fingerprint; left[fp] > 0 {
+					left[fp]--
+					f.Matched++
+					return false
+				}
 			}
+			return true
+		}); ok {
+			out = append(out, d)
 		}
-		out = append(out, d)
 	}
 	res.Dropped[DroppedKey] += f.Matched
 	f.Stale = total - f.Matched

@@ -1,6 +1,12 @@
 package engine
 
-import "testing"
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // BenchmarkRunExample runs the whole analysis on the built-in example.
 func BenchmarkRunExample(b *testing.B) {
@@ -9,4 +15,40 @@ func BenchmarkRunExample(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkImportLines reads the import lines of the CPython standard
+// library (when installed, else of the repository's test data): the
+// prefilter every Python file of a scan goes through.
+func BenchmarkImportLines(b *testing.B) {
+	srcs := benchPythonFiles(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, src := range srcs {
+			importLines(src, "pkg.mod", false)
+		}
+	}
+}
+
+// benchPythonFiles returns the contents of the standard library's Python
+// files, or of the repository's test data when it is not installed, and
+// sets the benchmark's bytes.
+func benchPythonFiles(b *testing.B) [][]byte {
+	roots, _ := filepath.Glob("/usr/lib/python3*")
+	if len(roots) == 0 {
+		roots = []string{"../testdata"}
+	}
+	var srcs [][]byte
+	var n int64
+	filepath.WalkDir(roots[0], func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			if src, err := os.ReadFile(p); err == nil {
+				srcs = append(srcs, src)
+				n += int64(len(src))
+			}
+		}
+		return nil
+	})
+	b.SetBytes(n)
+	return srcs
 }

@@ -79,7 +79,7 @@ type CacheOptions struct {
 }
 
 // cacheFormat changes when the layout of a cache file changes.
-const cacheFormat = "mcplint-cache-4"
+const cacheFormat = "mcplint-cache-5"
 
 // cacheMagic starts every cache file.
 var cacheMagic = []byte("MCPLINTC")
@@ -203,6 +203,7 @@ type projectEntry struct {
 	Diags    []rules.Diagnostic
 	Handlers handlerTable
 	Guard    *GuardSummary
+	Skipped  []Skip
 	Modules  int
 	CodeMCP1 string // what ties the code to mcp 1.x, for the versions reports show
 	Used     int64  // the last run that used it (Unix seconds)
@@ -534,6 +535,7 @@ func (e *runner) runDigest() string {
 	d.str("decorators=" + strings.Join(e.opts.HandlerDecorators, "\x00"))
 	d.str(fmt.Sprintf("limits=%+v", e.opts.limits()))
 	d.str(fmt.Sprint("tracked-only=", e.opts.Walk.Tracked != nil))
+	d.str(fmt.Sprint("max-same=", e.opts.MaxSame))
 	if e.opts.Rules == nil {
 		d.str("rules=default")
 	} else {

@@ -50,6 +50,14 @@ type Options struct {
 	// DefaultLimits.
 	Limits *Limits
 
+	// MaxSame is how many findings of one kind (rule, file, message,
+	// anchor, exposure, severity) a project's analysis keeps in full: the
+	// next are kept as their place alone (Diagnostic.More), so that the
+	// memory, the cache and the time of a run stay in proportion to what
+	// the outputs show (the display limit, --max-same-findings) and not to
+	// a repeated line. 0 keeps every finding in full.
+	MaxSame int
+
 	// Cache, when set, keeps analyses across runs (and across the fix
 	// rounds of one run): a project whose files did not change is not
 	// analysed again.
@@ -166,6 +174,8 @@ type Result struct {
 
 	// markerless are the files known to hold no suppression comment.
 	markerless map[string]bool
+	// lines are the line indexes Refold made.
+	lines map[string]*pyast.LineIndex
 
 	read func(string) ([]byte, error)
 }
@@ -207,6 +217,9 @@ type ProjectSummary struct {
 	// project from other folders, and why: a workspace member, a compiled
 	// requirements file, a nested package's code.
 	Joined []string
+	// Skipped are the project's Python files the analysis did not parse,
+	// and why (--verbose lists them), by path.
+	Skipped []Skip
 
 	codeMCP1 string // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
 
@@ -250,6 +263,12 @@ func (p *ProjectSummary) Versions() *deps.Project {
 func (p *ProjectSummary) WithDeps(d *deps.Project) *ProjectSummary {
 	p.deps = d
 	return p
+}
+
+// Skip is a file the analysis did not parse, and why: no import leads it to
+// the framework (the prefilter), or a per-file limit (its size, its parse).
+type Skip struct {
+	Path, Why string
 }
 
 // GuardSummary says where a project's respond/cancel guard is installed.

@@ -212,12 +212,75 @@ type runner struct {
 type sink struct {
 	mu    sync.Mutex
 	diags []rules.Diagnostic
+	// kinds counts the findings of each kind kept in full, and where the
+	// last of them is: past Options.MaxSame, the next of the kind are kept
+	// as their place in its More.
+	kinds map[foldKey]*foldCount
+	// skipped are the Python files of the project not parsed.
+	skipped []Skip
+}
+
+// skip records that a Python file of the project is not parsed, and why.
+func (e *runner) skip(path, why string) {
+	e.sink.mu.Lock()
+	e.sink.skipped = append(e.sink.skipped, Skip{path, why})
+	e.sink.mu.Unlock()
+}
+
+// foldKey is a kind of finding: the findings of one kind differ only in
+// their place (Diagnostic.More).
+type foldKey struct {
+	code, path, msg, anchor string
+	exposure                deps.Tri
+	sev                     rules.Severity
+}
+
+type foldCount struct{ kept, last int }
+
+func foldKeyOf(d *rules.Diagnostic) foldKey {
+	return foldKey{d.Code, d.Path, d.Message, d.Anchor, d.Exposure, d.Severity}
+}
+
+// folds reports whether add would fold d into a finding before it. The
+// caller holds s.mu.
+func (s *sink) folds(d *rules.Diagnostic, maxSame int) (*foldCount, bool) {
+	if maxSame <= 0 {
+		return nil, false
+	}
+	c := s.kinds[foldKeyOf(d)]
+	return c, c != nil && c.kept >= maxSame
 }
 
 func (e *runner) add(d rules.Diagnostic) {
+	s := e.sink
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, fold := s.folds(&d, e.opts.MaxSame)
+	if fold {
+		last := &s.diags[c.last]
+		last.More = append(append(last.More, rules.PlaceOf(&d)), d.More...)
+		return
+	}
+	if e.opts.MaxSame > 0 {
+		if c == nil {
+			if s.kinds == nil {
+				s.kinds = map[foldKey]*foldCount{}
+			}
+			c = &foldCount{}
+			s.kinds[foldKeyOf(&d)] = c
+		}
+		c.kept++
+		c.last = len(s.diags)
+	}
+	s.diags = append(s.diags, d)
+}
+
+// folded reports whether add would keep d as its place alone.
+func (e *runner) folded(d *rules.Diagnostic) bool {
 	e.sink.mu.Lock()
-	e.sink.diags = append(e.sink.diags, d)
-	e.sink.mu.Unlock()
+	defer e.sink.mu.Unlock()
+	_, fold := e.sink.folds(d, e.opts.MaxSame)
+	return fold
 }
 
 // runProjects analyses the projects on a pool of opts.Jobs goroutines, each
@@ -619,7 +682,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		case deps.No:
 			sev = rules.SeverityNone
 		}
-		report := func(d rules.Diagnostic) {
+		prepare := func(d *rules.Diagnostic) {
 			if d.Exposure == deps.No { // the rule knows it cannot happen here
 				d.Severity = rules.SeverityNone
 			} else {
@@ -629,7 +692,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 						codeMCP1 + ", which mcp 2.x removed"
 				}
 			}
-			if g := guardOf(hx, r, &d); g != nil {
+			if g := guardOf(hx, r, d); g != nil {
 				d.Severity = rules.SeverityNone // shown as a note with ShowSafe, like mcp >= 2
 				d.Related = append(d.Related, rules.Related{Location: rules.NodeLocation(g.Module, g.Stmt()),
 					Message: "guarded here: respond() and cancel() return early once the request was answered, so this cannot crash the server"})
@@ -637,10 +700,19 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			if r.Kind == rules.CodeRule && hx.Unreached(d.Anchor) {
 				d.Severity = rules.SeverityNote
 			}
+		}
+		report := func(d rules.Diagnostic) {
+			prepare(&d)
 			e.add(d)
 			e.keepSeen(d.Path, seen)
 		}
 		pass := rules.NewPass(r, pr.dir, proj, mods, hx, report)
+		pass.SetFolds(func(d *rules.Diagnostic) bool {
+			c := *d
+			c.Related = nil // prepare may append to it
+			prepare(&c)
+			return e.folded(&c)
+		})
 		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
 		pass.CodeUnseen = e.codeUnseen(pr)
 		pass.ScriptServer = pr.scriptServer || pr.codeElsewhere
@@ -656,6 +728,10 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			}
 		}
 	}
+	e.sink.mu.Lock()
+	sum.Skipped = append([]Skip(nil), e.sink.skipped...)
+	e.sink.mu.Unlock()
+	sort.Slice(sum.Skipped, func(i, j int) bool { return sum.Skipped[i].Path < sum.Skipped[j].Path })
 	return sum
 }
 
@@ -806,12 +882,15 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 		src, err := e.read(f)
 		if err != nil {
 			e.fileError(f, nil, 0, readError(err))
+			if tl := (*safeio.TooLargeError)(nil); errors.As(err, &tl) {
+				e.skip(f, readError(err))
+			}
 			loaded[f] = true
 			continue
 		}
 		srcs[f] = src
 	}
-	graph := newImportGraph(pr.pyFiles, srcs, names, e.opts.HandlerDecorators, func(f string) []string {
+	graph := newImportGraph(pr.pyFiles, srcs, names, e.opts.HandlerDecorators, func(f string) ([]string, bool) {
 		return e.importLinesOf(f, srcs[f], names.name(f))
 	})
 	admit := func(f string) {
@@ -860,9 +939,18 @@ func (e *runner) loadModules(pr *project, names *moduleNames) []*pyast.Module {
 			}
 		}
 	}
+	for _, f := range pr.pyFiles {
+		if !loaded[f] {
+			e.skip(f, prefilterSkip)
+		}
+	}
 	sort.Slice(mods, func(i, j int) bool { return mods[i].Path < mods[j].Path })
 	return mods
 }
+
+// prefilterSkip is why a Python file no import connects to the framework is
+// not parsed.
+const prefilterSkip = "not parsed: no import statement of it, or of the files it imports or that import it, names mcp, fastmcp or a configured registration decorator (read without parsing, as Python's tokenizer delimits statements)"
 
 // commentMarkers make the engine keep a parsed file's comment ranges.
 var commentMarkers = [][]byte{[]byte("mcplint"), []byte("noqa"), []byte("NOQA")}
@@ -948,6 +1036,7 @@ func (e *runner) parseOne(p string, src []byte, name string) (pm parsedModule) {
 			off := 0
 			if tc != nil {
 				off = min(tc.Offset, len(src)) // where the parser gave up
+				e.skip(p, "not analysed: "+err.Error())
 			}
 			e.fileError(p, src, off, err.Error())
 			return parsedModule{}

@@ -141,23 +141,24 @@ type importRefs struct {
 	src  []byte
 	name string
 	refs []string
+	ok   bool
 }
 
 // importLinesOf returns importLines of a project file: those the project's
 // prior analysis found, when it read the same bytes under the same module
 // name (see projState.priorLines).
-func (e *runner) importLinesOf(f string, src []byte, name string) []string {
+func (e *runner) importLinesOf(f string, src []byte, name string) ([]string, bool) {
 	ps := e.ps
 	if ps != nil {
 		if l, ok := ps.priorLines[f]; ok && l.name == name && bytes.Equal(l.src, src) {
-			return l.refs
+			return l.refs, l.ok
 		}
 	}
-	refs := importLines(src, name, path.Base(f) == "__init__.py")
+	refs, ok := importLines(src, name, path.Base(f) == "__init__.py")
 	if ps != nil && ps.lines != nil {
-		ps.lines[f] = importRefs{src, name, refs}
+		ps.lines[f] = importRefs{src, name, refs, ok}
 	}
-	return refs
+	return refs, ok
 }
 
 // priorModule returns the module of p that the project's previous analysis

@@ -243,7 +243,7 @@ func TestSpeculationLeavesOtherProjectsAndNewFilesAlone(t *testing.T) {
 func TestImportLinesAreReusedOnlyForTheSameBytesAndName(t *testing.T) {
 	a, b := []byte("import aaa\n"), []byte("import bbb\n")
 	e := &runner{ps: &projState{lines: map[string]importRefs{}}}
-	if got := fmt.Sprint(e.importLinesOf("m.py", a, "m")); got != "[aaa]" {
+	if got, _ := e.importLinesOf("m.py", a, "m"); fmt.Sprint(got) != "[aaa]" {
 		t.Fatalf("import lines %s, want [aaa]", got)
 	}
 	next := &runner{ps: &projState{priorLines: e.ps.lines}}
@@ -253,15 +253,15 @@ func TestImportLinesAreReusedOnlyForTheSameBytesAndName(t *testing.T) {
 	}{
 		{a, "m", "[aaa]"},
 		{b, "m", "[bbb]"}, // other bytes, same size
-		{[]byte("from . import x\n"), "pkg.m", "[pkg]"}, // a relative import depends on the name
+		{[]byte("from . import x\n"), "pkg.m", "[pkg pkg.x]"}, // a relative import depends on the name
 	} {
-		if got := fmt.Sprint(next.importLinesOf("m.py", c.src, c.name)); got != c.want {
+		if got, _ := next.importLinesOf("m.py", c.src, c.name); fmt.Sprint(got) != c.want {
 			t.Errorf("import lines of %q as %s: %s, want %s", c.src, c.name, got, c.want)
 		}
 	}
 	// The same bytes under another name are read again.
 	e.ps.lines["r.py"] = importRefs{src: []byte("from . import x\n"), name: "pkg.m", refs: []string{"stale"}}
-	if got := fmt.Sprint(next.importLinesOf("r.py", []byte("from . import x\n"), "other.m")); got == "[stale]" {
+	if got, _ := next.importLinesOf("r.py", []byte("from . import x\n"), "other.m"); fmt.Sprint(got) == "[stale]" {
 		t.Errorf("import lines %s: reused for another module name", got)
 	}
 }

@@ -246,10 +246,15 @@ func (f *Filter) Name() string { return f.name }
 func (f *Filter) Process(res *engine.Result, diags []rules.Diagnostic) ([]rules.Diagnostic, error) {
 	out := diags[:0:0]
 	for _, d := range diags {
-		if f.keep(res, d) {
-			out = append(out, d)
-		} else {
+		// Each finding folded into d (Diagnostic.More) by its own anchor.
+		if d, ok := res.Refold(d, func(x *rules.Diagnostic) bool {
+			if f.keep(res, *x) {
+				return true
+			}
 			res.Dropped[f.name]++
+			return false
+		}); ok {
+			out = append(out, d)
 		}
 	}
 	return out, nil

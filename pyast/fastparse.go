@@ -30,6 +30,11 @@ package pyast
 // tree of more than lim.Nodes nodes or deeper than lim.Depth, or one whose
 // bound on tree-sitter's steps (see fastStepsPerNode) passes the step
 // budget, so that MCP000 "too complex" is decided by tree-sitter as before.
+// One cost is tree-sitter's alone: its lexer reads a run of comment or blank
+// lines again at each of them, and those bytes count in its budget (see
+// mcplint_read in tree.go); the fast path reads each byte once, so a file
+// whose only oddity is such a run (tens of thousands of comment lines) is
+// parsed whole here where tree-sitter alone would stop.
 //
 // The differential test (fastparse_test.go) parses the fixtures and the
 // Python standard library both ways and requires identical arrays for
@@ -40,6 +45,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -64,6 +70,11 @@ const (
 const fastMaxNesting = 400
 
 var errFastBail = errors.New("fast parse: fall back to tree-sitter")
+
+// errFastLimit stops the fast parse when the tree passes what the limits
+// accept (fastParser.maxNodes); unlike errFastBail, try does not catch it:
+// no other reading of the file would make the tree smaller.
+var errFastLimit = errors.New("fast parse: past the limits")
 
 // token kinds
 const (
@@ -305,8 +316,11 @@ type fastParser struct {
 	pending []fpExtra
 	indents []int
 	shifted int // nodes moved by wrap, bounded to keep the parse linear
-	nest    int
-	inPrint bool // in a statement print(...) (tree-sitter also tries a print_statement)
+	// maxNodes is the most nodes (dropped leaves included) a tree the
+	// limits accept may have: the parse stops once past it (see grow).
+	maxNodes int
+	nest     int
+	inPrint  bool // in a statement print(...) (tree-sitter also tries a print_statement)
 }
 
 // fpState is what try restores.
@@ -343,15 +357,18 @@ func fastParse(src []byte, lim Limits) (nodes []rawNode, steps int64, ok bool) {
 	if len(src) >= 1<<31 || !utf8.Valid(src) || bytes.IndexByte(src, 0) >= 0 {
 		return nil, 0, false
 	}
-	p := &fastParser{src: src, atLine: true, line1: true, indents: []int{0}}
+	p := &fastParser{src: src, atLine: true, line1: true, indents: []int{0}, maxNodes: fastMaxNodes(len(src), lim)}
 	// A pooled array, which the caller hands back once packed: code has
 	// about 0.3 nodes a byte (punctuation included), so it rarely grows.
-	p.nodes = getRaw(len(src)/3 + 64)
+	p.nodes = getRaw(min(len(src)/3, p.maxNodes) + 64)
 	defer func() {
 		if r := recover(); r != nil {
-			// errFastBail, or an index out of range or the like: a bug of
-			// the fast path, never of the input; tree-sitter still parses it.
+			// errFastBail, errFastLimit, or an index out of range or the
+			// like: a bug of the fast path, never of the input; tree-sitter
+			// still parses it. The array goes back (or, too large to keep,
+			// to the collector) before tree-sitter starts.
 			putRaw(p.nodes)
+			p.nodes = nil
 			nodes, steps, ok = nil, 0, false
 		}
 	}()
@@ -365,6 +382,33 @@ func fastParse(src []byte, lim Limits) (nodes []rawNode, steps int64, ok bool) {
 		return nil, 0, false
 	}
 	return p.nodes, bound, true
+}
+
+// fastMaxNodes returns the most nodes the tree of a file of n bytes may
+// have for fastParse to accept it under lim: past lim.Nodes, or past the
+// node count whose step bound passes the budget of the whole file, the file
+// goes to tree-sitter whatever follows (nodes only grow), so the parse
+// stops there and its array never grows past what the limits accept (a
+// 7.8 MB tuple was built whole, 200 MB, before the check at the end sent it
+// to tree-sitter).
+func fastMaxNodes(n int, lim Limits) int {
+	most := math.MaxInt
+	if lim.Nodes > 0 {
+		most = lim.Nodes
+	}
+	if lim.Steps > 0 {
+		most = min(most, int(max(lim.Budget(n)-int64(float64(n)*fastStepsPerByte), 0)/fastStepsPerNode))
+	}
+	return most
+}
+
+// grow returns p.nodes with one more node at its end, or stops the parse
+// (errFastLimit) when the tree would pass p.maxNodes.
+func (p *fastParser) grow() []rawNode {
+	if len(p.nodes)+p.dropped >= p.maxNodes {
+		panic(errFastLimit)
+	}
+	return append(p.nodes, rawNode{})
 }
 
 // treeDepth returns the depth of a preorder node array (the root alone: 0),
@@ -419,7 +463,7 @@ func (p *fastParser) flush() {
 
 func (p *fastParser) push(sym uint16, field uint8, start, end, parent int) {
 	i := len(p.nodes)
-	p.nodes = append(p.nodes, rawNode{})
+	p.nodes = p.grow()
 	n := &p.nodes[i]
 	n.start, n.end, n.size, n.up = uint32(start), uint32(end), 1, uint32(i-parent)
 	n.symbol, n.field, n.flags = sym, field, flagNamed
@@ -432,6 +476,9 @@ func (p *fastParser) push(sym uint16, field uint8, start, end, parent int) {
 func (p *fastParser) leafAt(sym uint16, named bool, field uint8, start, end int) {
 	p.flush()
 	if !named && field == 0 && droppedPunctuation.has(sym) {
+		if len(p.nodes)+p.dropped >= p.maxNodes {
+			panic(errFastLimit)
+		}
 		p.dropped++
 		p.lastEnd = end
 		return
@@ -471,7 +518,7 @@ func (p *fastParser) close(i int) {
 // node) the first child of a new open node of sym, which takes its field;
 // the subtree gets childField.
 func (p *fastParser) wrap(i int, sym uint16, childField uint8) int {
-	p.nodes = append(p.nodes, rawNode{})
+	p.nodes = p.grow()
 	moved := len(p.nodes) - 1 - i
 	p.shifted += moved
 	if p.shifted > 4*len(p.src)+4096 {
@@ -491,7 +538,7 @@ func (p *fastParser) wrap(i int, sym uint16, childField uint8) int {
 // the children of a new open node of sym (field field) at i.
 func (p *fastParser) wrapRange(i int, sym uint16, field uint8) int {
 	parent := p.top()
-	p.nodes = append(p.nodes, rawNode{})
+	p.nodes = p.grow()
 	p.shifted += len(p.nodes) - 1 - i
 	if p.shifted > 4*len(p.src)+4096 {
 		bail()
@@ -579,6 +626,9 @@ func (p *fastParser) next() {
 					ind = 0
 				}
 			}
+			if len(p.nodes)+p.dropped+len(p.pending) >= p.maxNodes {
+				panic(errFastLimit) // each pending comment becomes a node
+			}
 			p.pending = append(p.pending, fpExtra{start: pos, end: e, indent: ind, sym: fs.comment})
 			pos = e
 			continue
@@ -594,6 +644,9 @@ func (p *fastParser) next() {
 				bail()
 			}
 			e++
+			if len(p.nodes)+p.dropped+len(p.pending) >= p.maxNodes {
+				panic(errFastLimit)
+			}
 			p.pending = append(p.pending, fpExtra{start: pos, end: e, indent: -1, sym: fs.lineCont})
 			pos = e
 			cont = true

@@ -83,7 +83,8 @@ func (l Limits) perByteMilli() int64 {
 type TooComplexError struct {
 	What   string // "parsing", "syntax tree", "depth" or "cpu"
 	Limits Limits
-	Steps  int64 // the steps taken when the parse stopped ("parsing")
+	Steps  int64 // the steps taken when the parse stopped ("parsing"), bytes read again included
+	Reread int64 // the bytes the lexer read again ("parsing"): a step per 32
 	Offset int   // the byte the parser had read up to when it stopped ("parsing", "cpu")
 	Nodes  int   // the nodes of the tree ("syntax tree")
 	Depth  int   // the depth of the tree ("depth")
@@ -96,8 +97,14 @@ func (e *TooComplexError) Error() string {
 	case "depth":
 		return fmt.Sprintf("too complex to analyse fully: the syntax tree is nested %d levels deep, more than %d (limit: syntax-depth)", e.Depth, e.Limits.Depth)
 	case "cpu":
-		return fmt.Sprintf("too complex to analyse fully: parsing (syntax error recovery) took more than %v of CPU time (limit: parse-cpu)", e.Limits.CPU)
+		return fmt.Sprintf("too complex to analyse fully: parsing took more than %v of CPU time (limit: parse-cpu)", e.Limits.CPU)
 	}
-	return fmt.Sprintf("too complex to analyse fully: parsing took %d steps to read %d bytes, more than %d + %g a byte (limits: parse-steps, parse-steps-per-byte)",
-		e.Steps, e.Offset, e.Limits.Steps, e.Limits.StepsPerByte)
+	reread := ""
+	if e.Reread/32 > e.Steps/2 {
+		// Mostly bytes read again (a long run of comment or blank lines is
+		// read again at each of its lines): say so.
+		reread = fmt.Sprintf(" (re-reading %d bytes: a step per 32)", e.Reread)
+	}
+	return fmt.Sprintf("too complex to analyse fully: parsing took %d steps%s to read %d bytes, more than %d + %g a byte (limits: parse-steps, parse-steps-per-byte)",
+		e.Steps, reread, e.Offset, e.Limits.Steps, e.Limits.StepsPerByte)
 }

@@ -3,7 +3,9 @@ package pyast
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -169,5 +171,113 @@ func TestLoneCRLineEndings(t *testing.T) {
 	}
 	if m.Src[len(m.Src)-1] != '\r' {
 		t.Error("Src must keep the file's own bytes")
+	}
+}
+
+// The lexer's work counts in the step budget: tree-sitter-python's scanner
+// reads every comment line that follows a line break again at each of them,
+// n²/2 lines for a run of n comment lines in a few parser operations, which
+// neither the operation count nor the CPU backstop (checked between
+// operations) saw: 2,000,000 comment lines took 111 CPU-s, then were
+// reported as "syntax error recovery". Bytes handed to tree-sitter again
+// cost a step per 32, so the run stops within the floor of the budget; code
+// is read about once.
+func TestStepBudgetCountsBytesReadAgain(t *testing.T) {
+	lim := DefaultLimits
+	lim.CPU = 0 // the step budget decides, not the machine
+	src := []byte("import mcp\n" + strings.Repeat("# c\n", 30_000))
+	var err error
+	watchdog(t, "30,000 comment lines", func() { _, _, err = parseTreeSitter(src, lim) })
+	var tc *TooComplexError
+	if !errors.As(err, &tc) || tc.What != "parsing" {
+		t.Fatalf("30,000 comment lines with tree-sitter: got %v, want a TooComplexError for parsing", err)
+	}
+	if tc.Reread < 32*lim.Steps/2 || !strings.Contains(err.Error(), "re-reading") {
+		t.Errorf("stopped after re-reading %d bytes (%v); want the floor spent on bytes read again, and said", tc.Reread, err)
+	}
+	// The same file parses on the fast path, which reads each byte once.
+	if m, err := ParseLimits("c.py", "", src, lim); err != nil || m.HasErrors() {
+		t.Errorf("30,000 comment lines on the fast path: %v", err)
+	}
+}
+
+// The fast path stops as soon as its tree passes what the limits accept,
+// before tree-sitter parses the file again: it built the whole array first
+// (a 7.8 MB tuple: 200 MB of nodes, kept while tree-sitter ran). Measured
+// in bytes allocated by the fast parse of a 600 kB tuple whose tree (about
+// 400,000 nodes) passes its step budget after 87,500.
+func TestFastPathStopsAtTheLimits(t *testing.T) {
+	src := []byte("x = (" + strings.Repeat("1, ", 200_000) + ")\n")
+	lim := Limits{Steps: 100_000, StepsPerByte: 1.5}
+	most := fastMaxNodes(len(src), lim)
+	if want := (lim.Budget(len(src)) - int64(len(src))/2) / fastStepsPerNode; int64(most) != want {
+		t.Fatalf("fastMaxNodes = %d, want %d", most, want)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, ok := fastParse(src, lim)
+	runtime.ReadMemStats(&after)
+	if ok {
+		t.Fatal("the fast path accepted a tree past its step budget")
+	}
+	if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(most)*20*2+1<<20; got > bound {
+		t.Errorf("the fast parse allocated %d bytes, more than %d: it built past the %d nodes the limits accept", got, bound, most)
+	}
+	// tree-sitter decides, as before.
+	_, err := ParseLimits("t.py", "", src, lim)
+	var tc *TooComplexError
+	if !errors.As(err, &tc) || tc.What != "parsing" {
+		t.Errorf("got %v, want a TooComplexError for parsing", err)
+	}
+	// The node limit stops it the same way.
+	if _, _, ok := fastParse(src, Limits{Nodes: 1000}); ok {
+		t.Error("the fast path accepted 400,000 nodes under a limit of 1,000")
+	}
+	// Comments wait, as pending extras, for the node they go in: 200,000
+	// comment lines are 200,000 nodes the limits refuse too.
+	comments := []byte("import mcp\n" + strings.Repeat("# c\n", 200_000))
+	most = fastMaxNodes(len(comments), lim)
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, ok = fastParse(comments, lim)
+	runtime.ReadMemStats(&after)
+	if ok {
+		t.Fatal("the fast path accepted 200,000 comments past its step budget")
+	}
+	// A node (20 bytes) and a pending extra (32) each, with the appends'
+	// growth: 256 bytes a node accepted (it allocated 38 MB, 340 a node).
+	if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(most)*256+1<<20; got > bound {
+		t.Errorf("the fast parse of 200,000 comment lines allocated %d bytes, more than %d: it read past the %d nodes the limits accept", got, bound, most)
+	}
+}
+
+// Large parses run one at a time, whatever the number of workers: a
+// parse's memory grows with the bytes it has read (8 workers on 8 list
+// literals of 7.8 MB held 1.2 GB), so the bytes in parse at once are bounded
+// (tsBudget); small files are never held back.
+func TestTreeSitterParsesAreBoundedInBytes(t *testing.T) {
+	big := []byte("x = (" + strings.Repeat("1, ", 400_000) + ")\n") // 1.2 MB
+	parsing.mu.Lock()
+	parsing.peak = 0
+	parsing.mu.Unlock()
+	var wg sync.WaitGroup
+	for i := 0; i < 6; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ParseLimits("big.py", "", big, DefaultLimits)
+			Parse("small.py", "", []byte("def f():\n    return 1\n"))
+		}()
+	}
+	wg.Wait()
+	parsing.mu.Lock()
+	peak, used := parsing.peak, parsing.used
+	parsing.mu.Unlock()
+	if peak > tsBudget || used != 0 {
+		t.Errorf("tree-sitter held %d bytes in parse at once (limit %d), %d still held after", peak, tsBudget, used)
+	}
+	if peak < tsMaxWeight {
+		t.Errorf("peak %d: the parses did not run", peak)
 	}
 }

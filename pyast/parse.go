@@ -36,6 +36,8 @@ type Module struct {
 	Funcs   []*Function // every def and async def, in source order, nested ones too
 	Classes []*Class
 
+	imports imported // ImportedAs's index, built on first use
+
 	funcSpans  spans // function_definition ranges
 	scopeSpans spans // function and class body ranges
 	nodes      nodeIndex

@@ -2,7 +2,9 @@ package pyast
 
 import (
 	"hash/maphash"
+	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -454,4 +456,52 @@ outer:
 		dst = append(dst, v)
 	}
 	return dst
+}
+
+// imported indexes a module's import bindings by what they import.
+type imported struct {
+	once sync.Once
+	as   map[string][]string
+}
+
+// ImportedAs returns the names, sorted, that an import statement of the
+// module, in any of its scopes, binds to exactly the qualified name q
+// ("import a.b as x", "from a import b": x and b for a.b). A question asked
+// once a finding (which name reaches q here) must not cost a pass over the
+// module's names each time: the index is built once, on first use, and is
+// safe for concurrent use.
+func (m *Module) ImportedAs(q string) []string {
+	m.imports.once.Do(func() {
+		m.imports.as = map[string][]string{}
+		add := func(s *Scope) {
+			if s == nil {
+				return
+			}
+			for i, first := range s.names {
+				bs := s.more[int32(i)]
+				if bs == nil {
+					bs = []*Binding{first}
+				}
+				for _, b := range bs {
+					if b.Kind == BindImport && len(b.Targets()) == 1 {
+						t := b.Targets()[0]
+						if !slices.Contains(m.imports.as[t], b.Name()) {
+							m.imports.as[t] = append(m.imports.as[t], b.Name())
+						}
+					}
+				}
+			}
+		}
+		add(m.Scope)
+		for _, f := range m.Funcs {
+			add(f.Scope)
+		}
+		for _, c := range m.Classes {
+			add(c.Scope)
+		}
+		for _, names := range m.imports.as {
+			slices.Sort(names)
+		}
+	})
+	return m.imports.as[q]
 }

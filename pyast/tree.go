@@ -5,6 +5,18 @@ package pyast
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+// mcplint_trim gives the C heap's free memory back to the system (glibc
+// keeps what a thread's arena freed for that thread: after large parses on
+// several threads, each arena held its peak).
+static void mcplint_trim(void) {
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 
 // The subset of tree-sitter's public API (tree_sitter/api.h) used here. The
 // symbols are compiled into the go-tree-sitter package, which this package
@@ -76,11 +88,27 @@ static TSParser *mcplint_parser(const TSLanguage *lang) {
 // the count passes base + per_byte_milli / 1000 × the furthest offset read
 // (base 0: no step limit).
 //
-// Error recovery is not linear in operations: each recovery can rebuild the
-// error node that holds every token skipped so far, so 50,000 broken lines
-// cost minutes in a few hundred thousand operations, and tree-sitter's
-// public API shows nothing of that work. The thread's CPU time, read every
-// 1,600 operations, is the backstop for it (cpu_budget_ns, 0 for none).
+// Operations are not all the work. The lexer reads bytes between them:
+// Python's external scanner, at a line break, looks ahead over every comment
+// and blank line that follows to find the next line's indentation, and does
+// it again at each of those lines, so a run of n comment lines is read n²/2
+// times in a handful of operations (200,000 lines: 10 CPU-s, 2,000,000:
+// minutes, between two calls of the progress callback). So the source is
+// handed to tree-sitter in chunks of MCPLINT_CHUNK bytes, and every byte
+// handed out again (below the furthest byte handed out so far) counts
+// 1/MCPLINT_REREAD_PER_STEP of a step, checked in the read callback too:
+// a parse past its budget is handed no more input and stops at the next
+// operation. Code is read about twice over (a token that starts in one
+// chunk and ends in the next), under 0.1 step a byte.
+//
+// Error recovery is not linear in operations either: each recovery can
+// rebuild the error node that holds every token skipped so far, so 50,000
+// broken lines cost minutes in a few hundred thousand operations, and
+// tree-sitter's public API shows nothing of that work. The thread's CPU
+// time, read every 1,600 operations and every 64 chunks read, is the
+// backstop for it (cpu_budget_ns, 0 for none).
+#define MCPLINT_CHUNK 4096u
+#define MCPLINT_REREAD_PER_STEP 32u
 typedef struct {
 	const char *src;
 	uint32_t len;
@@ -88,15 +116,45 @@ typedef struct {
 	uint32_t offset;
 	uint64_t cpu_start, cpu_budget;
 	bool cpu_out, steps_out;
+	// read_end is the end of the furthest chunk handed out, reread the
+	// bytes handed out again, reads the chunks handed out.
+	uint32_t read_end;
+	uint64_t reread, reads;
 } mcplint_input;
+
+static uint64_t mcplint_thread_cpu(void);
+
+// mcplint_over reports whether the parse passed its step budget, setting
+// steps_out: the operations and the bytes read again, against the budget
+// of the bytes the parser has read.
+static bool mcplint_over(mcplint_input *in) {
+	if (in->base && (in->steps + in->reread / MCPLINT_REREAD_PER_STEP) * 1000 > in->base * 1000 + in->per_byte_milli * (uint64_t)in->offset) {
+		in->steps_out = true;
+	}
+	return in->steps_out;
+}
 
 static const char *mcplint_read(void *payload, uint32_t byte, TSPoint pos, uint32_t *n) {
 	mcplint_input *in = payload;
-	if (byte >= in->len) {
+	if (byte >= in->len || in->steps_out || in->cpu_out) {
 		*n = 0;
 		return "";
 	}
-	*n = in->len - byte;
+	uint32_t k = in->len - byte;
+	if (k > MCPLINT_CHUNK) {
+		k = MCPLINT_CHUNK;
+	}
+	if (byte < in->read_end) {
+		in->reread += (byte + k < in->read_end ? byte + k : in->read_end) - byte;
+	}
+	if (byte + k > in->read_end) {
+		in->read_end = byte + k;
+	}
+	if (mcplint_over(in) || in->cpu_budget && ++in->reads % 64 == 0 && mcplint_thread_cpu() - in->cpu_start > in->cpu_budget && (in->cpu_out = true)) {
+		*n = 0;
+		return "";
+	}
+	*n = k;
 	return in->src + byte;
 }
 
@@ -114,15 +172,11 @@ static bool mcplint_progress(TSParseState *st) {
 	if (st->current_byte_offset > in->offset) {
 		in->offset = st->current_byte_offset;
 	}
-	if (in->cpu_budget && in->steps % 1600 == 0 && mcplint_thread_cpu() - in->cpu_start > in->cpu_budget) {
+	if (in->cpu_out || in->cpu_budget && in->steps % 1600 == 0 && mcplint_thread_cpu() - in->cpu_start > in->cpu_budget) {
 		in->cpu_out = true;
 		return true;
 	}
-	if (in->base && in->steps * 1000 > in->base * 1000 + in->per_byte_milli * (uint64_t)in->offset) {
-		in->steps_out = true;
-		return true;
-	}
-	return false;
+	return mcplint_over(in);
 }
 
 // mcplint_parse parses src (in->len bytes; passed apart from in, which Go
@@ -135,6 +189,11 @@ static TSTree *mcplint_parse(TSParser *p, mcplint_input *in, const char *src, ui
 	TSInput input = {in, mcplint_read, 0, NULL}; // TSInputEncodingUTF8
 	TSParseOptions opts = {in, mcplint_progress};
 	TSTree *t = ts_parser_parse_with_options(p, NULL, input, opts);
+	if (t && (in->steps_out || in->cpu_out)) {
+		// Stopped in the read callback, the parse ended on the input it had.
+		ts_tree_delete(t);
+		t = NULL;
+	}
 	*count = t ? ts_node_descendant_count(ts_tree_root_node(t)) : 0;
 	return t;
 }
@@ -276,6 +335,9 @@ func symbolsOf(name string) []uint16 {
 // is a pooled buffer (see getRaw): the caller hands it back with putRaw once
 // it has packed it.
 func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
+	w := tsWeight(len(src))
+	parsing.acquire(w)
+	defer parsing.release(w)
 	if fastPath {
 		if nodes, steps, ok := fastParse(src, lim); ok {
 			return nodes, steps, nil
@@ -294,6 +356,10 @@ func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
 // hundreds: tree-sitter reports every 100). A parse past lim stops with a
 // *TooComplexError.
 func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
+	if len(src) >= tsMaxWeight/4 {
+		// After the tree is freed (mcplint_copy, or a stopped parse).
+		defer C.mcplint_trim()
+	}
 	p := parserPool.Get().(*C.TSParser)
 	var count C.uint32_t
 	in := C.mcplint_input{len: C.uint32_t(len(src)), cpu_budget: C.uint64_t(max(lim.CPU.Nanoseconds(), 0))}
@@ -318,7 +384,7 @@ func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
 		case bool(in.cpu_out):
 			return nil, 0, &TooComplexError{What: "cpu", Limits: lim, Offset: int(in.offset)}
 		case bool(in.steps_out):
-			return nil, 0, &TooComplexError{What: "parsing", Limits: lim, Steps: int64(in.steps), Offset: int(in.offset)}
+			return nil, 0, &TooComplexError{What: "parsing", Limits: lim, Steps: int64(in.steps + in.reread/C.MCPLINT_REREAD_PER_STEP), Reread: int64(in.reread), Offset: int(in.offset)}
 		}
 		return nil, 0, errNoParser
 	}
@@ -332,7 +398,55 @@ func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
 		putRaw(nodes)
 		return nil, 0, &TooComplexError{What: "depth", Limits: lim, Depth: depth}
 	}
-	return nodes, int64(in.steps), nil
+	return nodes, int64(in.steps + in.reread/C.MCPLINT_REREAD_PER_STEP), nil
+}
+
+// parsing bounds the bytes parsed at once, over every worker: a parse's
+// memory grows with its file (the fast path's array; tree-sitter holds some
+// 125 bytes for each byte it has read until its parse ends, so a list
+// literal it stops within its first megabyte takes 150 MB), and eight
+// workers on eight such files held 1.2 GB. A parse weighs its file's size up
+// to tsMaxWeight: files of code (a few kB) never wait, a file of a megabyte
+// or more is parsed alone.
+var parsing = &byteSemaphore{limit: tsBudget}
+
+const (
+	tsBudget    = 1 << 20
+	tsMaxWeight = 1 << 20
+)
+
+func tsWeight(n int) int { return min(max(n, 1), tsMaxWeight) }
+
+// byteSemaphore is a counting semaphore of bytes: acquire waits until the
+// weight fits under the limit (or nothing else holds any).
+type byteSemaphore struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	used  int
+	limit int
+	peak  int // the most ever held (tests)
+}
+
+func (s *byteSemaphore) acquire(w int) {
+	s.mu.Lock()
+	if s.cond == nil {
+		s.cond = sync.NewCond(&s.mu)
+	}
+	for s.used > 0 && s.used+w > s.limit {
+		s.cond.Wait()
+	}
+	s.used += w
+	s.peak = max(s.peak, s.used)
+	s.mu.Unlock()
+}
+
+func (s *byteSemaphore) release(w int) {
+	s.mu.Lock()
+	s.used -= w
+	if s.cond != nil {
+		s.cond.Broadcast()
+	}
+	s.mu.Unlock()
 }
 
 // rawNode is a node as a parser writes it: the C struct mcplint_node, which

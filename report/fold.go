@@ -61,6 +61,7 @@ func foldPtrs(ds []*rules.Diagnostic, maxSame int) []Shown {
 		ek := exact{gk, d.Start, d.End}
 		if k, ok := seen[ek]; ok {
 			out[k].Same++
+			out[k].addMore(d.More)
 			continue
 		}
 		g := groups[gk]
@@ -70,19 +71,30 @@ func foldPtrs(ds []*rules.Diagnostic, maxSame int) []Shown {
 		}
 		if maxSame > 0 && g.shown >= maxSame {
 			s := &out[g.last]
-			if s.More == 0 {
-				s.MoreFirst = d.Start.Line
-			}
-			s.More++
-			s.MoreFirst, s.MoreLast = min(s.MoreFirst, d.Start.Line), max(s.MoreLast, d.Start.Line)
+			s.addMore([]rules.Place{{Line: int32(d.Start.Line)}})
+			s.addMore(d.More)
 			continue
 		}
 		g.shown++
 		g.last = len(out)
 		seen[ek] = len(out)
 		out = append(out, Shown{D: d})
+		out[len(out)-1].addMore(d.More)
 	}
 	return out
+}
+
+// addMore counts the findings at places ps (the engine kept them as their
+// place alone, Diagnostic.More) as folded into s.
+func (s *Shown) addMore(ps []rules.Place) {
+	for _, p := range ps {
+		line := int(p.Line)
+		if s.More == 0 {
+			s.MoreFirst, s.MoreLast = line, line
+		}
+		s.More++
+		s.MoreFirst, s.MoreLast = min(s.MoreFirst, line), max(s.MoreLast, line)
+	}
 }
 
 // SameNote says what was merged into s, "" when nothing was.

@@ -53,6 +53,18 @@ type JSONDiagnostic struct {
 	Fixable  bool          `json:"fixable"`  // --fix (or --unsafe-fixes when given) fixes it
 	Related  []JSONRelated `json:"related"`
 	Fixes    []JSONFix     `json:"fixes"`
+	// More counts the findings of the same kind after this one that the
+	// run kept as their place alone (past --max-same-findings of one rule,
+	// file, message and anchor): absent when there are none.
+	More *JSONMore `json:"more,omitempty"`
+}
+
+// JSONMore counts folded findings: how many, and the first and last of
+// their lines.
+type JSONMore struct {
+	Count     int `json:"count"`
+	FirstLine int `json:"first_line"`
+	LastLine  int `json:"last_line"`
 }
 
 // JSONRelated is a secondary location.
@@ -145,7 +157,7 @@ type JSONSummary struct {
 
 // JSON writes the result as one JSON object (JSONReport), indented, with a
 // final newline. It lists every finding (a program reads it: nothing is
-// folded), and writes findings and projects one by one as it converts them:
+// folded but what the run kept as their place alone, counted in "more"), and writes findings and projects one by one as it converts them:
 // the bytes are those of encoding BuildJSON's document with encoding/json
 // (indented by two spaces, no HTML escaping), without holding it in memory.
 func JSON(w io.Writer, res *engine.Result, opts Options) error {
@@ -268,6 +280,11 @@ func jsonDiagnostic(res *engine.Result, d *rules.Diagnostic, opts Options, lines
 			jf.Edits = append(jf.Edits, je)
 		}
 		jd.Fixes = append(jd.Fixes, jf)
+	}
+	if len(d.More) > 0 {
+		var s Shown
+		s.addMore(d.More)
+		jd.More = &JSONMore{Count: s.More, FirstLine: s.MoreFirst, LastLine: s.MoreLast}
 	}
 	return jd
 }

@@ -245,6 +245,14 @@ func (j *jsonWriter) diagnostic(d *JSONDiagnostic) {
 	j.related(d.Related)
 	j.field("fixes")
 	j.fixes(d.Fixes)
+	if m := d.More; m != nil {
+		j.field("more")
+		j.open('{')
+		j.intField("count", m.Count)
+		j.intField("first_line", m.FirstLine)
+		j.intField("last_line", m.LastLine)
+		j.close('}')
+	}
 	j.close('}')
 }
 

@@ -149,15 +149,18 @@ func Count(ds []rules.Diagnostic, unsafe bool) Counts {
 		if d.Suppression != nil {
 			continue
 		}
-		c.Total++
-		c.ByCode[d.Code]++
+		// The findings folded into d (Diagnostic.More) count as findings,
+		// not as fixable ones: they carry no fixes.
+		n := d.Findings()
+		c.Total += n
+		c.ByCode[d.Code] += n
 		switch d.Severity {
 		case rules.SeverityError:
-			c.Errors++
+			c.Errors += n
 		case rules.SeverityWarning:
-			c.Warnings++
+			c.Warnings += n
 		default:
-			c.Notes++
+			c.Notes += n
 		}
 		ok, hidden := Fixable(d, unsafe)
 		if ok {

@@ -6,7 +6,6 @@ package rules
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -120,11 +119,14 @@ func boundTo(m *pyast.Module, sc *pyast.Scope, at *pyast.Node, q string) string 
 	if ok(last) {
 		return last
 	}
+	// Only a name some import binds to q can be one (ok needs every
+	// binding to import q): the module's index of them, sorted, not every
+	// name of every enclosing scope sorted again for each finding (5,000
+	// handlers in one module took 15 s).
+	names := m.ImportedAs(q)
 	for x := sc; x != nil; x = x.Parent {
-		names := x.Names()
-		sort.Strings(names)
 		for _, n := range names {
-			if n != last && ok(n) {
+			if n != last && len(x.Local(n)) > 0 && ok(n) {
 				return n
 			}
 		}

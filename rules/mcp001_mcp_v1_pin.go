@@ -85,18 +85,40 @@ func runMCP001(p *Pass) {
 	blockersDone := false
 	sources := map[*deps.Source]bool{}
 	res := p.Project.Resolution("mcp")
+	// What a requirement admits, once for each way of writing it (its
+	// file, which says how it is parsed, and its specifier): one repeated
+	// a million times is judged once.
+	type written struct {
+		path, spec, version, url string
+		poetry, unknown, locked  bool
+	}
+	type judged struct {
+		set     deps.Set
+		only1   bool
+		crashes string
+	}
+	bySet := map[written]*judged{}
 	for _, r := range p.Project.Requirements() {
 		if r.Name != "mcp" || r.Constraint || r.Locked && !slices.Contains(res.Locked, r) {
 			continue // a lock entry of a lock made for another manifest (Resolution.Stale) is not what runs
 		}
-		set := deps.ResolveOpen("mcp", r.Set)
-		if !set.AdmitsRange("1.0.0", "2.0.0") || set.AdmitsRange("2.0.0.dev0", "") {
+		key := written{r.Path, r.Specifier, r.Version, r.URL, r.Poetry, r.Unknown, r.Locked}
+		j := bySet[key]
+		if j == nil {
+			j = &judged{set: deps.ResolveOpen("mcp", r.Set)}
+			j.only1 = j.set.AdmitsRange("1.0.0", "2.0.0") && !j.set.AdmitsRange("2.0.0.dev0", "")
+			if j.only1 {
+				j.crashes = strings.Join(mcp1Crashes(j.set), "; ")
+			}
+			bySet[key] = j
+		}
+		if !j.only1 {
 			continue
 		}
+		set, crashes := j.set, j.crashes
 		if !blockersDone {
 			blockers, blockersDone = mcp1OnlyAPIs(p), true
 		}
-		crashes := strings.Join(mcp1Crashes(set), "; ")
 		// An SDK installed from git (or a path): the source line is the
 		// one to change, for the lock entry and the requirement alike.
 		if src := sdkSource(p, r); src != nil {
@@ -107,7 +129,6 @@ func runMCP001(p *Pass) {
 			continue
 		}
 		msg := fmt.Sprintf("%s admits only mcp 1.x: %s", reqText(p, r), crashes)
-		var fixes []Fix
 		// The guard closes the cancel crash, not the transport-close crash
 		// below 1.27.0: where this requirement admits such a version and the
 		// project can run one (a lock's exact version decides), the finding
@@ -120,50 +141,58 @@ func runMCP001(p *Pass) {
 			msg += fmt.Sprintf("; the respond/cancel guard (%s) closes only the cancel crash, not the crash at transport "+
 				"close below 1.27.0", where(p, guarded.Module, int(guarded.Stmt().StartByte())))
 		}
-		// The respond/cancel guard stays on 1.x and closes the crash: after
-		// the migration (complete but breaking), before the partial floor.
-		guard, guardOK := GuardFix(p)
-		guardOK = guardOK && p.Project.MCP1() != deps.No
-		if guardOK && closeCrash {
-			guard.Message += "; it does not fix the crash at transport close below 1.27.0, which this requirement " +
-				"admits: this finding stays until the floor is raised to 1.27.0 too"
-			guard.Partial = true
-		}
 		if r.Locked {
 			msg += lockAdvice(p, r, "mcp")
-			advice := "change the mcp requirement in the manifest to mcp>=2,<3 (" + mcp2Migration + "), then re-lock"
-			if f := lockedFastmcp3(p, r); f != nil {
-				// fastmcp < 4 is built on mcp 1.x: the re-lock has to move it too.
-				advice += fmt.Sprintf("; %s %s, which %s also locks, is built on mcp 1.x: move it to fastmcp>=4,<5 as well (MCP002: a migration of its own)",
-					f.RawName, f.Version, path.Base(f.Path))
-			}
-			if len(blockers) > 0 {
-				advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
-			}
-			if unguardable {
-				// Guarded, the floor is what is left to raise.
-				fixes = append(fixes, Fix{Message: "raise the mcp floor in the manifest to >=1.27.0 (within 1.x), then " +
-					"re-lock: the guard covers the cancel crash", Applicability: DisplayOnly})
-			}
-			fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
-		} else if r.VersionStart >= 0 {
-			fixes = append(fixes, mcp2Bump(p, r, blockers))
-			if guardOK {
-				fixes, guardOK = append(fixes, guard), false
-			}
-			if f, ok := floorFix(p, r, "1.27.0", unguardable); ok {
-				fixes = append(fixes, f)
-			}
-		} else if r.URL != "" {
-			// mcp @ git+...@v1.25.0: the release tag is the version.
-			advice := "point the reference at a 2.x release of the SDK, or replace it with mcp>=2,<3 (" + mcp2Migration + ")"
-			if len(blockers) > 0 {
-				advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
-			}
-			fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
 		}
-		if guardOK {
-			fixes = append(fixes, guard)
+		// Made only for a finding kept in full (Pass.Folded): a requirement
+		// repeated a million times costs a million places, not fixes.
+		fixes := func() []Fix {
+			var fixes []Fix
+			// The respond/cancel guard stays on 1.x and closes the crash: after
+			// the migration (complete but breaking), before the partial floor.
+			guard, guardOK := GuardFix(p)
+			guardOK = guardOK && p.Project.MCP1() != deps.No
+			if guardOK && closeCrash {
+				guard.Message += "; it does not fix the crash at transport close below 1.27.0, which this requirement " +
+					"admits: this finding stays until the floor is raised to 1.27.0 too"
+				guard.Partial = true
+			}
+			if r.Locked {
+				advice := "change the mcp requirement in the manifest to mcp>=2,<3 (" + mcp2Migration + "), then re-lock"
+				if f := lockedFastmcp3(p, r); f != nil {
+					// fastmcp < 4 is built on mcp 1.x: the re-lock has to move it too.
+					advice += fmt.Sprintf("; %s %s, which %s also locks, is built on mcp 1.x: move it to fastmcp>=4,<5 as well (MCP002: a migration of its own)",
+						f.RawName, f.Version, path.Base(f.Path))
+				}
+				if len(blockers) > 0 {
+					advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
+				}
+				if unguardable {
+					// Guarded, the floor is what is left to raise.
+					fixes = append(fixes, Fix{Message: "raise the mcp floor in the manifest to >=1.27.0 (within 1.x), then " +
+						"re-lock: the guard covers the cancel crash", Applicability: DisplayOnly})
+				}
+				fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
+			} else if r.VersionStart >= 0 {
+				fixes = append(fixes, mcp2Bump(p, r, blockers))
+				if guardOK {
+					fixes, guardOK = append(fixes, guard), false
+				}
+				if f, ok := floorFix(p, r, "1.27.0", unguardable); ok {
+					fixes = append(fixes, f)
+				}
+			} else if r.URL != "" {
+				// mcp @ git+...@v1.25.0: the release tag is the version.
+				advice := "point the reference at a 2.x release of the SDK, or replace it with mcp>=2,<3 (" + mcp2Migration + ")"
+				if len(blockers) > 0 {
+					advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
+				}
+				fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
+			}
+			if guardOK {
+				fixes = append(fixes, guard)
+			}
+			return fixes
 		}
 		reportUnguardable(p, r, msg, fixes, unguardable)
 	}
@@ -311,7 +340,7 @@ func reportSource(p *Pass, r *deps.Requirement, src *deps.Source, crashes string
 		advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
 	}
 	loc := &deps.Requirement{Name: r.Name, RawName: r.RawName, Path: src.Path, Start: src.Start, End: src.End, VersionStart: -1, VersionEnd: -1}
-	reportRequirement(p, loc, msg, []Fix{{Message: advice, Applicability: DisplayOnly}})
+	reportRequirement(p, loc, msg, func() []Fix { return []Fix{{Message: advice, Applicability: DisplayOnly}} })
 }
 
 // mcp1Crashes names the crashes of the 1.x versions set admits (SPEC 2).
@@ -359,7 +388,7 @@ func lockAdvice(p *Pass, r *deps.Requirement, pkg string) string {
 // reportRequirement reports a finding on a requirement's text, anchored to
 // the package name and the requirement's lines; in a project that is not an
 // MCP server, as a note that says why.
-func reportRequirement(p *Pass, r *deps.Requirement, msg string, fixes []Fix) {
+func reportRequirement(p *Pass, r *deps.Requirement, msg string, fixes func() []Fix) {
 	msg, exposure := serverExposure(p, msg)
 	reportRequirementAs(p, r, msg, fixes, exposure)
 }
@@ -367,18 +396,19 @@ func reportRequirement(p *Pass, r *deps.Requirement, msg string, fixes []Fix) {
 // reportUnguardable is reportRequirement for a finding that the
 // respond/cancel guard does not close (Diagnostic.Unguardable), when
 // unguardable is set.
-func reportUnguardable(p *Pass, r *deps.Requirement, msg string, fixes []Fix, unguardable bool) {
+func reportUnguardable(p *Pass, r *deps.Requirement, msg string, fixes func() []Fix, unguardable bool) {
 	msg, exposure := serverExposure(p, msg)
 	reportRequirementWith(p, r, msg, fixes, exposure, unguardable)
 }
 
 // reportRequirementAs reports a finding on r's requirement text with the
-// given exposure; a finding that cannot crash (No) carries no fix.
-func reportRequirementAs(p *Pass, r *deps.Requirement, msg string, fixes []Fix, exposure deps.Tri) {
+// given exposure; a finding that cannot crash (No) carries no fix, and
+// fixes are made only for a finding kept in full (Pass.Folded).
+func reportRequirementAs(p *Pass, r *deps.Requirement, msg string, fixes func() []Fix, exposure deps.Tri) {
 	reportRequirementWith(p, r, msg, fixes, exposure, false)
 }
 
-func reportRequirementWith(p *Pass, r *deps.Requirement, msg string, fixes []Fix, exposure deps.Tri, unguardable bool) {
+func reportRequirementWith(p *Pass, r *deps.Requirement, msg string, fixes func() []Fix, exposure deps.Tri, unguardable bool) {
 	f := p.Project.File(r.Path)
 	if f == nil {
 		return
@@ -388,17 +418,17 @@ func reportRequirementWith(p *Pass, r *deps.Requirement, msg string, fixes []Fix
 	if end.Line >= f.Lines.Lines() {
 		lineEnd = len(f.Src)
 	}
-	if exposure == deps.No {
-		fixes = nil // nothing to fix where nothing can crash
-	}
-	p.Report(Diagnostic{
+	d := Diagnostic{
 		Location:    SpanLocation(r.Path, f.Lines, r.Start, r.End),
 		Message:     msg,
 		Exposure:    exposure,
-		Fixes:       fixes,
 		Anchor:      r.Name,
 		AnchorStart: f.Lines.LineStart(start.Line),
 		AnchorEnd:   lineEnd,
 		Unguardable: unguardable,
-	})
+	}
+	if exposure != deps.No && !p.Folded(d) { // nothing to fix where nothing can crash
+		d.Fixes = fixes()
+	}
+	p.Report(d)
 }

@@ -60,22 +60,28 @@ func runMCP002(p *Pass) {
 		}
 		msg := fmt.Sprintf("%s admits only %s below 4: %s", reqText(p, r), r.RawName, strings.Join(fastmcp3Crashes(set), "; "))
 		v2 := fastmcp2Only(p, r, set)
-		var fixes []Fix
 		if t := twin[r]; t != nil {
 			msg += fmt.Sprintf(" (the lock also holds %s %s, the same release split in two packages: one finding for both)", t.RawName, t.Version)
 		}
 		if r.Locked {
 			msg += lockAdvice(p, r, "fastmcp")
-			advice := "change the fastmcp requirement in the manifest to fastmcp>=4,<5 (mcp 2.x, a breaking migration), then re-lock"
-			if v2 {
-				advice = fastmcp2Advice + ", then re-lock"
-			}
-			fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
-		} else if r.VersionStart >= 0 {
-			fixes = append(fixes, fastmcp4Bump(p, r, v2))
 		}
-		if g, ok := GuardFix(p); ok && p.Project.MCP1() != deps.No {
-			fixes = append(fixes, g)
+		// Made only for a finding kept in full (Pass.Folded).
+		fixes := func() []Fix {
+			var fixes []Fix
+			if r.Locked {
+				advice := "change the fastmcp requirement in the manifest to fastmcp>=4,<5 (mcp 2.x, a breaking migration), then re-lock"
+				if v2 {
+					advice = fastmcp2Advice + ", then re-lock"
+				}
+				fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
+			} else if r.VersionStart >= 0 {
+				fixes = append(fixes, fastmcp4Bump(p, r, v2))
+			}
+			if g, ok := GuardFix(p); ok && p.Project.MCP1() != deps.No {
+				fixes = append(fixes, g)
+			}
+			return fixes
 		}
 		msg, exposure := serverExposure(p, msg)
 		if why := fastmcpUnused(p); exposure != deps.No && why != "" {

@@ -144,7 +144,48 @@ type Diagnostic struct {
 	// suppressions). Every other output skips such findings, and they never
 	// set the exit code.
 	Suppression *Suppression
+	// More are the findings of the same kind as this one (the same rule,
+	// file, message, anchor and exposure) that the run kept as their place
+	// alone: past engine.Options.MaxSame findings of a kind in a file, the
+	// display limit, a finding costs its place and no fixes (a file of a
+	// million identical requirement lines is a million places, not a
+	// million findings with their fixes). Each counts as a finding:
+	// summaries and exit codes count them, suppressions, baselines and
+	// changed-line filters decide each (engine.Refold), and every output
+	// says how many there are and where. Nil for almost every finding.
+	More []Place
 }
+
+// Place is where a finding folded into another (Diagnostic.More) is: its
+// range and its anchor's range in bytes, and the line it starts on.
+type Place struct {
+	Start, End, AnchorStart, AnchorEnd, Line int32
+}
+
+// FoldedAt returns d as the finding at place pl: its range and anchor range
+// from pl (li is the line index of d's file; nil gives the line alone), without fixes, related
+// locations or folded findings of its own.
+func (d *Diagnostic) FoldedAt(pl Place, li *pyast.LineIndex) Diagnostic {
+	out := *d
+	if li != nil {
+		out.Location = SpanLocation(d.Path, li, int(pl.Start), int(pl.End))
+	} else {
+		out.Start = pyast.Position{Line: int(pl.Line), Column: 1, Column16: 1, Offset: int(pl.Start)}
+		out.End = out.Start
+	}
+	out.AnchorStart, out.AnchorEnd = int(pl.AnchorStart), int(pl.AnchorEnd)
+	out.Fixes, out.Related, out.More = nil, nil, nil
+	return out
+}
+
+// PlaceOf returns d's place, as Diagnostic.More keeps it.
+func PlaceOf(d *Diagnostic) Place {
+	return Place{Start: int32(d.Start.Offset), End: int32(d.End.Offset), AnchorStart: int32(d.AnchorStart), AnchorEnd: int32(d.AnchorEnd), Line: int32(d.Start.Line)}
+}
+
+// Findings returns how many findings d stands for: itself and those folded
+// into it.
+func (d *Diagnostic) Findings() int { return 1 + len(d.More) }
 
 // Suppression describes the comment that suppressed a finding.
 type Suppression struct {
@@ -244,7 +285,8 @@ type Pass struct {
 	FunctionSteps int64
 
 	report     func(Diagnostic)
-	topModules map[string]bool // the project's top-level module names (firstParty)
+	folds      func(*Diagnostic) bool // see Folded; nil: none is
+	topModules map[string]bool        // the project's top-level module names (firstParty)
 	// callsIn caches, per Python file that is not in Modules, the
 	// qualified names it calls, with the line of each call (directCalls).
 	callsIn map[string][]resolvedCall
@@ -271,6 +313,26 @@ func (p *Pass) TooComplex() []checkpoint.TooComplexFunc {
 // NewPass makes a Pass that sends diagnostics to report.
 func NewPass(r *Rule, root string, proj *deps.Project, mods []*pyast.Module, hx *handlers.Index, report func(Diagnostic)) *Pass {
 	return &Pass{Rule: r, Root: root, Project: proj, Modules: mods, Handlers: hx, report: report}
+}
+
+// SetFolds sets what Folded asks: whether the engine would keep a finding
+// reported now as its place alone (Diagnostic.More).
+func (p *Pass) SetFolds(folds func(*Diagnostic) bool) { p.folds = folds }
+
+// Folded reports whether Report would keep d as its place alone, folded
+// into a finding of its kind reported before (Diagnostic.More): a rule may
+// then leave out its fixes and related locations, which such a finding does
+// not carry, and spend nothing on them. Only a rule that reports many
+// findings of one kind (a requirement line repeated) needs to ask.
+func (p *Pass) Folded(d Diagnostic) bool {
+	if p.folds == nil {
+		return false
+	}
+	d.Code, d.Name = p.Rule.Code, p.Rule.Name
+	if p.Project != nil && d.Project == "" {
+		d.Project = p.Project.Dir
+	}
+	return p.folds(&d)
 }
 
 // Report sends d, filling in the rule's code and name. A fix that edits a

@@ -9,6 +9,10 @@
 # The bound is 10 s and 300 MB a case (issue: "Safe on hostile repositories"); the watchdog stops a case at
 # 60 s. Output is a Markdown table for the README's reliability section. Needs bash, python3 (only to
 # generate inputs), GNU time at /usr/bin/time and mkfifo. Nothing here needs the network.
+#
+# mcplint runs as a user runs it: default flags but the case's own (no --exit-zero: a finding exits 1), so
+# the cache is on (written into the case's folder, its key in a user cache folder of the run's own) and the
+# Go parser on; the variables that change either (MCPLINT_FASTPARSE, MCPLINT_CACHE_DIR) are unset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -49,7 +53,8 @@ run() { # NAME DESCRIPTION -- ARGS...
   shift 3
   if [ -n "${STRESS_ONLY:-}" ] && ! [[ $name =~ $STRESS_ONLY ]]; then return; fi
   local out="$work/$name.out" tm="$work/$name.time"
-  ( cd "$work" && timeout 60 /usr/bin/time -f '%e %U %S %M' -o "$tm" "$bin" "$@" >"$out" 2>&1 )
+  ( cd "$work" && env -u MCPLINT_FASTPARSE -u MCPLINT_CACHE_DIR XDG_CACHE_HOME="$work/.user-cache" \
+      timeout 60 /usr/bin/time -f '%e %U %S %M' -o "$tm" "$bin" "$@" >"$out" 2>&1 )
   local rc=$?
   local wall=- cpu=- mb=- verdict
   if [ -s "$tm" ]; then
@@ -59,7 +64,7 @@ run() { # NAME DESCRIPTION -- ARGS...
   fi
   if [ "$rc" -eq 124 ]; then verdict="killed at 60 s"; else verdict="exit $rc"; fi
   local said
-  said=$(grep -a -m1 -E 'MCP000|error:|refus|too |outside' "$out" | cut -c1-110 | tr '|' '/')
+  said=$(grep -a -m1 -E 'MCP000|error:|refus|too |outside|more MCP' "$out" | cut -c1-110 | tr '|' '/')
   local rest=no
   grep -aq MCP101 "$out" && rest=yes
   rows+=("| $desc | $wall | $cpu | $mb | $verdict | $rest | ${said:--} |")
@@ -67,56 +72,78 @@ run() { # NAME DESCRIPTION -- ARGS...
 
 # Reads of things that are not regular files.
 newcase zero_py;     ln -s /dev/zero "$work/zero_py/big.py"
-run zero_py ".py symlink to /dev/zero" -- check --exit-zero zero_py
+run zero_py ".py symlink to /dev/zero" -- check zero_py
 newcase urandom_lock; ln -s /dev/urandom "$work/urandom_lock/uv.lock"
-run urandom_lock "uv.lock symlink to /dev/urandom" -- check --exit-zero urandom_lock
+run urandom_lock "uv.lock symlink to /dev/urandom" -- check urandom_lock
 newcase include_zero; printf -- '-r /dev/zero\nmcp==1.20.0\n' >"$work/include_zero/requirements.txt"
-run include_zero "requirements -r /dev/zero" -- check --exit-zero include_zero
+run include_zero "requirements -r /dev/zero" -- check include_zero
 newcase config_zero
-run config_zero "--config /dev/zero" -- check --exit-zero --config /dev/zero config_zero
+run config_zero "--config /dev/zero" -- check --config /dev/zero config_zero
 newcase baseline_zero
-run baseline_zero "--baseline /dev/zero" -- check --exit-zero --baseline /dev/zero baseline_zero
+run baseline_zero "--baseline /dev/zero" -- check --baseline /dev/zero baseline_zero
 newcase fifo_py; mkfifo "$work/fifo_py/pipe.py"
-run fifo_py "a .py that is a FIFO" -- check --exit-zero fifo_py
+run fifo_py "a .py that is a FIFO" -- check fifo_py
 newcase fifo_config; mkfifo "$work/fifo_config/cfg.toml"
-run fifo_config "--config FIFO" -- check --exit-zero --config fifo_config/cfg.toml fifo_config
+run fifo_config "--config FIFO" -- check --config fifo_config/cfg.toml fifo_config
 
 # Parser and analysis depth.
 newcase brackets; gen 'open("brackets/deep.py","w").write("import mcp\nx = " + "(" * 33000 + "\n")'
-run brackets "33k unclosed brackets" -- check --exit-zero brackets
+run brackets "33k unclosed brackets" -- check brackets
 newcase chain; gen 'open("chain/chain.py","w").write("import mcp\nx = a" + ".b()" * 70000 + "\n")'
-run chain "70k call chain" -- check --exit-zero chain
+run chain "70k call chain" -- check chain
 newcase awaits; gen 'open("awaits/aw.py","w").write("import mcp\nasync def f():\n    return " + "await " * 10000 + "g()\n")'
-run awaits "10k nested await" -- check --exit-zero awaits
+run awaits "10k nested await" -- check awaits
 newcase defs; gen 'open("defs/bad.py","w").write("import mcp\n" + "def (:\n" * 50000)'
-run defs "50k lines of def (:" -- check --exit-zero defs
+run defs "50k lines of def (:" -- check defs
 newcase biglist; gen 'open("biglist/data.py","w").write("import mcp\nDATA = [" + "1, " * 2700000 + "]\n")'
-run biglist "8 MB one-line list literal" -- check --exit-zero biglist
+run biglist "8 MB one-line list literal" -- check biglist
 newcase plain; gen 'open("plain/big.py","w").write("import json\nimport mcp\n" + "".join("\n\ndef helper_%d(data, limit=10):\n    \"\"\"Transform data; a generated helper.\"\"\"\n    out = {}\n    for key, value in sorted(data.items()):\n        if len(out) >= limit:\n            break\n        out[key] = json.dumps({\"key\": key, \"value\": value, \"size\": len(str(value))})\n    out.update(helper_%d(out, limit - 1) if limit > 0 else {})\n    return out\n" % (i, i + 1) for i in range(9100)))'
-run plain "100k-line module of plain code (must parse: no MCP000)" -- check --exit-zero plain
+run plain "100k-line module of plain code (must parse: no MCP000)" -- check plain
 newcase suppress; gen 'open("suppress/many.py","w").write("import mcp\n" + "x = 1  # mcplint: ignore[MCP101] r\n" * 100000)'
-run suppress "100k suppression comments" -- check --exit-zero suppress
+run suppress "100k suppression comments" -- check suppress
 
 # Dependency files.
 newcase reqrepeat; gen 'open("reqrepeat/requirements.txt","w").write("mcp==1.20.0\n" * 20000)'
-run reqrepeat "requirement repeated 20k times (text)" -- check --exit-zero reqrepeat
-run reqrepeat_sarif "requirement repeated 20k times (SARIF)" -- check --exit-zero --format sarif reqrepeat
-run reqrepeat_json "requirement repeated 20k times (JSON, every finding)" -- check --exit-zero --format json reqrepeat
+run reqrepeat "requirement repeated 20k times (text)" -- check reqrepeat
+run reqrepeat_sarif "requirement repeated 20k times (SARIF)" -- check --format sarif reqrepeat
+run reqrepeat_json "requirement repeated 20k times (JSON, every finding counted)" -- check --format json reqrepeat
 newcase tomlarray; rm "$work/tomlarray/requirements.txt"
 gen 'open("tomlarray/pyproject.toml","w").write("[project]\nname=\"p\"\ndependencies=[\"mcp==1.20.0\"," + "\"x\"," * 1000000 + "]\n")'
-run tomlarray "TOML dependency array of 10^6 elements" -- check --exit-zero tomlarray
+run tomlarray "TOML dependency array of 10^6 elements" -- check tomlarray
 newcase setuppy; gen 'open("setuppy/setup.py","w").write("from setuptools import setup\nsetup(name=\"p\", install_requires=[\"mcp==1.20.0\"," + "\"x\"," * 1000000 + "])\n")'
-run setuppy "huge setup.py" -- check --exit-zero setuppy
+run setuppy "huge setup.py" -- check setuppy
 newcase reqline; gen 'open("reqline/requirements.txt","w").write("mcp==1.20.0\nx" + "a" * 10000000 + "\n")'
-run reqline "10 MB requirements line" -- check --exit-zero reqline
+run reqline "10 MB requirements line" -- check reqline
 newcase badline; gen 'open("badline/requirements.txt","w").write("mcp==1.20.0\nx" + "a" * 10000000 + " ==!\n")'
-run badline "invalid 10 MB requirements line (code frame)" -- check --exit-zero badline
+run badline "invalid 10 MB requirements line (code frame)" -- check badline
+
+# Costs in proportion to the input (issue 29): repeated findings are counted past the display limit, in memory
+# and in the cache; the parse budget counts the bytes the lexer reads again; per-module work grows with n log n
+# of the handlers at most; the Go parser stops at the limits before tree-sitter parses the file again.
+newcase dup200k; gen 'open("dup200k/requirements.txt","w").write("mcp==1.20.0\n" * 200000)'
+run dup200k "requirement repeated 200k times (cache written)" -- check dup200k
+newcase dup13m; gen 'open("dup13m/requirements.txt","w").write("mcp==1.20.0\n" * 1300000)'
+run dup13m "requirement repeated 1.3M times (15.6 MB)" -- check dup13m
+newcase comments; gen 'open("comments/c.py","w").write("import mcp\n" + "# c\n" * 2000000)'
+run comments "2M comment lines" -- check comments
+for n in 5000 10000; do
+  newcase "handlers$n"; gen 'import sys
+n = '"$n"'
+s = "from mcp.server.fastmcp import FastMCP\nimport anyio\n\nmcp = FastMCP(\"s\")\n"
+s += "".join("\n\n@mcp.tool()\nasync def tool_%d() -> str:\n    return await anyio.to_thread.run_sync(lambda: \"x\")\n" % i for i in range(n))
+open("handlers'"$n"'/tools.py", "w").write(s)'
+  run "handlers$n" "$n handlers in one module (a finding each)" -- check "handlers$n"
+done
+newcase tuple; gen 'open("tuple/t.py","w").write("import mcp\nx = (" + "1, " * 2600000 + ")\n")'
+run tuple "7.8 MB tuple literal" -- check tuple
+newcase tuples8; gen '[open("tuples8/t%d.py" % i, "w").write("import mcp\nx = (" + "1, " * 2600000 + ")\n") for i in range(8)]'
+run tuples8 "8 tuple literals of 7.8 MB, -j 8" -- check -j 8 tuples8
 
 # Configuration size.
 newcase globs; gen 'open("globs/mcplint.toml","w").write("exclude = [" + ",".join("\"d%d/**/*.py\"" % i for i in range(5000)) + "]\n")'
-run globs "5,000 exclude globs" -- check --exit-zero globs
+run globs "5,000 exclude globs" -- check globs
 newcase decos; gen 'open("decos/mcplint.toml","w").write("handler-decorators = [" + ",".join("\"pkg.m%d.tool\"" % i for i in range(5000)) + "]\n")'
-run decos "5,000 handler decorators" -- check --exit-zero decos
+run decos "5,000 handler decorators" -- check decos
 
 # Repository configuration may lower the limits, never loosen them (issue 29): the defs case with every limit
 # set to 0 in [tool.mcplint.limits] (each key ignored with a warning; the defaults stay).
@@ -126,11 +153,11 @@ run defs_config "50k lines of def (: with every [tool.mcplint.limits] 0 (ignored
 
 # Line endings CPython accepts.
 newcase lonecr; printf '%s' "$server" | tr '\n' '\r' >"$work/lonecr/server.py"
-run lonecr "lone CR line endings (server.py)" -- check --exit-zero lonecr
+run lonecr "lone CR line endings (server.py)" -- check lonecr
 
 # Data and security cases (each also has a test next to the code).
 newcase secret; printf -- '-r /proc/self/environ\nmcp==1.20.0\n' >"$work/secret/requirements.txt"
-MCPLINT_STRESS_SECRET=do-not-print-me run secret "-r /proc/self/environ (secret must not print)" -- check --exit-zero secret
+MCPLINT_STRESS_SECRET=do-not-print-me run secret "-r /proc/self/environ (secret must not print)" -- check secret
 if grep -aqs do-not-print-me "$work/secret.out"; then rows+=("| **the environment was printed** | | | | LEAK | | |"); fi
 # The workflow's token (issue 28): actions/checkout leaves it in .git/config; a pull request points mcplint at it
 # or at a credentials file a CI step wrote. None may print the token, its base64 or an 8-character piece of them.
@@ -166,7 +193,7 @@ fi
 
 newcase inject; printf '%s' "$server" >"$work/inject/$(printf 'a\n::error ::pwned\n.py')"
 for i in $(seq 1 12); do printf '%s' "$server" >"$work/inject/s$i.py"; done
-run inject "file name with a newline and ::error (github)" -- check --exit-zero --format github inject
+run inject "file name with a newline and ::error (github)" -- check --format github inject
 if grep -aqs '^::error ::pwned' "$work/inject.out"; then rows+=("| **a workflow command was injected** | | | | INJECTED | | |"); fi
 
 # Outputs at a path the repository planted (issue 29): a committed symlink at the SARIF or baseline path, to a

@@ -47,7 +47,7 @@ func (p *PerFileIgnores) Process(res *engine.Result, diags []rules.Diagnostic) (
 	out := diags[:0:0]
 	for _, d := range diags {
 		if d.Code != rules.FileErrorCode && p.ignored(d) {
-			res.Dropped[p.Name()]++
+			res.Dropped[p.Name()] += d.Findings()
 			continue
 		}
 		out = append(out, d)

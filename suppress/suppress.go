@@ -97,12 +97,31 @@ func (f *file) index() {
 func (p *Processor) Process(res *engine.Result, diags []rules.Diagnostic) ([]rules.Diagnostic, error) {
 	files := p.read(res, diags)
 	out := diags[:0]
+	var kept keptSuppressed
 	for _, d := range diags {
-		if p.apply(res, files[d.Path], &d) && !p.Keep {
+		if len(d.More) == 0 {
+			if p.apply(res, files[d.Path], &d) && !p.Keep {
+				continue
+			}
+			out = append(out, d)
 			continue
 		}
-		out = append(out, d)
+		// Each finding folded into d (Diagnostic.More) by its own line;
+		// those suppressed are dropped, or kept (Keep) folded by kind and
+		// reason, so a suppressed repeat costs no more than a reported one.
+		if d, ok := res.Refold(d, func(x *rules.Diagnostic) bool {
+			if !p.apply(res, files[x.Path], x) {
+				return true
+			}
+			if p.Keep {
+				kept.add(x)
+			}
+			return false
+		}); ok {
+			out = append(out, d)
+		}
 	}
+	out = append(out, kept.ds...)
 	// Findings about the comments themselves; a directive can silence them
 	// too ("# mcplint: ignore[MCP101, MCP901]"). All are found before any is
 	// matched, so whether a directive is unused never depends on the order
@@ -135,6 +154,31 @@ func (p *Processor) Process(res *engine.Result, diags []rules.Diagnostic) ([]rul
 		}
 	}
 	return out, nil
+}
+
+// keptSuppressed gathers the suppressed findings of a folded kind that the
+// run keeps (Processor.Keep): the first of each kind and suppression
+// reason in full, the next as their place in its More.
+type keptSuppressed struct {
+	ds []rules.Diagnostic
+	at map[keptKind]int
+}
+
+type keptKind struct {
+	code, path, msg, anchor, reason string
+}
+
+func (k *keptSuppressed) add(d *rules.Diagnostic) {
+	kind := keptKind{d.Code, d.Path, d.Message, d.Anchor, d.Suppression.Justification}
+	if i, ok := k.at[kind]; ok {
+		k.ds[i].More = append(k.ds[i].More, rules.PlaceOf(d))
+		return
+	}
+	if k.at == nil {
+		k.at = map[keptKind]int{}
+	}
+	k.at[kind] = len(k.ds)
+	k.ds = append(k.ds, *d)
 }
 
 // read finds the directives of every scanned file and of every file with a

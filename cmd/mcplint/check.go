@@ -57,7 +57,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when something is reported")
 	fl.BoolVar(&f.statistics, "statistics", false, "print counts per rule instead of findings")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print findings only, no summary")
-	fl.IntVar(&f.maxSame, "max-same-findings", report.DefaultMaxSame, "show at most N findings with the same rule, file and message (text, github, markdown, sarif), then a count of the rest; 0 shows all")
+	fl.IntVar(&f.maxSame, "max-same-findings", report.DefaultMaxSame, "show at most N findings with the same rule, file and message, then a count of the rest (past N of one kind the run keeps their place alone: JSON counts them in \"more\"); 0 shows all")
 	fl.BoolVar(&f.noColor, "no-color", false, "never color the text output")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "workers: files parsed, projects and a large project's modules analysed in parallel (default: the CPU count)")
 	fl.StringVar(&f.assumeMCP, "assume-mcp", "", "mcp version to assume where no dependency file says")
@@ -73,7 +73,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in functions or dependency lines changed since this git revision")
 	fl.StringVar(&f.newFromPatch, "new-from-patch", "", "report only findings in code changed by this unified diff")
 	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "include suppressed findings in SARIF as suppressions")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "say on stderr what was read but skipped (setup.py values that are not literals, ...) and which projects were found")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "say on stderr which projects were found, what was read but skipped (setup.py values that are not literals, ...), and which Python files were not parsed and why")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the cache (.mcplint_cache at the scan root)")
 	fl.StringVar(&f.cacheDir, "cache-dir", "", "cache folder (default: $MCPLINT_CACHE_DIR, else .mcplint_cache in the scan root)")
 	fl.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile to FILE (for performance work)")
@@ -218,6 +218,9 @@ func printVerbose(w io.Writer, res *engine.Result) {
 		}
 		for _, n := range p.Deps().Notes {
 			fmt.Fprintf(w, "mcplint: note: %s\n", escape.Visible(n))
+		}
+		for _, s := range p.Skipped {
+			fmt.Fprintf(w, "mcplint: skipped %s: %s\n", escape.Visible(s.Path), escape.Visible(s.Why))
 		}
 	}
 }

@@ -192,7 +192,7 @@ func (o onlyFiles) Process(res *engine.Result, ds []rules.Diagnostic) ([]rules.D
 		if keep[path.Clean(d.Path)] {
 			out = append(out, d)
 		} else {
-			res.Dropped["hook-files"]++
+			res.Dropped["hook-files"] += d.Findings()
 		}
 	}
 	return out, nil

@@ -123,6 +123,7 @@ func buildOptions(cmd *cobra.Command, paths []string, f *checkFlags) (engine.Opt
 		ReportUnreachable: f.reportUnreachable,
 		HandlerDecorators: f.handlerDecorators,
 		Cache:             openCache(paths, f),
+		MaxSame:           f.maxSame, // findings past the display limit are kept as their place alone
 	}
 	cfg, err := loadConfig(cmd, paths, f)
 	if err != nil {
