@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -8,164 +9,381 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mcplint/mcplint/internal/safeio"
 )
 
-// This file implements .gitignore matching as git does it (gitignore(5)):
-// one file per folder, patterns relative to that folder, the last matching
-// pattern of a file deciding, a deeper file overriding a shallower one,
-// "!" re-including, a trailing "/" matching folders only, a pattern with a
-// slash anchored to its folder and one without matching a name at any depth,
-// "**" spanning folders. Patterns are matched with doublestar, after escaping
-// the braces git does not know. (github.com/sabhiram/go-gitignore was the
-// first choice; it does not anchor "doc/frotz" to its folder and has no
-// notion of one file overriding another, so it is not used.)
+// This file implements .gitignore matching as git does it (gitignore(5),
+// dir.c and wildmatch.c): one file per folder, patterns relative to that
+// folder, the last matching pattern of a file deciding, a deeper file
+// overriding a shallower one, then .git/info/exclude, then core.excludesFile
+// (by default $XDG_CONFIG_HOME/git/ignore); "!" re-includes, a trailing "/"
+// matches folders only, a pattern with a slash anywhere but at its end is
+// anchored to its folder and one without matches a name at any depth, "**"
+// spans folders, "\" escapes the next byte, trailing spaces are dropped
+// unless escaped. A folder that is ignored is not entered, so nothing under
+// it is re-included (as in git). Case is significant (core.ignoreCase is
+// not read), a .gitignore that is a symlink is not read (git opens it with
+// O_NOFOLLOW) and [include] sections of git config files are not followed.
+//
+// Each file is compiled once (ignorematch.go), and the walk keeps, for the
+// folder it is in, the matcher state each applicable file has reached on
+// the folder's path, so a path costs a few look-ups per byte of its own
+// name, whatever the number of patterns and the depth.
 //
 // Above the scan root, the .gitignore files of the folders up to the
-// repository's top (the folder with .git) apply too, and so does
-// .git/info/exclude.
+// repository's top (the folder with .git) apply too. The files under .git
+// that are read (info/exclude, config for core.excludesFile, and the
+// gitdir and commondir pointers of a worktree) are mcplint's own business:
+// only their patterns and that one key are used, nothing of them is quoted.
 
+// ignorePattern is what a decision needs of a pattern.
 type ignorePattern struct {
-	glob    string
-	negate  bool
-	dirOnly bool
+	line   int // 1-based line in its file
+	negate bool
 }
 
+// ignoreFile is one compiled ignore file.
 type ignoreFile struct {
-	dir      string // absolute, slash-separated
-	patterns []ignorePattern
+	dir     string // absolute, slash-separated: the folder patterns are relative to
+	src     string // the file read (for tests)
+	pats    []ignorePattern
+	baseLit map[string]best // literal basename patterns
+	baseDFA *dfa            // the other patterns without a slash
+	pathLit *litNode        // literal patterns with a slash
+	pathDFA *dfa            // the other patterns with a slash
 }
 
-// parseIgnore reads the patterns of one .gitignore.
+// parseIgnore compiles the patterns of one ignore file whose patterns are
+// relative to dir, as git's add_patterns_from_buffer and parse_path_pattern
+// read them.
 func parseIgnore(dir string, src []byte) *ignoreFile {
 	f := &ignoreFile{dir: dir}
-	for _, line := range strings.Split(string(src), "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		// Trailing spaces are ignored unless escaped.
-		for strings.HasSuffix(line, " ") && !strings.HasSuffix(line, "\\ ") {
-			line = line[:len(line)-1]
-		}
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
+	var base, pth nfa
+	for n, line := range strings.Split(string(src), "\n") {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		var p ignorePattern
-		if line[0] == '!' {
+		line = strings.TrimSuffix(line, "\r")
+		line = trimTrailingSpaces(line)
+		p := ignorePattern{line: n + 1}
+		if strings.HasPrefix(line, "!") {
 			p.negate = true
 			line = line[1:]
-		} else if strings.HasPrefix(line, `\!`) || strings.HasPrefix(line, `\#`) {
-			line = line[1:]
 		}
+		dirOnly := false
 		if strings.HasSuffix(line, "/") {
-			p.dirOnly = true
-			line = strings.TrimRight(line, "/")
+			dirOnly = true
+			line = line[:len(line)-1]
 		}
 		if line == "" {
+			continue // matches nothing
+		}
+		idx := int32(len(f.pats))
+		f.pats = append(f.pats, p)
+		lit := strings.IndexAny(line, `*?[\`)
+		if lit < 0 {
+			lit = len(line)
+		}
+		if !strings.Contains(line, "/") {
+			if lit == len(line) {
+				if f.baseLit == nil {
+					f.baseLit = map[string]best{}
+				}
+				b, ok := f.baseLit[line]
+				if !ok {
+					b = noMatch
+				}
+				b.add(idx, dirOnly)
+				f.baseLit[line] = b
+			} else {
+				base.compileGlob(line, 0, false, idx, dirOnly)
+			}
 			continue
 		}
-		anchored := strings.Contains(line, "/")
-		line = strings.TrimPrefix(line, "/")
-		line = strings.NewReplacer("{", `\{`, "}", `\}`).Replace(line)
-		if !anchored {
-			line = "**/" + line
+		if line[0] == '/' {
+			line = line[1:]
+			lit--
 		}
-		if !doublestar.ValidatePattern(line) {
-			continue // git ignores what it cannot parse
+		if lit == len(line) {
+			if f.pathLit == nil {
+				f.pathLit = &litNode{acc: noMatch}
+			}
+			f.pathLit.insert(line, idx, dirOnly)
+		} else {
+			pth.compileGlob(line, lit, true, idx, dirOnly)
 		}
-		p.glob = line
-		f.patterns = append(f.patterns, p)
+	}
+	if len(base.starts) > 0 {
+		f.baseDFA = newDFA(&base)
+	}
+	if len(pth.starts) > 0 {
+		f.pathDFA = newDFA(&pth)
 	}
 	return f
 }
 
-// match returns whether the file decides for rel (a path relative to its
-// folder), and if so whether rel is ignored.
-func (f *ignoreFile) match(rel string, isDir bool) (decided, ignored bool) {
-	for i := len(f.patterns) - 1; i >= 0; i-- {
-		p := f.patterns[i]
-		if p.dirOnly && !isDir {
-			continue
-		}
-		if ok, _ := doublestar.Match(p.glob, rel); ok {
-			return true, !p.negate
+// trimTrailingSpaces drops the trailing spaces of a line, but not one
+// escaped with a backslash (git's trim_trailing_spaces; tabs stay).
+func trimTrailingSpaces(s string) string {
+	lastSpace := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ':
+			if lastSpace < 0 {
+				lastSpace = i
+			}
+		case '\\':
+			i++
+			if i == len(s) {
+				return s
+			}
+			lastSpace = -1
+		default:
+			lastSpace = -1
 		}
 	}
-	return false, false
+	if lastSpace >= 0 {
+		return s[:lastSpace]
+	}
+	return s
 }
 
-// ignorer holds the .gitignore files met on a walk.
+// layer is one ignore file as seen from a folder at or under its own: the
+// trie node and DFA state its path patterns reached on the folder's path
+// relative to the file's folder (nil when none of them can match below).
+type layer struct {
+	f    *ignoreFile
+	node *litNode
+	st   *dstate
+}
+
+func newLayer(f *ignoreFile) layer {
+	l := layer{f: f, node: f.pathLit}
+	if f.pathDFA != nil {
+		l.st = f.pathDFA.start
+	}
+	return l
+}
+
+// enter is the layer for the sub-folder name; ok is false when the file
+// can no longer decide anything there.
+func (l layer) enter(name string) (layer, bool) {
+	l.node = l.node.child(name)
+	if l.st != nil {
+		d := l.f.pathDFA
+		st := d.step(d.run(l.st, name), '/')
+		if st == d.dead {
+			st = nil
+		}
+		l.st = st
+	}
+	return l, l.node != nil || l.st != nil || l.f.baseLit != nil || l.f.baseDFA != nil
+}
+
+// match is the best pattern of the file for the entry name of the folder.
+func (l layer) match(name string) best {
+	f := l.f
+	b := noMatch
+	if f.baseLit != nil {
+		if m, ok := f.baseLit[name]; ok {
+			b = m
+		}
+	}
+	if f.baseDFA != nil {
+		b = b.merge(f.baseDFA.run(f.baseDFA.start, name).acc)
+	}
+	if n := l.node.child(name); n != nil {
+		b = b.merge(n.acc)
+	}
+	if l.st != nil {
+		b = b.merge(l.f.pathDFA.run(l.st, name).acc)
+	}
+	return b
+}
+
+// dirState is the layers that apply in one folder, lowest precedence first.
+type dirState struct {
+	dir    string
+	layers []layer
+	loaded bool // the folder's own .gitignore is among layers
+}
+
+// ignorer holds the ignore files met on a walk and the states of the
+// folders from the scan root down to the one being walked.
 type ignorer struct {
-	files map[string]*ignoreFile // folder (absolute, slash) -> its file
-	top   string                 // the highest folder whose files apply
+	root  string      // the scan root (absolute, slash)
+	top   string      // the highest folder whose files apply
+	base  []layer     // the files above root, as seen from root
+	stack []*dirState // root, then each folder down to the current one
 	// errs are ignore files that exist but cannot be read (a named pipe,
 	// over the size limit): reported, since the walk then visits more.
 	errs []error
 }
 
 // newIgnorer prepares matching for a walk of absRoot: it loads the ignore
-// files of the folders above it, up to the repository's top.
+// files of the folders above it, up to the repository's top, and the
+// repository's exclude files.
 func newIgnorer(absRoot string) *ignorer {
-	ig := &ignorer{files: map[string]*ignoreFile{}, top: absRoot}
+	ig := &ignorer{root: absRoot, top: absRoot}
+	gitPath := ""
 	for dir := absRoot; ; dir = path.Dir(dir) {
-		if _, err := os.Lstat(filepath.Join(filepath.FromSlash(dir), ".git")); err == nil {
-			ig.top = dir
-			if src, err := safeio.ReadFile(filepath.Join(filepath.FromSlash(dir), ".git", "info", "exclude"), safeio.Config); err == nil {
-				// Lowest precedence: kept under a key no folder has.
-				f := parseIgnore(dir, src)
-				ig.files[dir+"/.git/info"] = f
-			}
+		p := filepath.Join(filepath.FromSlash(dir), ".git")
+		if _, err := os.Lstat(p); err == nil {
+			ig.top, gitPath = dir, p
 			break
 		}
 		if path.Dir(dir) == dir {
 			break
 		}
 	}
-	if ig.top != absRoot {
-		for dir := path.Dir(absRoot); ; dir = path.Dir(dir) {
-			ig.load(dir)
-			if dir == ig.top || path.Dir(dir) == dir {
-				break
+	if gitPath == "" {
+		return ig
+	}
+	// Lowest precedence first: core.excludesFile, then info/exclude.
+	common := commonDir(gitPath)
+	if name := excludesFile(common, ig.top); name != "" {
+		if f := ig.read(name, ig.top, false); f != nil {
+			ig.base = append(ig.base, newLayer(f))
+		}
+	}
+	if f := ig.read(filepath.Join(common, "info", "exclude"), ig.top, false); f != nil {
+		ig.base = append(ig.base, newLayer(f))
+	}
+	dir := ig.top
+	for {
+		if dir != absRoot {
+			if f := ig.read(filepath.Join(filepath.FromSlash(dir), ".gitignore"), dir, true); f != nil {
+				ig.base = append(ig.base, newLayer(f))
 			}
 		}
+		if dir == absRoot {
+			break
+		}
+		rest := strings.TrimPrefix(absRoot[len(dir):], "/")
+		name, _, _ := strings.Cut(rest, "/")
+		dir = path.Join(dir, name)
+		ig.base = enterAll(ig.base, name)
 	}
 	return ig
 }
 
-// load reads dir's .gitignore, if it has one.
-func (ig *ignorer) load(dir string) {
-	if _, ok := ig.files[dir]; ok {
-		return
+// read compiles one ignore file whose patterns are relative to dir; a file
+// that does not exist (or, for a per-folder file, is a symlink) is none.
+func (ig *ignorer) read(name, dir string, perFolder bool) *ignoreFile {
+	if perFolder {
+		if fi, err := os.Lstat(name); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
+				ig.errs = append(ig.errs, &PathError{Path: DisplayPath(name), Err: unwrap(err)})
+			}
+			return nil
+		}
 	}
-	name := filepath.Join(filepath.FromSlash(dir), ".gitignore")
 	src, err := safeio.ReadFile(name, safeio.Config)
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
 			ig.errs = append(ig.errs, &PathError{Path: DisplayPath(name), Err: unwrap(err)})
 		}
-		ig.files[dir] = nil
+		return nil
+	}
+	f := parseIgnore(dir, src)
+	f.src = name
+	return f
+}
+
+// enterAll is layers as seen from their folder's sub-folder name.
+func enterAll(layers []layer, name string) []layer {
+	out := make([]layer, 0, len(layers)+1)
+	for _, l := range layers {
+		if nl, ok := l.enter(name); ok {
+			out = append(out, nl)
+		}
+	}
+	return out
+}
+
+// state returns the state of dir (absolute, slash), which must be root or
+// under it: the top of the stack once the folders that are not dir's
+// ancestors are popped, extended down to dir if need be.
+func (ig *ignorer) state(dir string) *dirState {
+	for len(ig.stack) > 0 && !within(ig.stack[len(ig.stack)-1].dir, dir) {
+		ig.stack = ig.stack[:len(ig.stack)-1]
+	}
+	var cur *dirState
+	if len(ig.stack) > 0 {
+		cur = ig.stack[len(ig.stack)-1]
+	} else {
+		if !within(ig.root, dir) {
+			return nil
+		}
+		cur = &dirState{dir: ig.root, layers: ig.base}
+		ig.stack = append(ig.stack, cur)
+	}
+	if cur.dir == dir {
+		return cur
+	}
+	layers := cur.layers
+	rest := strings.TrimPrefix(dir[len(cur.dir):], "/")
+	for _, name := range strings.Split(rest, "/") {
+		layers = enterAll(layers, name)
+	}
+	cur = &dirState{dir: dir, layers: layers}
+	ig.stack = append(ig.stack, cur)
+	return cur
+}
+
+// within tells whether d is a or under it (both absolute, slash).
+func within(a, d string) bool {
+	if !strings.HasPrefix(d, a) {
+		return false
+	}
+	return len(d) == len(a) || d[len(a)] == '/' || strings.HasSuffix(a, "/")
+}
+
+// load reads dir's .gitignore, if it has one; dir is root or a folder the
+// walk entered (its parent was loaded before).
+func (ig *ignorer) load(dir string) {
+	var st *dirState
+	if parent := path.Dir(dir); dir != ig.root && len(ig.stack) > 0 && within(ig.root, parent) {
+		ps := ig.state(parent)
+		st = &dirState{dir: dir, layers: enterAll(ps.layers, path.Base(dir))}
+		ig.stack = append(ig.stack, st)
+	} else if st = ig.state(dir); st == nil {
 		return
 	}
-	ig.files[dir] = parseIgnore(dir, src)
+	if st.loaded {
+		return
+	}
+	st.loaded = true
+	if f := ig.read(filepath.Join(filepath.FromSlash(dir), ".gitignore"), dir, true); f != nil {
+		st.layers = append(st.layers[:len(st.layers):len(st.layers)], newLayer(f))
+	}
+}
+
+// decide returns the pattern that decides for abs (absolute, slash; an
+// entry of a folder the walk entered), and the file it is in; f is nil when
+// no pattern matches.
+func (ig *ignorer) decide(abs string, isDir bool) (f *ignoreFile, idx int32) {
+	dir, name := path.Dir(abs), path.Base(abs)
+	st := ig.state(dir)
+	if st == nil {
+		return nil, -1
+	}
+	for i := len(st.layers) - 1; i >= 0; i-- {
+		l := st.layers[i]
+		if idx := l.match(name).pick(isDir); idx >= 0 {
+			return l.f, idx
+		}
+	}
+	return nil, -1
 }
 
 // ignored tells whether abs (absolute, slash) is ignored: the deepest
-// ignore file with a matching pattern decides, then .git/info/exclude.
+// ignore file with a matching pattern decides, then .git/info/exclude, then
+// core.excludesFile.
 func (ig *ignorer) ignored(abs string, isDir bool) bool {
-	for dir := path.Dir(abs); ; dir = path.Dir(dir) {
-		if f := ig.files[dir]; f != nil {
-			if decided, ignored := f.match(strings.TrimPrefix(abs, dir+"/"), isDir); decided {
-				return ignored
-			}
-		}
-		if dir == ig.top || path.Dir(dir) == dir {
-			break
-		}
-	}
-	if f := ig.files[ig.top+"/.git/info"]; f != nil {
-		_, ignored := f.match(strings.TrimPrefix(abs, ig.top+"/"), isDir)
-		return ignored
-	}
-	return false
+	f, idx := ig.decide(abs, isDir)
+	return f != nil && !f.pats[idx].negate
 }
 
 // unwrap drops the *os.PathError around err: PathError names the path.
