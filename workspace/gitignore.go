@@ -344,9 +344,9 @@ func within(a, d string) bool {
 // walk entered (its parent was loaded before).
 func (ig *ignorer) load(dir string) {
 	var st *dirState
-	if parent := path.Dir(dir); dir != ig.root && len(ig.stack) > 0 && within(ig.root, parent) {
+	if parent, name := splitPath(dir); dir != ig.root && len(ig.stack) > 0 && within(ig.root, parent) {
 		ps := ig.state(parent)
-		st = &dirState{dir: dir, layers: enterAll(ps.layers, path.Base(dir))}
+		st = &dirState{dir: dir, layers: enterAll(ps.layers, name)}
 		ig.stack = append(ig.stack, st)
 	} else if st = ig.state(dir); st == nil {
 		return
@@ -355,7 +355,7 @@ func (ig *ignorer) load(dir string) {
 		return
 	}
 	st.loaded = true
-	if f := ig.read(filepath.Join(filepath.FromSlash(dir), ".gitignore"), dir, true); f != nil {
+	if f := ig.read(filepath.FromSlash(dir+"/.gitignore"), dir, true); f != nil {
 		st.layers = append(st.layers[:len(st.layers):len(st.layers)], newLayer(f))
 	}
 }
@@ -364,7 +364,7 @@ func (ig *ignorer) load(dir string) {
 // entry of a folder the walk entered), and the file it is in; f is nil when
 // no pattern matches.
 func (ig *ignorer) decide(abs string, isDir bool) (f *ignoreFile, idx int32) {
-	dir, name := path.Dir(abs), path.Base(abs)
+	dir, name := splitPath(abs)
 	st := ig.state(dir)
 	if st == nil {
 		return nil, -1
@@ -384,6 +384,17 @@ func (ig *ignorer) decide(abs string, isDir bool) (f *ignoreFile, idx int32) {
 func (ig *ignorer) ignored(abs string, isDir bool) bool {
 	f, idx := ig.decide(abs, isDir)
 	return f != nil && !f.pats[idx].negate
+}
+
+// splitPath splits a clean absolute slash path into its folder and name
+// (path.Dir and path.Base without their Clean, which costs the path's
+// length again).
+func splitPath(abs string) (dir, name string) {
+	i := strings.LastIndexByte(abs, '/')
+	if i <= 0 {
+		return "/", abs[i+1:]
+	}
+	return abs[:i], abs[i+1:]
 }
 
 // unwrap drops the *os.PathError around err: PathError names the path.

@@ -1,7 +1,8 @@
 package workspace
 
 import (
-	"sort"
+	"math/bits"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -66,9 +67,22 @@ type byteSet [4]uint64
 
 func (s *byteSet) set(c byte)      { s[c>>6] |= 1 << (c & 63) }
 func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
-func (s *byteSet) empty() bool     { return s[0]|s[1]|s[2]|s[3] == 0 }
-func (s *byteSet) invert()         { s[0], s[1], s[2], s[3] = ^s[0], ^s[1], ^s[2], ^s[3] }
-func (s *byteSet) clear(c byte)    { s[c>>6] &^= 1 << (c & 63) }
+
+// only returns the byte of a set of one byte.
+func (s *byteSet) only() (byte, bool) {
+	c, n := -1, 0
+	for w, v := range s {
+		for ; v != 0 && n < 2; v &= v - 1 {
+			c = w*64 + bits.TrailingZeros64(v)
+			n++
+		}
+	}
+	return byte(c), n == 1
+}
+
+func (s *byteSet) empty() bool  { return s[0]|s[1]|s[2]|s[3] == 0 }
+func (s *byteSet) invert()      { s[0], s[1], s[2], s[3] = ^s[0], ^s[1], ^s[2], ^s[3] }
+func (s *byteSet) clear(c byte) { s[c>>6] &^= 1 << (c & 63) }
 func (s *byteSet) setRange(lo, hi int) {
 	for c := lo; c <= hi; c++ {
 		s.set(byte(c))
@@ -83,24 +97,24 @@ func oneByte(c byte) byteSet {
 	return s
 }
 
-// nfa is a position automaton: state s moves to s+1 on a byte of on[s],
-// stays on a byte of loop[s], and reaches eps[s] (later states) on nothing.
-// A state with acc[s] >= 0 ends pattern acc[s].
+// nfa is a position automaton: state s moves to s+1 on a byte of on, stays
+// on a byte of loop, and reaches eps (later states) on nothing. A state
+// with acc >= 0 ends pattern acc.
 type nfa struct {
-	on, loop []byteSet
-	eps      [][]int32
-	acc      []int32
-	dirOnly  []bool
-	starts   []int32
+	st     []nstate
+	starts []int32
+}
+
+type nstate struct {
+	on, loop byteSet
+	eps      []int32
+	acc      int32
+	dirOnly  bool
 }
 
 func (n *nfa) add() int32 {
-	n.on = append(n.on, byteSet{})
-	n.loop = append(n.loop, byteSet{})
-	n.eps = append(n.eps, nil)
-	n.acc = append(n.acc, -1)
-	n.dirOnly = append(n.dirOnly, false)
-	return int32(len(n.on) - 1)
+	n.st = append(n.st, nstate{acc: -1})
+	return int32(len(n.st) - 1)
 }
 
 // compileGlob adds pattern p (idx in its file) to n, with git's wildmatch
@@ -110,15 +124,15 @@ func (n *nfa) add() int32 {
 // returns false, adding nothing, for a pattern wildmatch can never match
 // (an unclosed "[", an unknown "[:class:]", a trailing backslash).
 func (n *nfa) compileGlob(p string, wildStart int, pathname bool, idx int32, dirOnly bool) bool {
-	mark := len(n.on)
+	mark := len(n.st)
 	undo := func() bool {
-		n.on, n.loop, n.eps, n.acc, n.dirOnly = n.on[:mark], n.loop[:mark], n.eps[:mark], n.acc[:mark], n.dirOnly[:mark]
+		n.st = n.st[:mark]
 		return false
 	}
 	anyByte := allBytes()
 	notSlash := allBytes()
 	notSlash.clear('/')
-	consume := func(s byteSet) { st := n.add(); n.on[st] = s }
+	consume := func(s byteSet) { st := n.add(); n.st[st].on = s }
 	for i := 0; i < len(p); {
 		switch c := p[i]; c {
 		case '\\':
@@ -152,8 +166,8 @@ func (n *nfa) compileGlob(p string, wildStart int, pathname bool, idx int32, dir
 			switch {
 			case !pathname:
 				st := n.add()
-				n.loop[st] = anyByte
-				n.eps[st] = []int32{st + 1}
+				n.st[st].loop = anyByte
+				n.st[st].eps = []int32{st + 1}
 			case j-i >= 2 && (i == wildStart || p[i-1] == '/') &&
 				(j == len(p) || p[j] == '/' || (p[j] == '\\' && j+1 < len(p) && p[j+1] == '/')):
 				if j < len(p) && p[j] == '/' {
@@ -162,20 +176,20 @@ func (n *nfa) compileGlob(p string, wildStart int, pathname bool, idx int32, dir
 					entry := n.add()
 					loop := n.add()
 					slash := n.add()
-					n.eps[entry] = []int32{loop, slash + 1}
-					n.loop[loop] = anyByte
-					n.eps[loop] = []int32{slash}
-					n.on[slash] = oneByte('/')
+					n.st[entry].eps = []int32{loop, slash + 1}
+					n.st[loop].loop = anyByte
+					n.st[loop].eps = []int32{slash}
+					n.st[slash].on = oneByte('/')
 					j++
 				} else {
 					st := n.add()
-					n.loop[st] = anyByte
-					n.eps[st] = []int32{st + 1}
+					n.st[st].loop = anyByte
+					n.st[st].eps = []int32{st + 1}
 				}
 			default:
 				st := n.add()
-				n.loop[st] = notSlash
-				n.eps[st] = []int32{st + 1}
+				n.st[st].loop = notSlash
+				n.st[st].eps = []int32{st + 1}
 			}
 			i = j
 		default:
@@ -184,8 +198,8 @@ func (n *nfa) compileGlob(p string, wildStart int, pathname bool, idx int32, dir
 		}
 	}
 	end := n.add()
-	n.acc[end] = idx
-	n.dirOnly[end] = dirOnly
+	n.st[end].acc = idx
+	n.st[end].dirOnly = dirOnly
 	n.starts = append(n.starts, int32(mark))
 	return true
 }
@@ -336,6 +350,8 @@ type dfa struct {
 	mark    []uint32 // closure scratch: generation per NFA state
 	gen     uint32
 	scratch []int32
+	stack   []int32
+	moved   []int32
 }
 
 // dstate is a set of NFA states, with the patterns it ends and its
@@ -347,7 +363,7 @@ type dstate struct {
 }
 
 func newDFA(n *nfa) *dfa {
-	d := &dfa{n: n, table: map[string]*dstate{}, mark: make([]uint32, len(n.on))}
+	d := &dfa{n: n, table: map[string]*dstate{}, mark: make([]uint32, len(n.st))}
 	d.classes()
 	d.dead = d.intern(nil)
 	d.start = d.intern(d.closure(n.starts))
@@ -357,13 +373,21 @@ func newDFA(n *nfa) *dfa {
 // classes splits the bytes into classes no set of the NFA tells apart, so
 // a state's table has one entry per class.
 func (d *dfa) classes() {
+	// Single bytes (the literals) each get a class of their own; the
+	// other sets (classes, "any but /") split the rest.
 	seen := map[byteSet]bool{}
 	var sets []byteSet
-	for i := range d.n.on {
-		for _, s := range []byteSet{d.n.on[i], d.n.loop[i]} {
-			if !s.empty() && !seen[s] {
-				seen[s] = true
-				sets = append(sets, s)
+	var single byteSet
+	for i := range d.n.st {
+		for _, s := range []*byteSet{&d.n.st[i].on, &d.n.st[i].loop} {
+			if s.empty() || seen[*s] {
+				continue
+			}
+			seen[*s] = true
+			if c, ok := s.only(); ok {
+				single.set(c)
+			} else {
+				sets = append(sets, *s)
 			}
 		}
 	}
@@ -391,14 +415,21 @@ func (d *dfa) classes() {
 		}
 		nclass = next
 	}
-	d.rep = make([]byte, nclass)
-	done := make([]bool, nclass)
+	// Number the classes afresh, a single byte alone in its own.
+	renum := map[int]int{}
+	d.rep = d.rep[:0]
 	for c := 0; c < 256; c++ {
-		d.class[c] = uint16(cls[c])
-		if !done[cls[c]] {
-			done[cls[c]] = true
-			d.rep[cls[c]] = byte(c)
+		key := cls[c]
+		if single.has(byte(c)) {
+			key = 256 + c
 		}
+		id, ok := renum[key]
+		if !ok {
+			id = len(d.rep)
+			renum[key] = id
+			d.rep = append(d.rep, byte(c))
+		}
+		d.class[c] = uint16(id)
 	}
 }
 
@@ -412,7 +443,7 @@ func (d *dfa) closure(states []int32) []int32 {
 		d.gen = 1
 	}
 	out := d.scratch[:0]
-	stack := append([]int32(nil), states...)
+	stack := append(d.stack[:0], states...)
 	for len(stack) > 0 {
 		s := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -421,10 +452,10 @@ func (d *dfa) closure(states []int32) []int32 {
 		}
 		d.mark[s] = d.gen
 		out = append(out, s)
-		stack = append(stack, d.n.eps[s]...)
+		stack = append(stack, d.n.st[s].eps...)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	d.scratch = out
+	slices.Sort(out)
+	d.scratch, d.stack = out, stack
 	return out
 }
 
@@ -441,8 +472,8 @@ func (d *dfa) intern(set []int32) *dstate {
 	}
 	st := &dstate{set: append([]int32(nil), set...), next: make([]*dstate, len(d.rep)), acc: noMatch}
 	for _, s := range st.set {
-		if a := d.n.acc[s]; a >= 0 {
-			st.acc.add(a, d.n.dirOnly[s])
+		if a := d.n.st[s].acc; a >= 0 {
+			st.acc.add(a, d.n.st[s].dirOnly)
 		}
 	}
 	d.table[strings.Clone(key)] = st
@@ -455,15 +486,16 @@ func (d *dfa) step(st *dstate, c byte) *dstate {
 	if nx := st.next[k]; nx != nil {
 		return nx
 	}
-	var moved []int32
+	moved := d.moved[:0]
 	for _, s := range st.set {
-		if d.n.loop[s].has(c) {
+		if d.n.st[s].loop.has(c) {
 			moved = append(moved, s)
 		}
-		if d.n.on[s].has(c) {
+		if d.n.st[s].on.has(c) {
 			moved = append(moved, s+1)
 		}
 	}
+	d.moved = moved
 	nx := d.dead
 	if len(moved) > 0 {
 		nx = d.intern(d.closure(moved))
