@@ -206,7 +206,15 @@ func (l layer) match(name string) best {
 type dirState struct {
 	dir    string
 	layers []layer
-	loaded bool // the folder's own .gitignore is among layers
+	loaded bool     // the folder's own .gitignore is among layers
+	handle *os.Root // the folder, open (nil if it could not be)
+}
+
+func (st *dirState) close() {
+	if st.handle != nil {
+		st.handle.Close()
+		st.handle = nil
+	}
 }
 
 // ignorer holds the ignore files met on a walk and the states of the
@@ -243,17 +251,17 @@ func newIgnorer(absRoot string) *ignorer {
 	// Lowest precedence first: core.excludesFile, then info/exclude.
 	common := commonDir(gitPath)
 	if name := excludesFile(common, ig.top); name != "" {
-		if f := ig.read(name, ig.top, false); f != nil {
+		if f := ig.read(name, ig.top); f != nil {
 			ig.base = append(ig.base, newLayer(f))
 		}
 	}
-	if f := ig.read(filepath.Join(common, "info", "exclude"), ig.top, false); f != nil {
+	if f := ig.read(filepath.Join(common, "info", "exclude"), ig.top); f != nil {
 		ig.base = append(ig.base, newLayer(f))
 	}
 	dir := ig.top
 	for {
 		if dir != absRoot {
-			if f := ig.read(filepath.Join(filepath.FromSlash(dir), ".gitignore"), dir, true); f != nil {
+			if f := ig.readGitignore(dir, nil); f != nil {
 				ig.base = append(ig.base, newLayer(f))
 			}
 		}
@@ -269,16 +277,8 @@ func newIgnorer(absRoot string) *ignorer {
 }
 
 // read compiles one ignore file whose patterns are relative to dir; a file
-// that does not exist (or, for a per-folder file, is a symlink) is none.
-func (ig *ignorer) read(name, dir string, perFolder bool) *ignoreFile {
-	if perFolder {
-		if fi, err := os.Lstat(name); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
-			if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
-				ig.errs = append(ig.errs, &PathError{Path: DisplayPath(name), Err: unwrap(err)})
-			}
-			return nil
-		}
-	}
+// that does not exist is none.
+func (ig *ignorer) read(name, dir string) *ignoreFile {
 	src, err := safeio.ReadFile(name, safeio.Config)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
@@ -289,6 +289,32 @@ func (ig *ignorer) read(name, dir string, perFolder bool) *ignoreFile {
 	f := parseIgnore(dir, src)
 	f.src = name
 	return f
+}
+
+// readGitignore compiles the .gitignore of folder dir, whose handle (nil
+// when none could be opened) is h. A .gitignore that is a symlink is not
+// read, as git opens it with O_NOFOLLOW. Looking it up through the
+// folder's handle costs the same at any depth; through its path, the
+// system walks every folder of the path again.
+func (ig *ignorer) readGitignore(dir string, h *os.Root) *ignoreFile {
+	name := filepath.FromSlash(dir + "/.gitignore")
+	var fi fs.FileInfo
+	var err error
+	if h != nil {
+		fi, err = h.Lstat(".gitignore")
+	} else {
+		fi, err = os.Lstat(name)
+	}
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
+			ig.errs = append(ig.errs, &PathError{Path: DisplayPath(name), Err: unwrap(err)})
+		}
+		return nil
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil
+	}
+	return ig.read(name, dir)
 }
 
 // enterAll is layers as seen from their folder's sub-folder name.
@@ -307,6 +333,7 @@ func enterAll(layers []layer, name string) []layer {
 // ancestors are popped, extended down to dir if need be.
 func (ig *ignorer) state(dir string) *dirState {
 	for len(ig.stack) > 0 && !within(ig.stack[len(ig.stack)-1].dir, dir) {
+		ig.stack[len(ig.stack)-1].close()
 		ig.stack = ig.stack[:len(ig.stack)-1]
 	}
 	var cur *dirState
@@ -317,6 +344,9 @@ func (ig *ignorer) state(dir string) *dirState {
 			return nil
 		}
 		cur = &dirState{dir: ig.root, layers: ig.base}
+		if h, err := os.OpenRoot(filepath.FromSlash(ig.root)); err == nil {
+			cur.handle = h
+		}
 		ig.stack = append(ig.stack, cur)
 	}
 	if cur.dir == dir {
@@ -347,6 +377,14 @@ func (ig *ignorer) load(dir string) {
 	if parent, name := splitPath(dir); dir != ig.root && len(ig.stack) > 0 && within(ig.root, parent) {
 		ps := ig.state(parent)
 		st = &dirState{dir: dir, layers: enterAll(ps.layers, name)}
+		if ps.handle != nil {
+			// One descriptor a folder of the path walked: at most
+			// about 2,000 (a path is at most 4 KiB); past the limit,
+			// the lookup goes by path.
+			if h, err := ps.handle.OpenRoot(name); err == nil {
+				st.handle = h
+			}
+		}
 		ig.stack = append(ig.stack, st)
 	} else if st = ig.state(dir); st == nil {
 		return
@@ -355,8 +393,15 @@ func (ig *ignorer) load(dir string) {
 		return
 	}
 	st.loaded = true
-	if f := ig.read(filepath.FromSlash(dir+"/.gitignore"), dir, true); f != nil {
+	if f := ig.readGitignore(dir, st.handle); f != nil {
 		st.layers = append(st.layers[:len(st.layers):len(st.layers)], newLayer(f))
+	}
+}
+
+// close releases the folders' handles; the ignorer still works after it.
+func (ig *ignorer) close() {
+	for _, st := range ig.stack {
+		st.close()
 	}
 }
 

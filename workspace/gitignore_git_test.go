@@ -524,6 +524,17 @@ func TestGitignoreMatchesGitRealTree(t *testing.T) {
 	t.Logf("%d paths of GOROOT/src's shape compared with git check-ignore, %d ignore files", n, len(written))
 }
 
+// debris is what builds, tests, tools and editors leave in a Python
+// project's folders.
+var debris = []string{
+	"__pycache__/m.cpython-312.pyc", "m.pyc", "build/lib/m.py", "dist/p-0.1.tar.gz", "p.egg-info/PKG-INFO",
+	".venv/lib/python3.12/site-packages/x.py", ".pytest_cache/v/cache/nodeids", ".mypy_cache/3.12/m.json",
+	".ruff_cache/x", ".env", ".env.local", ".coverage", "coverage.xml", "htmlcov/index.html",
+	"node_modules/x/index.js", "cdk.out/manifest.json", ".aws-sam/build/x", ".DS_Store", ".idea/workspace.xml",
+	".vscode/settings.json", "m.py~", ".m.py.swp", "notes.log", "tmp/x.py", "local_settings.py", ".python-version",
+	"uv.lock", "poetry.lock", "Pipfile.lock", "docs/_build/html/index.html", "site/index.html", "target/x",
+}
+
 // realisticIgnore is the kind of .gitignore Python and Go projects commit
 // (after GitHub's Python and Go templates).
 const realisticIgnore = `# Byte-compiled / optimized / DLL files
@@ -612,7 +623,8 @@ crypto/**/*_asm.go
 // TestGitignoreMatchesGitTree runs the comparison on an existing tree given
 // in MCPLINT_GITIGNORE_TREE (a checkout with its own .gitignore files: the
 // tree is copied as empty files into a fresh repository with its ignore
-// files, so nothing in it is run or changed).
+// files, so nothing in it is run or changed, and the untracked files of a
+// working Python project are added beside its modules).
 func TestGitignoreMatchesGitTree(t *testing.T) {
 	src := os.Getenv("MCPLINT_GITIGNORE_TREE")
 	if src == "" {
@@ -651,8 +663,35 @@ func TestGitignoreMatchesGitTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A checkout holds what git tracks, which its .gitignore files mostly
+	// leave alone; add what builds, tests and editors leave beside Python
+	// code, untracked, in every folder with Python files.
+	var pyDirs []string
+	err = filepath.WalkDir(top, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() != ".git" {
+			if m, _ := filepath.Glob(filepath.Join(p, "*.py")); len(m) > 0 {
+				pyDirs = append(pyDirs, p)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := 0
+	for _, p := range pyDirs {
+		for _, f := range debris {
+			name := filepath.Join(p, filepath.FromSlash(f))
+			if _, err := os.Lstat(name); err == nil {
+				continue
+			}
+			writeFile(t, name, "")
+			added++
+		}
+	}
 	n := compareWithGit(t, git, top, func() string { return src })
-	t.Logf("%d paths of %s compared with git check-ignore, %d .gitignore files", n, src, files)
+	t.Logf("%d paths of %s compared with git check-ignore (%d untracked ones added), %d .gitignore files; git: %d decided by no pattern, %d ignored, %d re-included",
+		n, src, added, files, gitStats[0], gitStats[1], gitStats[2])
 }
 
 // trickyPatterns are single lines whose reading in git is easy to get
@@ -690,7 +729,20 @@ func TestGitignoreTrickyPatternsMatchGit(t *testing.T) {
 			files = append(files, fmt.Sprintf("%s: %q", filepath.Base(dir), content))
 		}
 	}
+	// A .gitignore that is a symlink is not read (git opens it with
+	// O_NOFOLLOW).
+	link := filepath.Join(top, "symlinked")
+	for _, p := range trickyTree {
+		writeFile(t, filepath.Join(link, filepath.FromSlash(p)), "")
+	}
+	writeFile(t, filepath.Join(tmp, "patterns"), "*\n")
+	if err := os.Symlink(filepath.Join(tmp, "patterns"), filepath.Join(link, ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
 	compareWithGit(t, git, top, func() string { return "one folder per case:\n" + strings.Join(files, "\n") })
+	if d := ourDecisions(t, top)["symlinked/a"]; d.src != "" {
+		t.Errorf("a symlinked .gitignore was read: %v", d)
+	}
 }
 
 // A worktree's .git is a file naming its git folder; info/exclude and the
