@@ -153,18 +153,22 @@ func trimTrailingSpaces(s string) string {
 // trie node and DFA state its path patterns reached on the folder's path
 // relative to the file's folder (nil when none of them can match below).
 type layer struct {
-	f    *ignoreFile
-	node *litNode
-	st   *dstate
+	f     *ignoreFile
+	node  *litNode
+	st    *dstate
+	order int // precedence: a deeper file's is higher
 }
 
-func newLayer(f *ignoreFile) layer {
-	l := layer{f: f, node: f.pathLit}
+func newLayer(f *ignoreFile, order int) layer {
+	l := layer{f: f, node: f.pathLit, order: order}
 	if f.pathDFA != nil {
 		l.st = f.pathDFA.start
 	}
 	return l
 }
+
+// pathLive tells whether the file's path patterns can still match below.
+func (l layer) pathLive() bool { return l.node != nil || l.st != nil }
 
 // enter is the layer for the sub-folder name; ok is false when the file
 // can no longer decide anything there.
@@ -178,7 +182,65 @@ func (l layer) enter(name string) (layer, bool) {
 		}
 		l.st = st
 	}
-	return l, l.node != nil || l.st != nil || l.f.baseLit != nil || l.f.baseDFA != nil
+	return l, l.pathLive() || l.f.baseLit != nil || l.f.baseDFA != nil
+}
+
+// layerSet is the files that apply in a folder: the ones whose path
+// patterns may still match, and the ones left with only basename patterns,
+// which never change on the way down and so are shared, as a list, with
+// every folder below (a .gitignore in each of 2,000 nested folders costs a
+// list node a folder, not a copy of 2,000 layers).
+type layerSet struct {
+	live  []layer
+	inert *inertNode
+}
+
+type inertNode struct {
+	l    layer
+	next *inertNode
+}
+
+func (s layerSet) add(l layer) layerSet {
+	if l.pathLive() {
+		s.live = append(s.live[:len(s.live):len(s.live)], l)
+	} else {
+		s.inert = &inertNode{l, s.inert}
+	}
+	return s
+}
+
+// enter is the set as seen from the sub-folder name.
+func (s layerSet) enter(name string) layerSet {
+	out := layerSet{inert: s.inert}
+	if len(s.live) > 0 {
+		out.live = make([]layer, 0, len(s.live))
+	}
+	for _, l := range s.live {
+		if nl, ok := l.enter(name); ok {
+			out = out.add(nl)
+		}
+	}
+	return out
+}
+
+// decide returns the layer and pattern index deciding for the entry name:
+// the highest-precedence file with a matching pattern, its last one.
+func (s layerSet) decide(name string, isDir bool) (f *ignoreFile, idx int32) {
+	order := -1
+	try := func(l layer) {
+		if l.order > order {
+			if i := l.match(name).pick(isDir); i >= 0 {
+				f, idx, order = l.f, i, l.order
+			}
+		}
+	}
+	for i := len(s.live) - 1; i >= 0; i-- {
+		try(s.live[i])
+	}
+	for n := s.inert; n != nil; n = n.next {
+		try(n.l)
+	}
+	return f, idx
 }
 
 // match is the best pattern of the file for the entry name of the folder.
@@ -205,7 +267,7 @@ func (l layer) match(name string) best {
 // dirState is the layers that apply in one folder, lowest precedence first.
 type dirState struct {
 	dir    string
-	layers []layer
+	layers layerSet
 	loaded bool     // the folder's own .gitignore is among layers
 	handle *os.Root // the folder, open (nil if it could not be)
 }
@@ -222,7 +284,8 @@ func (st *dirState) close() {
 type ignorer struct {
 	root  string      // the scan root (absolute, slash)
 	top   string      // the highest folder whose files apply
-	base  []layer     // the files above root, as seen from root
+	base  layerSet    // the files above root, as seen from root
+	order int         // the precedence the next file gets
 	stack []*dirState // root, then each folder down to the current one
 	// errs are ignore files that exist but cannot be read (a named pipe,
 	// over the size limit): reported, since the walk then visits more.
@@ -252,17 +315,17 @@ func newIgnorer(absRoot string) *ignorer {
 	common := commonDir(gitPath)
 	if name := excludesFile(common, ig.top); name != "" {
 		if f := ig.read(name, ig.top); f != nil {
-			ig.base = append(ig.base, newLayer(f))
+			ig.base = ig.base.add(ig.newLayer(f))
 		}
 	}
 	if f := ig.read(filepath.Join(common, "info", "exclude"), ig.top); f != nil {
-		ig.base = append(ig.base, newLayer(f))
+		ig.base = ig.base.add(ig.newLayer(f))
 	}
 	dir := ig.top
 	for {
 		if dir != absRoot {
 			if f := ig.readGitignore(dir, nil); f != nil {
-				ig.base = append(ig.base, newLayer(f))
+				ig.base = ig.base.add(ig.newLayer(f))
 			}
 		}
 		if dir == absRoot {
@@ -271,7 +334,7 @@ func newIgnorer(absRoot string) *ignorer {
 		rest := strings.TrimPrefix(absRoot[len(dir):], "/")
 		name, _, _ := strings.Cut(rest, "/")
 		dir = path.Join(dir, name)
-		ig.base = enterAll(ig.base, name)
+		ig.base = ig.base.enter(name)
 	}
 	return ig
 }
@@ -317,15 +380,10 @@ func (ig *ignorer) readGitignore(dir string, h *os.Root) *ignoreFile {
 	return ig.read(name, dir)
 }
 
-// enterAll is layers as seen from their folder's sub-folder name.
-func enterAll(layers []layer, name string) []layer {
-	out := make([]layer, 0, len(layers)+1)
-	for _, l := range layers {
-		if nl, ok := l.enter(name); ok {
-			out = append(out, nl)
-		}
-	}
-	return out
+// newLayer is f's layer, above every file met before it.
+func (ig *ignorer) newLayer(f *ignoreFile) layer {
+	ig.order++
+	return newLayer(f, ig.order)
 }
 
 // state returns the state of dir (absolute, slash), which must be root or
@@ -355,7 +413,7 @@ func (ig *ignorer) state(dir string) *dirState {
 	layers := cur.layers
 	rest := strings.TrimPrefix(dir[len(cur.dir):], "/")
 	for _, name := range strings.Split(rest, "/") {
-		layers = enterAll(layers, name)
+		layers = layers.enter(name)
 	}
 	cur = &dirState{dir: dir, layers: layers}
 	ig.stack = append(ig.stack, cur)
@@ -376,7 +434,7 @@ func (ig *ignorer) load(dir string) {
 	var st *dirState
 	if parent, name := splitPath(dir); dir != ig.root && len(ig.stack) > 0 && within(ig.root, parent) {
 		ps := ig.state(parent)
-		st = &dirState{dir: dir, layers: enterAll(ps.layers, name)}
+		st = &dirState{dir: dir, layers: ps.layers.enter(name)}
 		if ps.handle != nil {
 			// One descriptor a folder of the path walked: at most
 			// about 2,000 (a path is at most 4 KiB); past the limit,
@@ -394,7 +452,7 @@ func (ig *ignorer) load(dir string) {
 	}
 	st.loaded = true
 	if f := ig.readGitignore(dir, st.handle); f != nil {
-		st.layers = append(st.layers[:len(st.layers):len(st.layers)], newLayer(f))
+		st.layers = st.layers.add(ig.newLayer(f))
 	}
 }
 
@@ -414,13 +472,7 @@ func (ig *ignorer) decide(abs string, isDir bool) (f *ignoreFile, idx int32) {
 	if st == nil {
 		return nil, -1
 	}
-	for i := len(st.layers) - 1; i >= 0; i-- {
-		l := st.layers[i]
-		if idx := l.match(name).pick(isDir); idx >= 0 {
-			return l.f, idx
-		}
-	}
-	return nil, -1
+	return st.layers.decide(name, isDir)
 }
 
 // ignored tells whether abs (absolute, slash) is ignored: the deepest
