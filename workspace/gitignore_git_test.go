@@ -66,7 +66,11 @@ func (d decision) String() string {
 	return fmt.Sprintf("%s:%d%s", d.src, d.line, neg)
 }
 
-// gitDecisions asks git check-ignore about paths (relative to top).
+// gitDecisions asks git check-ignore about paths (relative to top). Git
+// 2.39's check-ignore --stdin can crash (SIGSEGV), or print more fields
+// than paths, on some runs of deep paths, each of which it answers alone
+// (its exclude stack, reused from one path to the next, seems to be at
+// fault); then the paths are asked in halves, down to one at a time.
 func gitDecisions(t *testing.T, git, top string, paths []string) []decision {
 	t.Helper()
 	cmd := exec.Command(git, "-C", top, "check-ignore", "--no-index", "-v", "-n", "-z", "--stdin")
@@ -74,10 +78,21 @@ func gitDecisions(t *testing.T, git, top string, paths []string) []decision {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if ee, ok := err.(*exec.ExitError); err != nil && !(ok && ee.ExitCode() == 1) {
-		t.Fatalf("git check-ignore: %v\n%s", err, stderr.String())
-	}
 	fields := strings.Split(string(out), "\x00")
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == -1 || err == nil && len(fields) != 4*len(paths)+1 {
+		if len(paths) == 1 {
+			// Git 2.39 also crashes on some long patterns with many
+			// "**" (a path 50 folders deep under
+			// "a/b/.../**/a/**/a/b/d/**/d/a/build/**/*b/b/.../src/**/b/**/b/d/build/a"):
+			// no answer to compare with.
+			return []decision{{src: gitCrashed}}
+		}
+		h := len(paths) / 2
+		return append(gitDecisions(t, git, top, paths[:h]), gitDecisions(t, git, top, paths[h:])...)
+	}
+	if ee, ok := err.(*exec.ExitError); err != nil && !(ok && ee.ExitCode() == 1) {
+		t.Fatalf("git check-ignore %.300q: %v\n%s", paths, err, stderr.String())
+	}
 	if len(fields) != 4*len(paths)+1 {
 		t.Fatalf("git check-ignore: %d fields for %d paths", len(fields), len(paths))
 	}
@@ -92,6 +107,12 @@ func gitDecisions(t *testing.T, git, top string, paths []string) []decision {
 		}
 		if !filepath.IsAbs(src) {
 			src = filepath.Join(top, src)
+		}
+		if _, err := os.Stat(src); err != nil {
+			// Seen with the crashes above: "(null)" or bytes of
+			// freed memory as the pattern's file; not git's answer.
+			ds[i] = decision{src: gitCrashed}
+			continue
 		}
 		n, _ := strconv.Atoi(line)
 		ds[i] = decision{src: filepath.Clean(src), line: n, negate: strings.HasPrefix(pat, "!")}
@@ -168,7 +189,21 @@ func compareWithGit(t *testing.T, git, top string, describe func() string) int {
 		default:
 			gitStats[1]++
 		}
+		if theirs[i].src == gitCrashed {
+			gitCrashes++
+			continue
+		}
 		if ours[p] != theirs[i] {
+			// Asked alone, git answers without the state its
+			// --stdin mode carries from path to path, which goes
+			// wrong on some runs of deep paths (see gitDecisions).
+			if alone := gitDecisions(t, git, top, []string{p})[0]; alone != theirs[i] && alone.src != gitCrashed {
+				gitBatchWrong++
+				if ours[p] == alone {
+					continue
+				}
+				theirs[i] = alone
+			}
 			bad++
 			if bad <= 5 {
 				t.Errorf("%q: ours %v, git %v\n%s", p, ours[p], theirs[i], describe())
@@ -178,8 +213,17 @@ func compareWithGit(t *testing.T, git, top string, describe func() string) int {
 	return len(paths)
 }
 
-// gitStats counts git's answers: no pattern, ignored, re-included.
-var gitStats [3]int
+// gitStats counts git's answers: no pattern, ignored, re-included;
+// gitBatchWrong the answers of check-ignore --stdin that it gave otherwise
+// when asked about the path alone.
+// gitCrashes the paths git crashed on, asked alone.
+var (
+	gitStats      [3]int
+	gitBatchWrong int
+	gitCrashes    int
+)
+
+const gitCrashed = "(git crashed)"
 
 func gitInit(t *testing.T, git, dir string) {
 	t.Helper()
@@ -461,8 +505,8 @@ func TestGitignoreMatchesGit(t *testing.T) {
 		}
 		total += compareWithGit(t, git, top, describe)
 	}
-	t.Logf("%d paths compared with git check-ignore in %d trees (git: %d decided by no pattern, %d ignored, %d re-included)",
-		total, rounds, gitStats[0], gitStats[1], gitStats[2])
+	t.Logf("%d paths compared with git check-ignore in %d trees (git: %d decided by no pattern, %d ignored, %d re-included; %d answers of --stdin differed from git's on the path alone, git crashed on %d)",
+		total, rounds, gitStats[0], gitStats[1], gitStats[2], gitBatchWrong, gitCrashes)
 }
 
 // TestGitignoreMatchesGitRealTree does the same on the shape of a real
