@@ -151,6 +151,27 @@ newcase defs_config; gen 'open("defs_config/bad.py","w").write("import mcp\n" + 
 printf '[tool.mcplint.limits]\nparse-steps = 0\nparse-cpu = "0"\nsyntax-nodes = 0\nsyntax-depth = 0\nfunction-steps = 0\n' >"$work/defs_config/pyproject.toml"
 run defs_config "50k lines of def (: with every [tool.mcplint.limits] 0 (ignored)" -- check --exit-zero defs_config
 
+# .gitignore matching in deep trees: folder chains 2,000 deep (the most a 4 KiB path allows) under a .gitignore
+# of the usual patterns, whose "**" ones stay live all the way down, or with a .gitignore of its own in every
+# folder; a Python file at the bottom of each chain.
+gitchain='import os, sys
+os.chdir(sys.argv[1])
+open(".gitignore", "w").write("__pycache__/\n*.py[cod]\nbuild/\ndist/\n*.egg-info/\n.env\n**/node_modules/**\n**/fixtures/**/*.json\ndocs/**/_build\n!keep/**\n")
+top = os.getcwd()
+for c in range(int(sys.argv[2])):
+    os.chdir(top); os.mkdir("c%d" % c); os.chdir("c%d" % c)
+    for i in range(2000):
+        if len(sys.argv) > 3:
+            open(".gitignore", "w").write("gen_%d/\n*.tmp%d\n/build%d\nsrc/**/x%d\n!keep%d\n" % (i, i, i, i, i))
+        os.mkdir("d"); os.chdir("d")
+    open("deep.py", "w").write("import mcp\n")'
+newcase gitdeep; (cd "$work" && python3 -c "$gitchain" gitdeep 1)
+run gitdeep "folder chain 2,000 deep under a .gitignore" -- check --exit-zero gitdeep
+newcase gitchains; (cd "$work" && python3 -c "$gitchain" gitchains 20)
+run gitchains "20 folder chains 2,000 deep under a .gitignore" -- check --exit-zero gitchains
+newcase gitevery; (cd "$work" && python3 -c "$gitchain" gitevery 1 every)
+run gitevery "folder chain 2,000 deep, a .gitignore in every folder" -- check --exit-zero gitevery
+
 # Line endings CPython accepts.
 newcase lonecr; printf '%s' "$server" | tr '\n' '\r' >"$work/lonecr/server.py"
 run lonecr "lone CR line endings (server.py)" -- check lonecr

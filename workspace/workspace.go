@@ -205,6 +205,7 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 			errs = append(errs, &PathError{Path: root, Err: err})
 		}
 		if ig != nil {
+			ig.close()
 			errs = append(errs, ig.errs...)
 		}
 	}
