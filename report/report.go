@@ -95,10 +95,15 @@ type Format func(w io.Writer, res *engine.Result, opts Options) error
 
 // Formats are the renderers of this package by --format name.
 var Formats = map[string]Format{
-	"text":     Text,
-	"json":     JSON,
-	"github":   GitHub,
-	"markdown": Markdown,
+	"full":       Text,
+	"concise":    Concise,
+	"json":       JSON,
+	"json-lines": JSONLines,
+	"github":     GitHub,
+	"gitlab":     GitLab,
+	"junit":      JUnit,
+	"rdjson":     RDJSON,
+	"markdown":   Markdown,
 }
 
 // Visible returns the diagnostics every output but SARIF shows: those no
