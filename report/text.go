@@ -354,10 +354,10 @@ func writeSummary(b sink, c Counts, opts Options, p painter) {
 	}
 	switch {
 	case c.Fixable > 0 && c.Hidden > 0:
-		fmt.Fprintf(b, "%s %d fixable with the `--fix` option (%s can be enabled with the `--unsafe-fixes` option).\n",
-			p.paint(ansiCyan, "[*]"), c.Fixable, hiddenFixes(c.Hidden))
+		fmt.Fprintf(b, "%s %d fixable with %s (%s can be enabled with the `--unsafe-fixes` option).\n",
+			p.paint(ansiCyan, "[*]"), c.Fixable, opts.fixWith(), hiddenFixes(c.Hidden))
 	case c.Fixable > 0:
-		fmt.Fprintf(b, "%s %d fixable with the `--fix` option.\n", p.paint(ansiCyan, "[*]"), c.Fixable)
+		fmt.Fprintf(b, "%s %d fixable with %s.\n", p.paint(ansiCyan, "[*]"), c.Fixable, opts.fixWith())
 	case c.Hidden > 0:
 		fmt.Fprintf(b, "No fixes available (%s can be enabled with the `--unsafe-fixes` option).\n", hiddenFixes(c.Hidden))
 	}

@@ -153,6 +153,7 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 			MaxSame:     f.maxSame,
 			Outcome:     outcome,
 			ToolVersion: version(),
+			FixWith:     fixWith(),
 		}
 		if root != "" {
 			opts.RepoPath = report.RepoRelative(root)
@@ -179,6 +180,17 @@ func writeOutputs(cmd *cobra.Command, f *checkFlags, res *engine.Result, outcome
 		}
 	}
 	return nil
+}
+
+// fixWith is what the summary says applies the fixes: inside pre-commit
+// (which sets PRE_COMMIT=1 for its hooks) a user does not type --fix but
+// enables the fix hook (.pre-commit-hooks.yaml: mcplint-fix, or
+// mcplint-fix-go for the hooks built with Go).
+func fixWith() string {
+	if os.Getenv("PRE_COMMIT") == "1" {
+		return "the `mcplint-fix` pre-commit hook (`mcplint-fix-go` beside `mcplint-go`)"
+	}
+	return ""
 }
 
 // createOutput starts writing an output file through safewrite: the file
