@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/rules"
@@ -64,8 +63,8 @@ func JUnit(w io.Writer, res *engine.Result, opts Options) error {
 		s.Failures++
 		head, notes := rules.Headline(d.Message)
 		text := fmt.Sprintf("line %d, col %d: %s", d.Start.Line, d.Start.Column, vis(head))
-		if len(notes) > 0 {
-			text += "\n" + vis(strings.Join(notes, "\n"))
+		for _, n := range notes {
+			text += "\n" + vis(n)
 		}
 		s.Cases = append(s.Cases, JUnitCase{
 			Name: "mcplint." + d.Code, ClassName: vis(d.Path),
