@@ -55,7 +55,12 @@ type outputSpec struct {
 func registerOutputFlags(fl *pflag.FlagSet) {
 	fl.String("sarif-category", "mcplint", "code scanning category of the SARIF run (automationDetails.id)")
 	fl.String("color", "auto", "color the full and concise outputs: auto (on a terminal), always or never (FORCE_COLOR, CLICOLOR_FORCE and NO_COLOR apply to auto)")
-	// --format is the name mcplint used first: an alias of --output-format.
+	aliasFormat(fl)
+}
+
+// aliasFormat makes --format, the name mcplint used first, an alias of
+// --output-format (ruff's name) in fl.
+func aliasFormat(fl *pflag.FlagSet) {
 	prev := fl.GetNormalizeFunc()
 	fl.SetNormalizeFunc(func(fs *pflag.FlagSet, name string) pflag.NormalizedName {
 		if name == "format" {
@@ -244,6 +249,11 @@ func useColor(cmd *cobra.Command, w io.Writer, noColor bool) bool {
 			return true
 		}
 	}
+	return isTerminal(w)
+}
+
+// isTerminal tells whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

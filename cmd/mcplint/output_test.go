@@ -119,3 +119,22 @@ func TestUseColor(t *testing.T) {
 		t.Error("color with NO_COLOR")
 	}
 }
+
+// The audit's progress goes only to a terminal: a log or a pipe gets none.
+func TestAuditProgressNotOnAPipe(t *testing.T) {
+	var b bytes.Buffer
+	p := auditProgress(&b, 3)
+	p(0, "a")
+	p(3, "")
+	if b.Len() != 0 {
+		t.Errorf("progress on a buffer: %q", b.String())
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return // no terminal here: the case above is what can be checked
+	}
+	defer tty.Close()
+	if !isTerminal(tty) {
+		t.Error("/dev/tty is not a terminal")
+	}
+}
