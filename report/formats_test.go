@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
 	"github.com/mcplint/mcplint/rules"
@@ -469,5 +470,45 @@ func TestHeadlinesShort(t *testing.T) {
 		if seen[code] == 0 {
 			t.Errorf("no %s finding on the fixtures: the test checks nothing for it", code)
 		}
+	}
+}
+
+// An audit of a repository with several projects has a roll-up row and a
+// row per project (issue 25: 112 projects were one table cell).
+func TestAuditRowPerProject(t *testing.T) {
+	res := newResult(offload())
+	sub := (&engine.ProjectSummary{Dir: "sub", Modules: 1}).WithDeps(&deps.Project{Dir: "sub"})
+	res.Projects = append(res.Projects, sub)
+	var b bytes.Buffer
+	if err := AuditMarkdown(&b, []Audited{{Path: "mono", Result: res}, {Path: "one", Result: newResult()}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"| `mono` (2 projects) | – | – | – | 1 | MCP101 ×1 | **yes** |\n",
+		"| ↳ `.` | not declared | not declared | not declared | 1 | MCP101 ×1 | **yes** |\n",
+		"| ↳ `sub` | not declared | not declared | not declared | 0 | none | unknown |\n",
+		"| `one` | not declared | not declared | not declared | 1 | none | no |\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("audit lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// A project with no handler whose findings make it crash does not read
+// "Crashes on cancel: yes (no MCP request handler found)".
+func TestMarkdownVerdictWithoutHandlers(t *testing.T) {
+	d := diag("requirements.txt", "mcp==1.26.0\n", "MCP001", "mcp==1.26.0", rules.SeverityError)
+	res := newResult(d)
+	res.Sources["requirements.txt"] = []byte("mcp==1.26.0\n")
+	res.Projects[0].Handlers = nil
+	out := render(t, Markdown, res, Options{})
+	if strings.Contains(out, "**yes** (no MCP request handler found)") || !strings.Contains(out, "Crashes on cancel: **yes** (from its findings below") {
+		t.Errorf("verdict and handlers contradict:\n%s", out)
+	}
+	res.Diagnostics = nil
+	if out := render(t, Markdown, res, Options{}); !strings.Contains(out, "Crashes on cancel: **unknown** (no MCP request handler found)") {
+		t.Errorf("a project with no handler and no finding:\n%s", out)
 	}
 }
