@@ -50,7 +50,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "also apply unsafe fixes (with --fix or --diff)")
 	fl.BoolVar(&f.diff, "diff", false, "print the fixes as a unified diff; write nothing")
 	fl.StringArrayVar(&f.formats, "output-format", nil, "output format: "+strings.Join(formatNames, ", ")+" (repeatable, pair with --output; alias --format; default $MCPLINT_OUTPUT_FORMAT, else full)")
-	fl.StringArrayVarP(&f.outputs, "output", "o", nil, "write the matching --format to FILE instead of stdout (repeatable)")
+	fl.StringArrayVarP(&f.outputs, "output", "o", nil, "write the matching --output-format to FILE instead of stdout (repeatable)")
 	fl.StringSliceVar(&f.selectCodes, "select", nil, "rules to run (codes, names or prefixes such as MCP1)")
 	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "rules not to run")
 	fl.StringSliceVar(&f.extendSelect, "extend-select", nil, "rules to run in addition to the selection")
