@@ -164,6 +164,8 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	}
 	if stdinRoots == nil {
 		warnEmptyRoots(cmd.ErrOrStderr(), res)
+	} else {
+		warnStdinSkipped(cmd.ErrOrStderr(), res, stdinName)
 	}
 	if err := afterRun(f, res); err != nil {
 		return err

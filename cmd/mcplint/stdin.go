@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcplint/mcplint/engine"
@@ -89,5 +90,14 @@ func warnEmptyRoots(w io.Writer, res *engine.Result) {
 		if !found {
 			fmt.Fprintf(w, "mcplint: warning: no Python or dependency file found in %s (excluded, ignored by .gitignore, or not there): nothing was checked\n", escape.Visible(root))
 		}
+	}
+}
+
+// warnStdinSkipped warns when the file read from standard input was not
+// analysed: its path is excluded by the configuration or ignored by
+// .gitignore, as the walk would skip the file on disk.
+func warnStdinSkipped(w io.Writer, res *engine.Result, name string) {
+	if !slices.Contains(res.Paths, name) {
+		fmt.Fprintf(w, "mcplint: warning: --stdin-filename %s is excluded (exclude, extend-exclude or .gitignore): nothing was checked\n", escape.Visible(name))
 	}
 }
