@@ -22,6 +22,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safeio"
+	"github.com/mcplint/mcplint/internal/suggest"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
@@ -474,7 +475,7 @@ func (d *decoder) typeError(name string, keyNode, v *unstable.Node) error {
 
 func (d *decoder) unknown(n *unstable.Node, name string) error {
 	msg := fmt.Sprintf("unknown key %s", escape.Quote(name))
-	if s := suggest(name); s != "" {
+	if s := suggestKey(name); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", escape.Quote(s))
 	} else {
 		var names []string
@@ -487,39 +488,17 @@ func (d *decoder) unknown(n *unstable.Node, name string) error {
 	return d.errorf(n, "%s", msg)
 }
 
-// suggest finds a known key the user probably meant (snake_case, a typo).
-func suggest(name string) string {
+// suggestKey finds a known key the user probably meant (snake_case, a typo).
+func suggestKey(name string) string {
 	norm := strings.ReplaceAll(strings.ToLower(name), "_", "-")
 	if _, ok := Keys[norm]; ok {
 		return norm
 	}
-	best, bestD := "", 3
+	names := make([]string, 0, len(Keys))
 	for k := range Keys {
-		if dist := levenshtein(norm, k); dist < bestD || dist == bestD && k < best && best != "" {
-			best, bestD = k, dist
-		}
+		names = append(names, k)
 	}
-	return best
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return suggest.Closest(norm, names, 3)
 }
 
 func kindName(k unstable.Kind) string {

@@ -188,11 +188,12 @@ func FromRev(dir, rev string) (*Changes, error) {
 		return nil, fmt.Errorf("bad revision %q", rev)
 	}
 	if _, err := git(top, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
-		if shallow, _ := git(top, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(shallow) == "true" {
-			return nil, fmt.Errorf("revision %q is not in this shallow clone: fetch the base first "+
-				"(git fetch --unshallow, or git fetch origin %s; with actions/checkout set fetch-depth: 0)", rev, rev)
+		shallow, _ := git(top, "rev-parse", "--is-shallow-repository")
+		hint := FetchHint(rev, remotes(top), strings.TrimSpace(shallow) == "true")
+		if strings.TrimSpace(shallow) == "true" {
+			return nil, fmt.Errorf("revision %q is not in this shallow clone: %s; with actions/checkout, fetch-depth: 0 fetches everything", rev, hint)
 		}
-		return nil, fmt.Errorf("unknown revision %q (is it fetched? try git fetch origin %s)", rev, rev)
+		return nil, fmt.Errorf("unknown revision %q: %s", rev, hint)
 	}
 	out, err := git(top, "-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff", "--unified=0", rev, "--")
 	if err != nil {
@@ -212,6 +213,66 @@ func FromRev(dir, rev string) (*Changes, error) {
 		}
 	}
 	return c, nil
+}
+
+// remotes lists the repository's remotes ("origin" first when it is one).
+func remotes(top string) []string {
+	out, err := git(top, "remote")
+	if err != nil {
+		return nil
+	}
+	var rs []string
+	for _, r := range strings.Fields(out) {
+		if r == "origin" {
+			rs = append([]string{r}, rs...)
+		} else {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// FetchHint says how to fetch a revision that is not in the repository,
+// with a refspec that creates the ref rev names: origin/main is
+// refs/remotes/origin/main, which `git fetch origin origin/main` does not
+// fetch (the remote has no branch of that name) but
+// `git fetch origin +refs/heads/main:refs/remotes/origin/main` does, even in
+// a clone that fetches one branch only (actions/checkout's). A commit hash
+// is fetched by itself; a revision relative to another (HEAD~3, main^) needs
+// more history in a shallow clone; a bare name is taken as the remote's
+// branch, to be named remote/name after the fetch.
+func FetchHint(rev string, remotes []string, shallow bool) string {
+	remote := "origin"
+	if len(remotes) > 0 {
+		remote = remotes[0]
+	}
+	name := strings.TrimPrefix(rev, "refs/remotes/")
+	for _, r := range remotes {
+		if branch, ok := strings.CutPrefix(name, r+"/"); ok && branch != "" {
+			return fmt.Sprintf("fetch it with git fetch %s +refs/heads/%s:refs/remotes/%s/%s", r, branch, r, branch)
+		}
+	}
+	switch {
+	case strings.ContainsAny(rev, "~^@:{"):
+		if shallow {
+			return "fetch more history first (git fetch --deepen=N, or git fetch --unshallow)"
+		}
+		return "check that the revision it is relative to exists (git rev-parse " + rev + ")"
+	case isHex(rev) && len(rev) >= 7:
+		return fmt.Sprintf("fetch it with git fetch %s %s (a full 40-character hash: servers fetch no abbreviated one)", remote, rev)
+	}
+	branch := strings.TrimPrefix(strings.TrimPrefix(rev, "refs/heads/"), "heads/")
+	return fmt.Sprintf("to compare with %s's branch %s, fetch it with git fetch %s +refs/heads/%s:refs/remotes/%s/%s and give --new-from-rev %s/%s",
+		remote, branch, remote, branch, remote, branch, remote, branch)
+}
+
+func isHex(s string) bool {
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // git runs a git command in dir and returns its standard output.

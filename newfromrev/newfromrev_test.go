@@ -264,3 +264,24 @@ func TestFromRevErrors(t *testing.T) {
 		t.Errorf("shallow clone: %v", err)
 	}
 }
+
+// The fetch command a missing revision's error suggests creates the ref the
+// revision names (`git fetch origin origin/main` fetches nothing).
+func TestFetchHint(t *testing.T) {
+	for _, tc := range []struct {
+		rev     string
+		remotes []string
+		shallow bool
+		want    string
+	}{
+		{"origin/main", []string{"origin"}, false, "git fetch origin +refs/heads/main:refs/remotes/origin/main"},
+		{"refs/remotes/upstream/release/1.x", []string{"origin", "upstream"}, true, "git fetch upstream +refs/heads/release/1.x:refs/remotes/upstream/release/1.x"},
+		{"main", []string{"origin"}, false, "git fetch origin +refs/heads/main:refs/remotes/origin/main and give --new-from-rev origin/main"},
+		{"0123456789abcdef0123456789abcdef01234567", nil, true, "git fetch origin 0123456789abcdef0123456789abcdef01234567"},
+		{"HEAD~3", []string{"origin"}, true, "git fetch --deepen=N"},
+	} {
+		if got := FetchHint(tc.rev, tc.remotes, tc.shallow); !strings.Contains(got, tc.want) {
+			t.Errorf("FetchHint(%q) = %q, want it to contain %q", tc.rev, got, tc.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/rules"
 )
 
 // Audited is one repository of an audit and the result of its scan.
@@ -27,7 +28,9 @@ func Worst(repos []Audited) Verdict {
 }
 
 // AuditMarkdown writes an audit: a table across repositories (versions,
-// handlers, findings per rule, verdict), then each repository's report.
+// handlers, findings per rule, verdict; a repository of several projects
+// has a row per project under its own: writeAuditRows), then each
+// repository's report.
 func AuditMarkdown(w io.Writer, repos []Audited, opts Options) error {
 	var b strings.Builder
 	b.WriteString("# mcplint audit\n\n")
@@ -39,26 +42,7 @@ func AuditMarkdown(w io.Writer, repos []Audited, opts Options) error {
 		Worst(repos), plural(len(repos), "repository"), counts[VerdictYes], counts[VerdictUnknown], counts[VerdictNo])
 	b.WriteString("| Repository | mcp | fastmcp | anyio | Handlers | Findings | Crashes on cancel |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range repos {
-		res := r.Result
-		fmt.Fprintf(&b, "| %s |", cell(mdCode(r.Path)))
-		for _, pkg := range VersionPackages {
-			var vs []string
-			for _, p := range res.Projects {
-				if s := strings.TrimPrefix(Describe(p, pkg), pkg+" "); s != "" {
-					s = mdText(s)
-					if len(res.Projects) > 1 {
-						s = mdCode(p.Dir) + ": " + s
-					}
-					vs = append(vs, cell(s))
-				}
-			}
-			fmt.Fprintf(&b, " %s |", orDash(strings.Join(vs, "<br>")))
-		}
-		handlers := 0
-		for _, p := range res.Projects {
-			handlers += len(p.Handlers)
-		}
-		fmt.Fprintf(&b, " %d | %s | %s |\n", handlers, cell(allCodeCounts(res)), verdictCell(r.Verdict()))
+		writeAuditRows(&b, r)
 	}
 	b.WriteString("\n")
 	for _, r := range repos {
@@ -69,11 +53,47 @@ func AuditMarkdown(w io.Writer, repos []Audited, opts Options) error {
 	return err
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "–"
+// writeAuditRows writes a repository's rows of the audit table: one row
+// when it holds one project; else a roll-up row (every handler and finding,
+// the worst verdict) and under it one row per project with its versions,
+// handlers, findings and verdict, so that a monorepo's 100 projects are 100
+// rows and not one cell.
+func writeAuditRows(b *strings.Builder, r Audited) {
+	res := r.Result
+	ds := Visible(res.Diagnostics)
+	handlers := 0
+	for _, p := range res.Projects {
+		handlers += len(p.Handlers)
 	}
-	return s
+	versions := func(p *engine.ProjectSummary) {
+		for _, pkg := range VersionPackages {
+			fmt.Fprintf(b, " %s |", cell(mdText(strings.TrimPrefix(Describe(p, pkg), pkg+" "))))
+		}
+	}
+	if len(res.Projects) <= 1 {
+		fmt.Fprintf(b, "| %s |", cell(mdCode(r.Path)))
+		if len(res.Projects) == 0 {
+			b.WriteString(" – | – | – |")
+		} else {
+			versions(res.Projects[0])
+		}
+		fmt.Fprintf(b, " %d | %s | %s |\n", handlers, cell(allCodeCounts(res)), verdictCell(r.Verdict()))
+		return
+	}
+	fmt.Fprintf(b, "| %s (%s) | – | – | – | %d | %s | %s |\n", cell(mdCode(r.Path)), plural(len(res.Projects), "project"),
+		handlers, cell(allCodeCounts(res)), verdictCell(r.Verdict()))
+	projects := indexProjects(res)
+	verdicts := projects.verdicts()
+	byProject := map[*engine.ProjectSummary][]*rules.Diagnostic{}
+	for i := range ds {
+		p := projects.of(&ds[i])
+		byProject[p] = append(byProject[p], &ds[i])
+	}
+	for _, p := range res.Projects {
+		fmt.Fprintf(b, "| ↳ %s |", cell(mdCode(p.Dir)))
+		versions(p)
+		fmt.Fprintf(b, " %d | %s | %s |\n", len(p.Handlers), cell(codeCounts(byProject[p])), verdictCell(verdicts[p]))
+	}
 }
 
 func allCodeCounts(res *engine.Result) string {

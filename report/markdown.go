@@ -85,8 +85,13 @@ func WriteMarkdownBody(b MarkdownWriter, res *engine.Result, opts Options, level
 	for _, p := range res.Projects {
 		fmt.Fprintf(b, "%sProject %s\n\n", h(0), mdCode(p.Dir))
 		fmt.Fprintf(b, "Crashes on cancel: **%s**", verdicts[p])
-		if len(p.Handlers) == 0 {
+		switch {
+		case len(p.Handlers) == 0 && verdicts[p] == baseVerdict(p):
 			b.WriteString(" (no MCP request handler found)")
+		case len(p.Handlers) == 0:
+			// Not "yes ... no handler found": the findings decide (a
+			// workspace root's pin that its members' servers install).
+			b.WriteString(" (from its findings below: no MCP request handler is registered in this project's own code)")
 		}
 		b.WriteString("\n\n")
 		if g := p.Guard; g != nil {

@@ -46,6 +46,18 @@ type Options struct {
 	// to the path GitHub knows (relative to the repository root), for the
 	// github format; nil keeps paths as they are. See RepoRelative.
 	RepoPath func(path string) string
+	// FixWith names what applies the fixes in the summary's "fixable with
+	// ..." (the full and concise formats); "" is "the `--fix` option". Inside
+	// pre-commit the command line names the fix hook instead.
+	FixWith string
+}
+
+// fixWith is o.FixWith or its default.
+func (o Options) fixWith() string {
+	if o.FixWith == "" {
+		return "the `--fix` option"
+	}
+	return o.FixWith
 }
 
 // repoPath applies o.RepoPath.
@@ -95,10 +107,15 @@ type Format func(w io.Writer, res *engine.Result, opts Options) error
 
 // Formats are the renderers of this package by --format name.
 var Formats = map[string]Format{
-	"text":     Text,
-	"json":     JSON,
-	"github":   GitHub,
-	"markdown": Markdown,
+	"full":       Text,
+	"concise":    Concise,
+	"json":       JSON,
+	"json-lines": JSONLines,
+	"github":     GitHub,
+	"gitlab":     GitLab,
+	"junit":      JUnit,
+	"rdjson":     RDJSON,
+	"markdown":   Markdown,
 }
 
 // Visible returns the diagnostics every output but SARIF shows: those no

@@ -91,18 +91,23 @@ type sink interface {
 	io.StringWriter
 }
 
-// writeDiagnostic writes one finding, its frame, notes and fixes, then the
-// notes given (those of Fold), then a blank line.
+// writeDiagnostic writes one finding (the message's headline), its frame,
+// the message's notes (rules.Headline), the related locations and fixes,
+// then the notes given (those of Fold), then a blank line.
 func writeDiagnostic(b sink, res *engine.Result, d *rules.Diagnostic, opts Options, p painter, lines map[string]*pyast.LineIndex, notes ...string) {
 	mark := ""
 	if ok, _ := Fixable(d, opts.Unsafe); ok {
 		mark = "[*] "
 	}
+	head, why := rules.Headline(d.Message)
 	fmt.Fprintf(b, "%s:%d:%d: %s %s%s\n", p.paint(ansiBold, vis(d.Path)), d.Start.Line, d.Start.Column,
-		p.paint(ansiBold+severityColor(d.Severity), d.Code), p.paint(ansiCyan, mark), vis(d.Message))
+		p.paint(ansiBold+severityColor(d.Severity), d.Code), p.paint(ansiCyan, mark), vis(head))
 	li := lineIndex(res, d.Path, lines)
 	if li != nil {
 		writeFrame(b, li, source(res, d.Path), d, p)
+	}
+	for _, n := range why {
+		fmt.Fprintf(b, "   = note: %s\n", vis(n))
 	}
 	for _, r := range d.Related {
 		fmt.Fprintf(b, "   = note: %s (%s:%d:%d)\n", vis(r.Message), vis(r.Path), r.Start.Line, r.Start.Column)
@@ -372,10 +377,10 @@ func writeSummary(b sink, c Counts, opts Options, p painter) {
 	}
 	switch {
 	case c.Fixable > 0 && c.Hidden > 0:
-		fmt.Fprintf(b, "%s %d fixable with the `--fix` option (%s can be enabled with the `--unsafe-fixes` option).\n",
-			p.paint(ansiCyan, "[*]"), c.Fixable, hiddenFixes(c.Hidden))
+		fmt.Fprintf(b, "%s %d fixable with %s (%s can be enabled with the `--unsafe-fixes` option).\n",
+			p.paint(ansiCyan, "[*]"), c.Fixable, opts.fixWith(), hiddenFixes(c.Hidden))
 	case c.Fixable > 0:
-		fmt.Fprintf(b, "%s %d fixable with the `--fix` option.\n", p.paint(ansiCyan, "[*]"), c.Fixable)
+		fmt.Fprintf(b, "%s %d fixable with %s.\n", p.paint(ansiCyan, "[*]"), c.Fixable, opts.fixWith())
 	case c.Hidden > 0:
 		fmt.Fprintf(b, "No fixes available (%s can be enabled with the `--unsafe-fixes` option).\n", hiddenFixes(c.Hidden))
 	}

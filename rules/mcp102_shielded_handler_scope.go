@@ -94,9 +94,9 @@ func checkShields(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 		if how == 0 {
 			return true
 		}
-		msg := fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler returns: the handler returns normally after a cancel and mcp 1.x responds twice and crashes", escape.Cut(m.Text(item), escape.CodeRunes))
+		msg := fmt.Sprintf("shielded scope %s hides the client's cancel: no checkpoint follows it before the handler returns, so the handler returns normally after a cancel and mcp 1.x responds twice and crashes", escape.Cut(m.Text(item), escape.CodeRunes))
 		if how == checkpoint.ExitRaise {
-			msg = fmt.Sprintf("shielded scope %s hides the client's cancel and no checkpoint follows it before the handler raises another exception: mcp 1.x turns it into a second response and crashes", escape.Cut(m.Text(item), escape.CodeRunes))
+			msg = fmt.Sprintf("shielded scope %s hides the client's cancel: no checkpoint follows it before the handler raises another exception, which mcp 1.x turns into a second response and crashes", escape.Cut(m.Text(item), escape.CodeRunes))
 		}
 		var fixes []Fix
 		if returns {

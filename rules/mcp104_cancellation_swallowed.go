@@ -224,7 +224,7 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 					fixes = append(fixes, fx)
 				}
 				if reraises {
-					msg := fmt.Sprintf("%s catches the handler's cancellation and on one path raises %s instead of re-raising it: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
+					msg := fmt.Sprintf("%s catches the handler's cancellation and on one path raises %s instead: that path does not re-raise the cancellation, and mcp 1.x turns the exception into a second response to the cancelled request and crashes", what, other)
 					advice := Fix{Message: fmt.Sprintf("re-raise the cancellation on that path too: raise %s only when the caught exception is not the cancellation (an isinstance check), or re-raise the caught exception", other), Applicability: DisplayOnly}
 					reportIn(p, f, loc, msg, append(fixes, advice)...)
 					continue

@@ -119,9 +119,9 @@ func runMCP106(p *Pass) {
 				if pt.Checks || pt.Func.Func == nil {
 					continue
 				}
-				p.ReportNode(m, pt.Stmt, fmt.Sprintf("this replaces RequestResponder.%s() with a function that does not "+
-					"start by returning when self._completed is set (`if self._completed: return` before any await), so "+
-					"mcplint does not count it as a guard against answering a request twice: the handler findings stay "+
+				p.ReportNode(m, pt.Stmt, fmt.Sprintf("this replaces RequestResponder.%s() with a function that is not a guard: "+
+					"it does not start by returning when self._completed is set (`if self._completed: return` before any await); "+
+					"mcplint does not count it as a guard against answering a request twice, so the handler findings stay "+
 					"errors (if it guards another way, say so in a suppression)", pt.Method), nil)
 			}
 		}

@@ -2,6 +2,15 @@
 // scanning and other SARIF consumers (VS Code's SARIF viewer, reviewdog,
 // Microsoft's SARIF Multitool), on github.com/owenrumney/go-sarif/v2.
 //
+// go-sarif v3 (v3.3.1) is served and has the same SARIF 2.1.0 model
+// regenerated from the schema (plus a 2.2 package, report merging and
+// Validate), but its 2.1.0 package links github.com/xeipuuv/gojsonschema,
+// unmaintained since 2019, into every program that imports it (for
+// Validate), and moving means rewriting this writer's calls (fingerprints
+// become map[string]string, other constructors) for the same bytes. mcplint
+// stays on v2 and checks its SARIF against the 2.1.0 schema in tests, with
+// santhosh-tekuri/jsonschema.
+//
 // Consumers' quirks this writer follows (staticcheck keeps the same kind of
 // list; keep it current when a consumer changes):
 //

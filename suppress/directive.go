@@ -12,12 +12,19 @@ import (
 //	# mcplint: ignore[MCP101, MCP104] reason   (this line, or the next when alone on its line)
 //	# mcplint: ignore-file[MCP103] reason      (the whole file)
 //	# noqa: MCP101                             (this line; other tools' codes are left alone)
+//
+// A blanket "# noqa" (no codes) is read too, to say that it suppresses
+// nothing: it was written for other linters, and honouring it would hide a
+// crash under a comment about line length (Blanket).
 type Directive struct {
 	Path string
 	Line int  // 1-based line of the comment
 	Own  bool // the comment stands alone on its line: it covers the next line
 	File bool // ignore-file: covers the whole file
 	Noqa bool // the "# noqa: CODE" form
+	// Blanket is a "# noqa" without codes: it suppresses no mcplint
+	// finding, and a finding on its line gets a note saying so.
+	Blanket bool
 
 	// Start and End span the directive, from its '#' to the end of its reason.
 	Start, End int
@@ -42,6 +49,7 @@ type Code struct {
 var (
 	mcplintRE = regexp.MustCompile(`^#\s*mcplint\s*:\s*ignore(-file)?\b`)
 	noqaRE    = regexp.MustCompile(`(?i)^#\s*noqa\s*:`)
+	blanketRE = regexp.MustCompile(`(?i)^#\s*noqa\b`)
 	noqaCode  = regexp.MustCompile(`^[A-Za-z]+[0-9]+`)
 	mcpCode   = regexp.MustCompile(`(?i)^MCP[0-9]+$`)
 )
@@ -57,7 +65,7 @@ func parseDirectives(src []byte, c comment) []*Directive {
 	for i := 0; i < len(text); i++ {
 		if text[i] == '#' && (i == 0 || text[i-1] == ' ' || text[i-1] == '\t') {
 			rest := text[i:]
-			if mcplintRE.MatchString(rest) || noqaRE.MatchString(rest) {
+			if mcplintRE.MatchString(rest) || blanketRE.MatchString(rest) {
 				starts = append(starts, i)
 			}
 		}
@@ -80,10 +88,11 @@ func parseDirectives(src []byte, c comment) []*Directive {
 		if m := mcplintRE.FindStringSubmatchIndex(body); m != nil {
 			d.File = m[2] >= 0
 			parseBracketList(d, body, m[1])
-		} else {
-			m := noqaRE.FindStringIndex(body)
+		} else if m := noqaRE.FindStringIndex(body); m != nil {
 			d.Noqa = true
 			parseNoqaList(d, body, m[1])
+		} else {
+			d.Noqa, d.Blanket = true, true
 		}
 		out = append(out, d)
 	}

@@ -280,6 +280,7 @@ func (p *Processor) apply(res *engine.Result, f *file, d *rules.Diagnostic) bool
 		}
 	}
 	if by == nil {
+		blanketNote(f, d)
 		return false
 	}
 	// A file-level directive wins the record when both match: it is the
@@ -290,6 +291,22 @@ func (p *Processor) apply(res *engine.Result, f *file, d *rules.Diagnostic) bool
 		Justification: by.Reason,
 	}
 	return true
+}
+
+// blanketNote adds to d, when a blanket "# noqa" is on its line, a note
+// that the comment does not suppress it (ruff honours a blanket noqa;
+// mcplint does not, so that a comment written for another linter never
+// hides a crash).
+func blanketNote(f *file, d *rules.Diagnostic) {
+	for _, dir := range f.byLine[d.Start.Line] {
+		if dir.Blanket && dir.Line == d.Start.Line {
+			d.Related = append(d.Related, rules.Related{
+				Location: rules.SpanLocation(f.path, f.lines, dir.Start, dir.End),
+				Message:  fmt.Sprintf("a blanket `# noqa` does not suppress mcplint findings: name the code, `# noqa: %s`, or write `# mcplint: ignore[%s] reason`", d.Code, d.Code),
+			})
+			return
+		}
+	}
 }
 
 // check reports f's directives that gave no reason (MCP900) or covered

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safewrite"
 	"github.com/mcplint/mcplint/report"
 	"github.com/spf13/cobra"
@@ -45,8 +46,9 @@ that could not be analysed, no handler found), 2 usage or internal error.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&format, "format", "markdown", "report format: markdown or json")
-	fl.StringVarP(&output, "output", "o", "", "write the report to FILE instead of stdout")
+	fl.StringVar(&format, "output-format", "markdown", "report format: markdown or json (alias --format)")
+	fl.StringVarP(&output, "output", "o", "", "write the report to FILE instead of stdout (- is stdout)")
+	aliasFormat(fl)
 	fl.BoolVar(&children, "children", false, "audit each subdirectory of each PATH as a repository")
 	fl.StringSliceVar(&f.selectCodes, "select", nil, "rules to run (codes, names or prefixes such as MCP1)")
 	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "rules not to run")
@@ -91,9 +93,30 @@ func auditRepos(paths []string, children bool) ([]string, error) {
 	return out, nil
 }
 
+// auditProgress returns the function that shows, on stderr when it is a
+// terminal and there is more than one repository, which repository the
+// audit is at ("mcplint: audit 3/112: path"), on one line it rewrites;
+// called with i == n it clears the line. Elsewhere (a log, a pipe) it
+// prints nothing: a CI log needs no progress bar.
+func auditProgress(stderr io.Writer, n int) func(i int, repo string) {
+	if n < 2 || !isTerminal(stderr) {
+		return func(int, string) {}
+	}
+	return func(i int, repo string) {
+		if i >= n {
+			fmt.Fprint(stderr, "\r\x1b[K")
+			return
+		}
+		fmt.Fprintf(stderr, "\r\x1b[Kmcplint: audit %d/%d: %s", i+1, n, escape.Cut(repo, 80))
+	}
+}
+
 func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output string, children bool) error {
 	if format != "markdown" && format != "json" {
-		return usageError{fmt.Errorf("unknown --format %q for audit (markdown or json)", format)}
+		return usageError{fmt.Errorf("unknown --output-format %s for audit (markdown or json)%s", escape.Quote(format), didYouMean(format, []string{"markdown", "json"}))}
+	}
+	if output == "-" {
+		output = "" // stdout, as for check
 	}
 	if output != "" {
 		if err := checkTarget("--output", output); err != nil {
@@ -105,7 +128,9 @@ func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output 
 		return err
 	}
 	var audited []report.Audited
-	for _, repo := range repos {
+	progress := auditProgress(cmd.ErrOrStderr(), len(repos))
+	for i, repo := range repos {
+		progress(i, repo)
 		opts, err := buildOptions(cmd, []string{repo}, f)
 		if err != nil {
 			return err
@@ -120,6 +145,7 @@ func runAudit(cmd *cobra.Command, paths []string, f *checkFlags, format, output 
 		addConfigWarnings(res, f.configRun)
 		audited = append(audited, report.Audited{Path: repo, Result: res})
 	}
+	progress(len(repos), "")
 	var w io.Writer = cmd.OutOrStdout()
 	var file *safewrite.File
 	if output != "" {

@@ -42,6 +42,7 @@ type checkFlags struct {
 	noCache                     bool
 	cacheDir                    string
 	cacheAtTop                  bool // the default cache folder is the working directory's
+	stdinFilename               string
 }
 
 func (f *checkFlags) register(c *cobra.Command) {
@@ -49,8 +50,8 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.fix, "fix", false, "apply safe fixes")
 	fl.BoolVar(&f.unsafeFixes, "unsafe-fixes", false, "also apply unsafe fixes (with --fix or --diff)")
 	fl.BoolVar(&f.diff, "diff", false, "print the fixes as a unified diff; write nothing")
-	fl.StringArrayVar(&f.formats, "format", nil, "output format: text, json, sarif, github, markdown (repeatable; pair with --output)")
-	fl.StringArrayVarP(&f.outputs, "output", "o", nil, "write the matching --format to FILE instead of stdout (repeatable)")
+	fl.StringArrayVar(&f.formats, "output-format", nil, "output format: "+strings.Join(formatNames, ", ")+" (repeatable, pair with --output; alias --format; default $MCPLINT_OUTPUT_FORMAT, else full)")
+	fl.StringArrayVarP(&f.outputs, "output", "o", nil, "write the matching --output-format to FILE instead of stdout (repeatable)")
 	fl.StringSliceVar(&f.selectCodes, "select", nil, "rules to run (codes, names or prefixes such as MCP1)")
 	fl.StringSliceVar(&f.ignoreCodes, "ignore", nil, "rules not to run")
 	fl.StringSliceVar(&f.extendSelect, "extend-select", nil, "rules to run in addition to the selection")
@@ -58,7 +59,7 @@ func (f *checkFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.statistics, "statistics", false, "print counts per rule instead of findings")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print findings only, no summary")
 	fl.IntVar(&f.maxSame, "max-same-findings", report.DefaultMaxSame, "show at most N findings with the same rule, file and message, then a count of the rest (past N of one kind the run keeps their place alone: JSON counts them in \"more\"); 0 shows all")
-	fl.BoolVar(&f.noColor, "no-color", false, "never color the text output")
+	fl.BoolVar(&f.noColor, "no-color", false, "never color the output (--color never)")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "workers: files parsed, projects and a large project's modules analysed in parallel (default: the CPU count)")
 	fl.StringVar(&f.assumeMCP, "assume-mcp", "", "mcp version to assume where no dependency file says")
 	fl.StringVar(&f.assumeFastMCP, "assume-fastmcp", "", "fastmcp version to assume where no dependency file says")
@@ -82,11 +83,19 @@ func (f *checkFlags) register(c *cobra.Command) {
 	_ = fl.MarkHidden("memprofile")
 	fl.StringSliceVar(&f.handlerDecorators, "handler-decorator", nil, "extra registration decorator (qualified name) of an in-house framework")
 	fl.StringArrayVar(&f.limits, "limit", nil, "set a limit for this run, NAME=VALUE (repeatable; names as in the [limits] table: parse-steps, parse-steps-per-byte, syntax-nodes, syntax-depth, parse-cpu, function-steps)")
+	fl.StringVar(&f.stdinFilename, "stdin-filename", "", "read the source of this file from standard input (give - as the path): reported as this path, analysed with its project on disk")
 	registerOutputFlags(fl)
 }
 
 // runCheck is `mcplint check`.
 func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
+	stdinRoots, stdinName, overlay, err := stdinSource(cmd.InOrStdin(), args, f)
+	if err != nil {
+		return err
+	}
+	if stdinRoots != nil {
+		args = stdinRoots
+	}
 	if len(args) == 0 {
 		args = []string{"."}
 	}
@@ -114,7 +123,10 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputFlags(f); err != nil {
+	if stdinRoots != nil {
+		applyStdin(&opts, stdinName, overlay)
+	}
+	if err := checkOutputFlags(cmd, f); err != nil {
 		return err
 	}
 	if !f.quiet {
@@ -151,6 +163,11 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	}
 	if f.verbose {
 		printVerbose(cmd.ErrOrStderr(), res)
+	}
+	if stdinRoots == nil {
+		warnEmptyRoots(cmd.ErrOrStderr(), res)
+	} else {
+		warnStdinSkipped(cmd.ErrOrStderr(), res, stdinName)
 	}
 	if err := afterRun(f, res); err != nil {
 		return err

@@ -43,7 +43,7 @@ func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
 	if len(files) == 0 {
 		return nil
 	}
-	if err := checkOutputFlags(f); err != nil {
+	if err := checkOutputFlags(cmd, f); err != nil {
 		return err
 	}
 	if err := checkWriteTargets(f); err != nil {

@@ -60,6 +60,9 @@ in-flight request, and offers fixes. It never runs the code it reads.`,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := unknownCommand(cmd, args); err != nil {
+				return err
+			}
 			return runCheck(cmd, args, f)
 		},
 	}
@@ -80,9 +83,8 @@ in-flight request, and offers fixes. It never runs the code it reads.`,
 	for _, extra := range extraCommands {
 		root.AddCommand(extra())
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{err}
-	})
+	root.SetFlagErrorFunc(flagError)
+	root.SuggestionsMinimumDistance = 2 // cobra's default, which SuggestionsFor alone does not apply
 	return root
 }
 

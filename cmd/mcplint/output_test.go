@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 func TestOutputSpecs(t *testing.T) {
@@ -14,15 +16,15 @@ func TestOutputSpecs(t *testing.T) {
 		want             []outputSpec
 		err              string
 	}{
-		{nil, nil, []outputSpec{{"text", ""}}, ""},
-		{nil, []string{"out.txt"}, []outputSpec{{"text", "out.txt"}}, ""},
+		{nil, nil, []outputSpec{{"full", ""}}, ""},
+		{nil, []string{"out.txt"}, []outputSpec{{"full", "out.txt"}}, ""},
 		{[]string{"sarif", "github"}, []string{"a.sarif"}, []outputSpec{{"sarif", "a.sarif"}, {"github", ""}}, ""},
-		{[]string{"json", "text"}, []string{"a.json", "-"}, []outputSpec{{"json", "a.json"}, {"text", ""}}, ""},
+		{[]string{"json", "text"}, []string{"a.json", "-"}, []outputSpec{{"json", "a.json"}, {"full", ""}}, ""},
 		{[]string{"JSON"}, nil, []outputSpec{{"json", ""}}, ""},
 		{[]string{"json", "text"}, nil, nil, "both write to stdout"},
 		{[]string{"json", "sarif"}, []string{"x", "./x"}, nil, "both write to ./x"},
-		{[]string{"json"}, []string{"a", "b"}, nil, "2 --output for 1 --format"},
-		{[]string{"yaml"}, nil, nil, `unknown --format "yaml"`},
+		{[]string{"json"}, []string{"a", "b"}, nil, "2 --output for 1 --output-format"},
+		{[]string{"yaml"}, nil, nil, `unknown --output-format "yaml"`},
 	} {
 		got, err := outputSpecs(tc.formats, tc.outputs)
 		if tc.err != "" {
@@ -37,8 +39,35 @@ func TestOutputSpecs(t *testing.T) {
 	}
 }
 
+// MCPLINT_OUTPUT_FORMAT is the format when no flag gives one.
+func TestOutputFormatEnv(t *testing.T) {
+	t.Setenv(outputFormatEnv, "concise")
+	if got, err := outputSpecs(nil, nil); err != nil || !reflect.DeepEqual(got, []outputSpec{{"concise", ""}}) {
+		t.Errorf("with %s=concise: %v, %v", outputFormatEnv, got, err)
+	}
+	if got, err := outputSpecs([]string{"json"}, nil); err != nil || !reflect.DeepEqual(got, []outputSpec{{"json", ""}}) {
+		t.Errorf("the flag beats %s: %v, %v", outputFormatEnv, got, err)
+	}
+	t.Setenv(outputFormatEnv, "yml")
+	if _, err := outputSpecs(nil, nil); err == nil || !strings.Contains(err.Error(), "unknown "+outputFormatEnv+` "yml"`) {
+		t.Errorf("a bad %s: %v", outputFormatEnv, err)
+	}
+}
+
 func TestUseColor(t *testing.T) {
-	if useColor(&bytes.Buffer{}, false) {
+	cmd := func(color string) *cobra.Command {
+		c := newRootCmd()
+		if color != "" {
+			if err := c.Flags().Set("color", color); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return c
+	}
+	for _, env := range []string{"NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE"} {
+		t.Setenv(env, "")
+	}
+	if useColor(cmd(""), &bytes.Buffer{}, false) {
 		t.Error("color on a buffer")
 	}
 	f, err := os.CreateTemp(t.TempDir(), "out")
@@ -46,23 +75,66 @@ func TestUseColor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if useColor(f, false) {
+	if useColor(cmd(""), f, false) {
 		t.Error("color on a regular file")
+	}
+	for _, tc := range []struct {
+		color   string
+		env     []string
+		noColor bool
+		want    bool
+	}{
+		{"always", nil, false, true},
+		{"always", []string{"NO_COLOR", "1"}, false, true}, // the flag beats the environment
+		{"always", nil, true, false},                       // --no-color is --color never
+		{"never", []string{"FORCE_COLOR", "1"}, false, false},
+		{"", []string{"FORCE_COLOR", "1"}, false, true},
+		{"", []string{"CLICOLOR_FORCE", "1"}, false, true},
+		{"", []string{"FORCE_COLOR", "0"}, false, false},
+		{"", []string{"FORCE_COLOR", "1", "NO_COLOR", "1"}, false, false},
+	} {
+		for i := 0; i < len(tc.env); i += 2 {
+			t.Setenv(tc.env[i], tc.env[i+1])
+		}
+		if got := useColor(cmd(tc.color), &bytes.Buffer{}, tc.noColor); got != tc.want {
+			t.Errorf("--color %q, env %q, --no-color %v: color = %v, want %v", tc.color, tc.env, tc.noColor, got, tc.want)
+		}
+		for _, env := range []string{"NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE"} {
+			t.Setenv(env, "")
+		}
 	}
 	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
 	if err != nil {
 		return // no terminal here: the cases above are what can be checked
 	}
 	defer tty.Close()
-	t.Setenv("NO_COLOR", "")
-	if !useColor(tty, false) {
+	if !useColor(cmd(""), tty, false) {
 		t.Error("no color on a terminal")
 	}
-	if useColor(tty, true) {
+	if useColor(cmd(""), tty, true) {
 		t.Error("color with --no-color")
 	}
 	t.Setenv("NO_COLOR", "1")
-	if useColor(tty, false) {
+	if useColor(cmd(""), tty, false) {
 		t.Error("color with NO_COLOR")
+	}
+}
+
+// The audit's progress goes only to a terminal: a log or a pipe gets none.
+func TestAuditProgressNotOnAPipe(t *testing.T) {
+	var b bytes.Buffer
+	p := auditProgress(&b, 3)
+	p(0, "a")
+	p(3, "")
+	if b.Len() != 0 {
+		t.Errorf("progress on a buffer: %q", b.String())
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return // no terminal here: the case above is what can be checked
+	}
+	defer tty.Close()
+	if !isTerminal(tty) {
+		t.Error("/dev/tty is not a terminal")
 	}
 }

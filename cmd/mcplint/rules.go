@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/mcplint/mcplint/config"
@@ -36,6 +39,7 @@ func currentSelection(cmd *cobra.Command, paths []string, f *checkFlags) (*confi
 
 func newRulesCmd() *cobra.Command {
 	f := &checkFlags{}
+	var format string
 	c := &cobra.Command{
 		Use:   "rules [PATH]",
 		Short: "List the rules, and which the configuration for PATH (default .) enables and why",
@@ -46,6 +50,13 @@ func newRulesCmd() *cobra.Command {
 				return err
 			}
 			out := cmd.OutOrStdout()
+			switch strings.ToLower(format) {
+			case "json":
+				return writeRulesJSON(out, cfg, sel)
+			case "", "full", "text":
+			default:
+				return usageError{fmt.Errorf("unknown --output-format %s for rules (one of full, json)%s", escape.Quote(format), didYouMean(format, []string{"full", "json"}))}
+			}
 			if cfg.Path != "" {
 				fmt.Fprintf(out, "configuration: %s\n\n", escape.Visible(cfg.Path))
 			} else {
@@ -66,7 +77,44 @@ func newRulesCmd() *cobra.Command {
 		},
 	}
 	selectionFlags(c, f)
+	c.Flags().StringVar(&format, "output-format", "full", "full (a table) or json (an array of the rules, with their documentation)")
 	return c
+}
+
+// JSONRule is one rule in `mcplint rules --output-format json`.
+type JSONRule struct {
+	Code        string   `json:"code"`
+	Name        string   `json:"name"`
+	Kind        string   `json:"kind"`     // code, dependency or meta
+	Severity    string   `json:"severity"` // where the project's versions can crash
+	Fix         string   `json:"fix"`      // none, sometimes or always
+	DefaultOff  bool     `json:"default_off"`
+	Enabled     bool     `json:"enabled"` // in the configuration for PATH and the flags
+	Why         string   `json:"why"`
+	Summary     string   `json:"summary"`
+	Tags        []string `json:"tags"`
+	Explanation string   `json:"explanation"` // Markdown, as `mcplint explain` prints it
+}
+
+// writeRulesJSON writes every rule as a JSON array (ruff's
+// `rule --all --output-format json`), with its state in the configuration.
+func writeRulesJSON(w io.Writer, cfg *config.Config, sel map[string]config.Decision) error {
+	out := []JSONRule{}
+	for _, r := range rules.All() {
+		d := sel[r.Code]
+		out = append(out, JSONRule{
+			Code: r.Code, Name: r.Name,
+			Kind:       map[rules.Kind]string{rules.CodeRule: "code", rules.DependencyRule: "dependency", rules.MetaRule: "meta"}[r.Kind],
+			Severity:   r.Severity.String(),
+			Fix:        map[rules.FixAvailability]string{rules.FixNone: "none", rules.FixSometimes: "sometimes", rules.FixAlways: "always"}[r.Fix],
+			DefaultOff: r.DefaultOff, Enabled: d.On, Why: d.Why, Summary: r.Doc.Summary,
+			Tags: append([]string{}, r.Tags...), Explanation: r.Markdown(),
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 func newExplainCmd() *cobra.Command {
