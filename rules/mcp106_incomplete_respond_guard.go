@@ -108,8 +108,8 @@ func runMCP106(p *Pass) {
 			if len(others) > 3 {
 				others = append(others[:3], fmt.Sprintf("%d more", len(others)-3))
 			}
-			p.ReportNode(m, stmt, fmt.Sprintf("this guard runs before some of the project's servers, not before "+
-				"those started from %s (each serves in a process of its own, so their findings stay errors): import "+
+			p.ReportNode(m, stmt, fmt.Sprintf("this guard does not run before every server of the project: not before "+
+				"those started from %s; each serves in a process of its own, so their findings stay errors; import "+
 				"it first there too", strings.Join(others, ", ")), nil)
 		default:
 			for _, pt := range g.Patches {
