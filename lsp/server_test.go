@@ -76,6 +76,13 @@ type client struct {
 
 func newClient(t *testing.T, files map[string]string) *client {
 	t.Helper()
+	return newClientWith(t, files, map[string]any{"workspace": map[string]any{"workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create"}}}})
+}
+
+// newClientWith starts a server on a project made of files for a client
+// with capabilities.
+func newClientWith(t *testing.T, files map[string]string, capabilities map[string]any) *client {
+	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -108,7 +115,7 @@ func newClient(t *testing.T, files map[string]string) *client {
 	var init json.RawMessage
 	c.call("initialize", map[string]any{
 		"processId": nil, "rootUri": pathURI(dir),
-		"capabilities": map[string]any{"workspace": map[string]any{"workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create"}}}},
+		"capabilities": capabilities,
 	}, &init)
 	c.notify("initialized", map[string]any{})
 	return c
@@ -375,4 +382,74 @@ func TestStaleActions(t *testing.T) {
 
 func rangeOf(l1, c1, l2, c2 int) protocol.Range {
 	return protocol.Range{Start: protocol.Position{Line: uint32(l1), Character: uint32(c1)}, End: protocol.Position{Line: uint32(l2), Character: uint32(c2)}}
+}
+
+// action is a code action as the client reads it.
+type action struct {
+	Title       string
+	IsPreferred bool
+	Edit        struct {
+		Changes         map[string][]json.RawMessage
+		DocumentChanges []struct {
+			Kind         string
+			URI          string
+			TextDocument struct{ URI string }
+		}
+	}
+}
+
+func (c *client) actions(name string, line int) []action {
+	c.t.Helper()
+	var acts []action
+	c.call("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": c.uri(name)},
+		"range":        map[string]any{"start": map[string]any{"line": line, "character": 0}, "end": map[string]any{"line": line, "character": 0}},
+		"context":      map[string]any{"diagnostics": []any{}},
+	}, &acts)
+	return acts
+}
+
+// TestCreateFileAction: the guard fix, which writes a new module, is a
+// "create" operation for a client that applies them, and is not offered
+// to one that does not; the other fixes are plain changes there.
+func TestCreateFileAction(t *testing.T) {
+	guard := func(acts []action) *action {
+		for i := range acts {
+			if strings.Contains(acts[i].Title, "add a guard") {
+				return &acts[i]
+			}
+		}
+		return nil
+	}
+	c := newClient(t, project())
+	c.open("requirements.txt", requirements)
+	c.await("MCP001", func() bool { return has(c.codes("requirements.txt"), "MCP001") })
+	acts := c.actions("requirements.txt", 0)
+	g := guard(acts)
+	if g == nil {
+		t.Fatalf("actions = %+v, want the guard", acts)
+	}
+	created := false
+	for _, dc := range g.Edit.DocumentChanges {
+		if dc.Kind == "create" && strings.HasSuffix(dc.URI, "/mcp_respond_guard.py") {
+			created = true
+		}
+	}
+	if !created || !strings.Contains(g.Title, "(unsafe") || g.IsPreferred {
+		t.Errorf("guard action = %+v, want an unsafe create of mcp_respond_guard.py", g)
+	}
+	if !acts[0].IsPreferred || strings.Contains(acts[0].Title, "unsafe") {
+		t.Errorf("first action = %q, want MCP001's safe floor raise", acts[0].Title)
+	}
+
+	plain := newClientWith(t, project(), map[string]any{})
+	plain.open("requirements.txt", requirements)
+	plain.await("MCP001", func() bool { return has(plain.codes("requirements.txt"), "MCP001") })
+	acts = plain.actions("requirements.txt", 0)
+	if g := guard(acts); g != nil {
+		t.Errorf("a client without create operations is offered %q", g.Title)
+	}
+	if len(acts) == 0 || len(acts[0].Edit.Changes[plain.uri("requirements.txt")]) == 0 {
+		t.Errorf("actions = %+v, want the floor raise as plain changes", acts)
+	}
 }
