@@ -28,6 +28,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -473,7 +474,15 @@ func (s *Server) analyse() {
 	s.mu.Unlock()
 }
 
-func (s *Server) run(roots []string, overlay map[string][]byte, cache *engine.Cache) (*analysis, error) {
+func (s *Server) run(roots []string, overlay map[string][]byte, cache *engine.Cache) (a *analysis, err error) {
+	defer func() {
+		// A bug in an analysis must not end the editor's session: it is
+		// reported like a configuration error, and the server goes on.
+		if r := recover(); r != nil {
+			s.log.Printf("panic: %v\n%s", r, debug.Stack())
+			a, err = nil, fmt.Errorf("internal error (the server's log has the details; please report it): %v", r)
+		}
+	}()
 	if s.opts.Config == nil {
 		return nil, errors.New("no configuration")
 	}
@@ -486,7 +495,7 @@ func (s *Server) run(roots []string, overlay map[string][]byte, cache *engine.Ca
 	if err != nil {
 		return nil, err
 	}
-	a := &analysis{res: res, byFile: map[string][]rules.Diagnostic{}, roots: roots}
+	a = &analysis{res: res, byFile: map[string][]rules.Diagnostic{}, roots: roots}
 	for _, d := range res.Diagnostics {
 		if d.Suppression != nil {
 			continue

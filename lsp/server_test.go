@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -89,8 +90,14 @@ func newClientWith(t *testing.T, files map[string]string, capabilities map[strin
 			t.Fatal(err)
 		}
 	}
+	return newClientConfig(t, dir, capabilities, func([]string) (engine.Options, error) { return engine.Options{Jobs: 1}, nil })
+}
+
+// newClientConfig starts a server with config on the project in dir.
+func newClientConfig(t *testing.T, dir string, capabilities map[string]any, config func([]string) (engine.Options, error)) *client {
+	t.Helper()
 	srv := New(Options{
-		Config:   func([]string) (engine.Options, error) { return engine.Options{Jobs: 1}, nil },
+		Config:   config,
 		Explain:  func(code string, _ []string) string { return rules.Lookup(code).Markdown() },
 		Debounce: 50 * time.Millisecond,
 	})
@@ -142,6 +149,10 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		}
 	case "window/showMessage":
 		c.msgs = append(c.msgs, string(*req.Params))
+		select {
+		case c.changed <- struct{}{}:
+		default:
+		}
 	}
 	return nil, nil
 }
@@ -451,5 +462,42 @@ func TestCreateFileAction(t *testing.T) {
 	}
 	if len(acts) == 0 || len(acts[0].Edit.Changes[plain.uri("requirements.txt")]) == 0 {
 		t.Errorf("actions = %+v, want the floor raise as plain changes", acts)
+	}
+}
+
+// TestAnalysisError: an analysis that fails (an invalid configuration) or
+// panics is shown to the user once, and the server goes on serving.
+func TestAnalysisError(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "helpers.py"), []byte(helpersPy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	c := newClientConfig(t, dir, map[string]any{}, func([]string) (engine.Options, error) {
+		calls++
+		if calls == 1 {
+			panic("boom")
+		}
+		return engine.Options{}, errors.New("pyproject.toml: bad")
+	})
+	messages := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.msgs)
+	}
+	c.open("helpers.py", helpersPy)
+	c.await("the panic reported", func() bool { return messages() >= 1 })
+	c.change("helpers.py", helpersPy+"\n")
+	c.await("the error reported", func() bool { return messages() >= 2 })
+	c.change("helpers.py", helpersPy+"\n\n") // the same error again: not repeated
+	var h json.RawMessage
+	c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": c.uri("helpers.py")}, "position": map[string]any{"line": 4, "character": 25}}, &h)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.msgs) != 2 || !strings.Contains(c.msgs[0], "internal error") || !strings.Contains(c.msgs[0], "boom") || !strings.Contains(c.msgs[1], "pyproject.toml: bad") {
+		t.Errorf("messages = %q, want the panic, then the configuration error once", c.msgs)
+	}
+	if string(h) != "null" {
+		t.Errorf("hover = %s, want null (no analysis)", h)
 	}
 }
