@@ -300,8 +300,10 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 	s.mu.Lock()
 	s.docs[abs] = &doc{path: workspace.DisplayPath(abs), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	if !s.underRoot(abs) {
-		// A file outside every workspace folder: its folder is scanned too.
-		s.roots = append(s.roots, filepath.Dir(abs))
+		// A file outside every workspace folder (or a client that gave
+		// none) is scanned itself, with the project the engine finds
+		// around it; not its folder, which may be a home directory.
+		s.roots = append(s.roots, abs)
 	}
 	s.mu.Unlock()
 	s.schedule(0)
@@ -436,10 +438,11 @@ func (s *Server) analyse() {
 	s.mu.Lock()
 	asked := s.asked
 	roots := append([]string(nil), s.roots...)
-	if len(roots) == 0 {
-		if wd, err := os.Getwd(); err == nil {
-			roots = []string{wd}
-		}
+	if len(roots) == 0 { // no folder, and no file open yet
+		s.done = asked
+		s.cond.Broadcast()
+		s.mu.Unlock()
+		return
 	}
 	overlay := map[string][]byte{}
 	texts := map[string][]byte{}

@@ -501,3 +501,44 @@ func TestAnalysisError(t *testing.T) {
 		t.Errorf("hover = %s, want null (no analysis)", h)
 	}
 }
+
+// TestOutsideWorkspace: a file opened outside the workspace folders is
+// analysed too (as a scan root of its own, not its folder, which may be a
+// home directory: a sibling is not read).
+func TestOutsideWorkspace(t *testing.T) {
+	c := newClient(t, map[string]string{"requirements.txt": requirements})
+	other := t.TempDir()
+	for _, name := range []string{"tool.py", "sibling.py"} {
+		if err := os.WriteFile(filepath.Join(other, name), []byte(crashingTool), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uri := pathURI(filepath.Join(other, "tool.py"))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "python", "version": 1, "text": crashingTool}})
+	codes := func(uri string) []string {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		var out []string
+		for _, d := range c.diags[uri] {
+			out = append(out, d.Code)
+		}
+		return out
+	}
+	c.await("MCP101 in tool.py", func() bool { return has(codes(uri), "MCP101") })
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := c.counts[pathURI(filepath.Join(other, "sibling.py"))]; n != 0 {
+		t.Errorf("sibling.py, in the folder of a file outside the workspace, was analysed")
+	}
+}
+
+const crashingTool = `from anyio import to_thread
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("x")
+
+
+@mcp.tool()
+async def work(n: int) -> int:
+    return await to_thread.run_sync(sum, range(n))
+`
