@@ -542,3 +542,24 @@ mcp = FastMCP("x")
 async def work(n: int) -> int:
     return await to_thread.run_sync(sum, range(n))
 `
+
+// TestCloseAndSave: closing a buffer makes the disk's contents count again;
+// a save with the text analyses what was saved.
+func TestCloseAndSave(t *testing.T) {
+	c := newClient(t, project())
+	clean := strings.Replace(helpersPy, "await to_thread.run_sync(sum, range(n))", "sum(range(n))", 1)
+	c.open("helpers.py", clean)
+	c.await("the published project", func() bool { return has(c.codes("requirements.txt"), "MCP001") })
+	if codes := c.codes("helpers.py"); len(codes) != 0 {
+		t.Fatalf("helpers.py as the buffer holds it: %v, want nothing", codes)
+	}
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": c.uri("helpers.py")}})
+	c.await("MCP101 from the disk's helpers.py", func() bool { return has(c.codes("helpers.py"), "MCP101") })
+
+	c.open("helpers.py", helpersPy)
+	if err := os.WriteFile(filepath.Join(c.dir, "helpers.py"), []byte(clean), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": c.uri("helpers.py")}, "text": clean})
+	c.await("helpers.py cleared on save", func() bool { return len(c.codes("helpers.py")) == 0 })
+}
