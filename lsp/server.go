@@ -34,7 +34,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aymanbagabas/go-udiff"
 	"github.com/mcplint/mcplint/engine"
+	"github.com/mcplint/mcplint/fix"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/mcplint/mcplint/workspace"
 	"github.com/sourcegraph/jsonrpc2"
@@ -118,6 +120,8 @@ type analysis struct {
 	// byFile are the findings of each file (absolute path).
 	byFile map[string][]rules.Diagnostic
 	roots  []string
+	// overlay is the run's engine.Options.Overlay (display path -> bytes).
+	overlay map[string][]byte
 }
 
 // New returns a server with opts.
@@ -282,7 +286,7 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 			TextDocumentSync: protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &full, Save: protocol.SaveOptions{IncludeText: &yes}},
 			HoverProvider:    true,
 			CodeActionProvider: protocol.CodeActionOptions{
-				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, KindFixAll},
 			},
 			Workspace: &protocol.ServerCapabilitiesWorkspace{
 				WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{Supported: &yes, ChangeNotifications: &protocol.BoolOrString{Value: true}},
@@ -498,7 +502,7 @@ func (s *Server) run(roots []string, overlay map[string][]byte, cache *engine.Ca
 	if err != nil {
 		return nil, err
 	}
-	a = &analysis{res: res, byFile: map[string][]rules.Diagnostic{}, roots: roots}
+	a = &analysis{res: res, byFile: map[string][]rules.Diagnostic{}, roots: roots, overlay: overlay}
 	for _, d := range res.Diagnostics {
 		if d.Suppression != nil {
 			continue
@@ -613,8 +617,14 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: strings.Join(parts, "\n---\n\n")}, Range: rng}, nil
 }
 
+// KindFixAll is the code action that applies every safe fix of a
+// document, as `mcplint check --fix` would (ruff's source.fixAll.ruff).
+const KindFixAll = protocol.CodeActionKindSource + ".fixAll.mcplint"
+
 func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {
-	if len(p.Context.Only) > 0 && !wants(p.Context.Only, protocol.CodeActionKindQuickFix) {
+	quick := len(p.Context.Only) == 0 || wants(p.Context.Only, protocol.CodeActionKindQuickFix)
+	all := len(p.Context.Only) > 0 && wants(p.Context.Only, KindFixAll) // asked for by name only: it runs the fixer
+	if !quick && !all {
 		return []protocol.CodeAction{}, nil
 	}
 	abs, err := uriPath(p.TextDocument.URI)
@@ -629,7 +639,18 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		versions[abs] = d.version
 	}
 	s.mu.Unlock()
+	if !quick {
+		diags = nil
+	}
 	var safe, unsafe []protocol.CodeAction
+	if all && a != nil {
+		act, err := s.fixAll(abs, a, versions, canCreate)
+		if err != nil {
+			s.log.Printf("fix all: %v", err)
+		} else if act != nil {
+			safe = append(safe, *act)
+		}
+	}
 	for i := range diags {
 		d := &diags[i]
 		if !onLines(toRange(d.Location), p.Range) {
@@ -686,6 +707,70 @@ func without(list []string, s string) []string {
 	for _, x := range list {
 		if x != s {
 			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// fixAll is the KindFixAll action of the document abs: the edits `mcplint
+// check --fix` would make to it, and to the files its fixes change with it
+// (fix.FileResult.With), checked as the fixer checks them (each changed
+// file re-parses, each fixed finding is gone). nil when nothing is fixed.
+func (s *Server) fixAll(abs string, a *analysis, versions map[string]int32, canCreate bool) (*protocol.CodeAction, error) {
+	opts, err := s.opts.Config(a.roots)
+	if err != nil {
+		return nil, err
+	}
+	opts.Overlay = a.overlay
+	out, err := fix.Run(a.roots, opts, fix.Mode{})
+	if err != nil {
+		return nil, err
+	}
+	byPath := map[string]*fix.FileResult{}
+	for _, f := range out.Files {
+		byPath[f.Path] = f
+	}
+	var mine *fix.FileResult
+	for _, f := range out.Files {
+		if absPath(f.Path) == abs {
+			mine = f
+		}
+	}
+	if mine == nil {
+		return nil, nil
+	}
+	// The whole-file changes as one fix of byte-offset edits, which
+	// workspaceEdit turns into text edits as it does the rules' fixes.
+	var whole rules.Fix
+	for _, f := range append([]*fix.FileResult{mine}, withFiles(mine, byPath)...) {
+		if f.Created {
+			whole.Edits = append(whole.Edits, rules.Edit{Path: f.Path, New: string(f.New), Create: true})
+			continue
+		}
+		for _, e := range udiff.Bytes(f.Old, f.New) {
+			whole.Edits = append(whole.Edits, rules.Edit{Path: f.Path, Start: e.Start, End: e.End, New: e.New})
+		}
+	}
+	read := func(p string) ([]byte, error) {
+		if f := byPath[p]; f != nil {
+			return f.Old, nil
+		}
+		return a.res.Read(p)
+	}
+	edit, err := workspaceEdit(&whole, read, versions, canCreate)
+	if err != nil {
+		return nil, err
+	}
+	kind := KindFixAll
+	return &protocol.CodeAction{Title: fmt.Sprintf("mcplint: fix all (%d safe fix%s, as --fix)", mine.Fixed, map[bool]string{true: "", false: "es"}[mine.Fixed == 1]), Kind: &kind, Edit: edit}, nil
+}
+
+// withFiles are the results of the files a fix applied to f also changes.
+func withFiles(f *fix.FileResult, byPath map[string]*fix.FileResult) []*fix.FileResult {
+	var out []*fix.FileResult
+	for _, p := range f.With {
+		if w := byPath[p]; w != nil && w != f {
+			out = append(out, w)
 		}
 	}
 	return out

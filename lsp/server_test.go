@@ -563,3 +563,51 @@ func TestCloseAndSave(t *testing.T) {
 	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": c.uri("helpers.py")}, "text": clean})
 	c.await("helpers.py cleared on save", func() bool { return len(c.codes("helpers.py")) == 0 })
 }
+
+// TestFixAll: asked for by kind, source.fixAll.mcplint gives what --fix
+// writes to the document; the quick fixes do not include it.
+func TestFixAll(t *testing.T) {
+	c := newClient(t, project())
+	c.open("helpers.py", helpersPy)
+	c.await("MCP101", func() bool { return has(c.codes("helpers.py"), "MCP101") })
+	var acts []struct {
+		Title string
+		Kind  string
+		Edit  struct {
+			DocumentChanges []struct {
+				TextDocument struct{ URI string }
+				Edits        []protocol.TextEdit
+			}
+		}
+	}
+	c.call("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": c.uri("helpers.py")},
+		"range":        map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 0, "character": 0}},
+		"context":      map[string]any{"diagnostics": []any{}, "only": []string{"source.fixAll"}},
+	}, &acts)
+	if len(acts) != 1 || acts[0].Kind != KindFixAll || len(acts[0].Edit.DocumentChanges) != 1 {
+		t.Fatalf("actions = %+v, want one %s on helpers.py", acts, KindFixAll)
+	}
+	got := applyEdits([]byte(helpersPy), acts[0].Edit.DocumentChanges[0].Edits)
+	out, err := fix.Run([]string{c.dir}, engine.Options{Jobs: 1}, fix.Mode{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range out.Files {
+		if filepath.Base(f.Path) == "helpers.py" {
+			found = true
+			if string(f.New) != string(got) {
+				t.Errorf("fix all gives\n%s\n--fix writes\n%s", got, f.New)
+			}
+		}
+	}
+	if !found || string(got) == helpersPy {
+		t.Errorf("fix all changed nothing (--fix changes helpers.py: %v)", found)
+	}
+	for _, a := range c.actions("helpers.py", 4) {
+		if strings.Contains(a.Title, "fix all") {
+			t.Errorf("the quick fixes include %q", a.Title)
+		}
+	}
+}
