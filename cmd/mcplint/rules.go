@@ -132,21 +132,25 @@ func newExplainCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			fmt.Fprint(out, r.Markdown())
-			d := sel[r.Code]
-			state := "off"
-			if d.On {
-				state = "on"
-			}
-			where := "the defaults (no configuration file)"
-			if cfg.Path != "" {
-				where = cfg.Path
-			}
-			fmt.Fprintf(out, "## In this configuration\n%s: %s (from %s and the command line)\n", state, d.Why, where)
+			fmt.Fprint(cmd.OutOrStdout(), explainText(r, cfg, sel))
 			return nil
 		},
 	}
 	selectionFlags(c, f)
 	return c
+}
+
+// explainText is what `mcplint explain` prints for r (the server's hover
+// too): the rule's documentation, and whether the configuration enables it.
+func explainText(r *rules.Rule, cfg *config.Config, sel map[string]config.Decision) string {
+	d := sel[r.Code]
+	state := "off"
+	if d.On {
+		state = "on"
+	}
+	where := "the defaults (no configuration file)"
+	if cfg.Path != "" {
+		where = cfg.Path
+	}
+	return r.Markdown() + fmt.Sprintf("## In this configuration\n%s: %s (from %s and the command line)\n", state, d.Why, where)
 }
