@@ -1,0 +1,296 @@
+package pyast
+
+// Recovery from the gaps of tree-sitter-python's grammar and scanner: valid
+// Python it refuses, for which it would make an ERROR node and mcplint an
+// MCP000. Three are known (the conformance test, conformance_test.go, found
+// the last two in the standard library):
+//
+//  1. A starred operand in a tuple without brackets (below).
+//  2. A line inside brackets indented less than the block around it, after
+//     a "." or a binary operator: `(bar.\n        baz)` in a method. Inside
+//     brackets a line break is only a blank to CPython's tokenizer, but
+//     tree-sitter's scanner emits a dedent there. The copy it re-parses has
+//     each such line break (not one that ends a comment) as a space:
+//     CPython's tokens, tree-sitter's tree of them.
+//  3. async and await as attribute names (`asyncio.async(f)`), which
+//     Python 3.6 compiles: the copy spells them Async and Await (the tree's
+//     text comes from the file, so the identifier still reads "async").
+//
+// A starred expression whose operand starts with a bracket or a string, in
+// a tuple without parentheses: `b = 1, *[a]`, `yield None, h, *[f(x) for x
+// in y]`, `return *(a), b`, `for x in 1, *{a}:`. tree-sitter-python v0.25.0
+// accepts `*name`, `*a.b`, `*f()` there and the same starred operands
+// inside brackets, `(1, *[a])`, but not these. CPython's grammar
+// (star_expressions) takes them all since 3.5 (PEP 448).
+//
+// The recovery: when tree-sitter's tree has errors, each such "*" (outside
+// brackets, after "=", ",", an augmented assignment, "return", "yield" or
+// "in", before "(", "[", "{" or a string) is blanked in a copy of the
+// source and tree-sitter parses the copy (the same length: every offset
+// stays valid). When the copy parses without an error and each blanked "*"
+// is right before an element of an expression_list, the operand gets back
+// its star: a list_splat node from the "*" to the operand's end, with the
+// "*" leaf and the operand as children, the tree tree-sitter makes of the
+// same tuple in parentheses. Otherwise the first tree stands, errors and
+// all: `b = *[a]` (no tuple) stays a syntax error, as in CPython.
+
+import "bytes"
+
+// recoverGrammarGaps returns the tree of src with the gaps above filled,
+// or t as it is (t is tree-sitter's tree, before dropPunctuation).
+func recoverGrammarGaps(src []byte, t []rawNode, steps int64, lim Limits) ([]rawNode, int64) {
+	if len(t) == 0 || t[0].flags&flagHasError == 0 {
+		return t, steps
+	}
+	stars, blanks, names := gapCandidates(src)
+	if len(stars)+len(blanks)+len(names) == 0 {
+		return t, steps
+	}
+	body := append([]byte(nil), src...)
+	for _, s := range stars {
+		body[s] = ' '
+	}
+	for _, b := range blanks {
+		body[b] = ' '
+	}
+	for _, n := range names {
+		body[n] -= 'a' - 'A' // async -> Async, await -> Await
+	}
+	t2, steps2, err := parseTreeSitter(body, lim)
+	if err != nil || t2[0].flags&flagHasError != 0 {
+		return t, steps
+	}
+	if len(stars) == 0 {
+		return t2, max(steps, steps2)
+	}
+	out, ok := wrapStarred(body, t2, stars)
+	if !ok {
+		return t, steps
+	}
+	return out, max(steps, steps2)
+}
+
+// gapCandidates returns the offsets of what the copy changes (see the
+// file comment): the "*" that may start a starred operand tree-sitter
+// refuses (outside brackets, after a token that ends where an expression
+// list may start, before a bracket or a string), the line break bytes
+// inside brackets (not ending a comment), and the first letter of async
+// and await after a ".". It tokenizes only as far as that needs: strings,
+// comments and brackets.
+func gapCandidates(src []byte) (stars, blanks, names []int) {
+	depth := 0
+	comment := false // the current line has a comment
+	prev := ""       // the previous token's text (operators and names), "" at a line start
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '#':
+			comment = true
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+				i++
+			}
+			continue
+		case c == '\n' || c == '\r':
+			if depth == 0 {
+				prev = ""
+			} else if !comment {
+				blanks = append(blanks, i)
+			}
+			comment = false
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\f' || c == '\\':
+			i++
+			continue
+		}
+		if q := stringStart(src, i); q >= 0 {
+			i = skipString(src, i, q)
+			prev = "str"
+			continue
+		}
+		switch {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			prev = string(c)
+			i++
+		case c == ')' || c == ']' || c == '}':
+			depth = max(depth-1, 0)
+			prev = string(c)
+			i++
+		case isNameByte(c):
+			j := i
+			for j < len(src) && isNameByte(src[j]) {
+				j++
+			}
+			if prev == "." && (string(src[i:j]) == "async" || string(src[i:j]) == "await") {
+				names = append(names, i)
+			}
+			prev = string(src[i:j])
+			i = j
+		case c == '*' && depth == 0 && (i+1 >= len(src) || src[i+1] != '*' && src[i+1] != '='):
+			if starContext(prev) {
+				j := i + 1
+				for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+					j++
+				}
+				if j < len(src) && (src[j] == '(' || src[j] == '[' || src[j] == '{' || stringStart(src, j) >= 0) {
+					stars = append(stars, i)
+				}
+			}
+			prev = "*"
+			i++
+		default:
+			// An operator: read it whole (augmented assignments end in "=").
+			j := i + 1
+			for j < len(src) && bytes.IndexByte([]byte("=<>!*/%&|^@+-.:~"), src[j]) >= 0 && j-i < 3 {
+				j++
+			}
+			prev = string(src[i:j])
+			i = j
+		}
+	}
+	return stars, blanks, names
+}
+
+// starContext reports whether a starred expression may follow the token
+// prev in a tuple without brackets.
+func starContext(prev string) bool {
+	switch prev {
+	case "=", ",", "return", "yield", "in", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "&=", "|=", "^=", ">>=", "<<=", "**=":
+		return true
+	}
+	return false
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// stringStart returns the offset of the quote of a string literal starting
+// at i (after its prefix letters), or -1.
+func stringStart(src []byte, i int) int {
+	if i > 0 && isNameByte(src[i-1]) {
+		return -1
+	}
+	j := i
+	for j < len(src) && j-i < 3 && bytes.IndexByte([]byte("rRbBuUfFtT"), src[j]) >= 0 {
+		j++
+	}
+	if j < len(src) && (src[j] == '"' || src[j] == '\'') {
+		return j
+	}
+	return -1
+}
+
+// skipString returns the offset past the string literal at i whose quote
+// is at q. An f-string's replacement fields are skipped as text: a
+// candidate star is only one, and a wrong one fails the re-parse check.
+func skipString(src []byte, i, q int) int {
+	quote := src[q]
+	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
+	j := q + 1
+	if triple {
+		j = q + 3
+	}
+	for j < len(src) {
+		switch c := src[j]; {
+		case c == '\\':
+			j += 2
+		case c == quote && (!triple || j+2 < len(src) && src[j+1] == quote && src[j+2] == quote):
+			if triple {
+				return j + 3
+			}
+			return j + 1
+		case (c == '\n' || c == '\r') && !triple:
+			return j
+		default:
+			j++
+		}
+	}
+	return len(src)
+}
+
+// wrapStarred gives each operand after a blanked star back its list_splat
+// node (see the file comment); ok is false when a star is not right before
+// an element of an expression_list.
+func wrapStarred(src []byte, t []rawNode, stars []int) ([]rawNode, bool) {
+	// The element of an expression_list that starts after each star.
+	wrap := map[int]uint32{} // node index -> the star's offset
+	parent := func(i int) int { return i - int(t[i].up) }
+	for _, s := range stars {
+		at := s + 1
+		i := 1
+		for i < len(t) && t[i].start < uint32(at) {
+			i++
+		}
+		// The outermost node starting there that is an element of an
+		// expression_list (the list itself may start there too).
+		for i+1 < len(t) && t[i+1].start == t[i].start && t[parent(i)].symbol != fs.exprList {
+			i++
+		}
+		if i >= len(t) || t[i].flags&flagNamed == 0 || t[parent(i)].symbol != fs.exprList || len(bytes.Trim(src[at:t[i].start], " \t")) > 0 {
+			return nil, false
+		}
+		switch t[i].symbol {
+		case fs.cond, fs.boolOp, fs.notOp, fs.cmpOp, fs.lambda, fs.named:
+			// CPython's operand of "*" is an "|" expression at most:
+			// `*[a] if x else y` is a syntax error there.
+			return nil, false
+		}
+		wrap[i] = uint32(s)
+	}
+	// Rebuild the preorder array with the new nodes: each node's depth,
+	// then sizes and parent offsets from them.
+	type item struct {
+		n     rawNode
+		depth int
+	}
+	items := make([]item, 0, len(t)+2*len(wrap))
+	depth := make([]int, len(t))
+	for i := range t {
+		if i > 0 {
+			depth[i] = depth[parent(i)] + 1
+		}
+	}
+	shift := 0     // levels added above the current node by an open wrapper
+	var open []int // old end indexes of the wrapped subtrees
+	for i := range t {
+		for len(open) > 0 && i >= open[len(open)-1] {
+			open = open[:len(open)-1]
+			shift--
+		}
+		n := t[i]
+		if s, ok := wrap[i]; ok {
+			d := depth[i] + shift
+			items = append(items,
+				item{rawNode{start: s, end: n.end, symbol: fs.listSplat, field: n.field, flags: flagNamed}, d},
+				item{rawNode{start: s, end: s + 1, symbol: fs.anon[oStar]}, d + 1})
+			n.field = 0
+			open = append(open, i+int(t[i].size))
+			shift++
+		}
+		items = append(items, item{n, depth[i] + shift})
+	}
+	out := make([]rawNode, len(items))
+	var stack []int // new indexes of the open ancestors
+	for k, it := range items {
+		for len(stack) > it.depth {
+			top := stack[len(stack)-1]
+			out[top].size = uint32(k - top)
+			stack = stack[:len(stack)-1]
+		}
+		n := it.n
+		n.up = 0
+		if len(stack) > 0 {
+			n.up = uint32(k - stack[len(stack)-1])
+		}
+		out[k] = n
+		stack = append(stack, k)
+	}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		out[top].size = uint32(len(items) - top)
+		stack = stack[:len(stack)-1]
+	}
+	return out, true
+}
