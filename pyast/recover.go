@@ -37,8 +37,51 @@ package pyast
 import "bytes"
 
 // recoverGrammarGaps returns the tree of src with the gaps above filled,
-// or t as it is (t is tree-sitter's tree, before dropPunctuation).
+// or t as it is (t is tree-sitter's tree, before dropPunctuation), and
+// the types of `except A, B:` grouped (groupExceptTypes).
 func recoverGrammarGaps(src []byte, t []rawNode, steps int64, lim Limits) ([]rawNode, int64) {
+	t, steps = recoverErrors(src, t, steps, lim)
+	return groupExceptTypes(t), steps
+}
+
+// groupExceptTypes gives the types of an except clause without
+// parentheses (PEP 758, Python 3.14: `except A, B:` is `except (A, B):`)
+// one parent: tree-sitter-python reads them as Python 2's `except A, e:`,
+// with a value field each, and the analyses read one value, a class or a
+// tuple of them. They get the tuple node tree-sitter makes of `(A, B)`
+// without its parentheses. `except A, B as e:` stays as it is: a syntax
+// error (grammarErrors) even in 3.14.
+func groupExceptTypes(t []rawNode) []rawNode {
+	var ins []insertion
+	for i := range t {
+		if t[i].symbol != fs.exceptClause {
+			continue
+		}
+		first, last, n, as := -1, -1, 0, false
+		end := i + int(t[i].size)
+		for c := i + 1; c < end; c += int(t[c].size) {
+			if t[c].field == fs.fValue {
+				if first < 0 {
+					first = c
+				}
+				last, n = c, n+1
+				as = as || t[c].symbol == fs.asPattern
+			}
+		}
+		if n >= 2 && !as {
+			ins = append(ins, insertion{first: first, end: last + int(t[last].size),
+				node: rawNode{start: t[first].start, end: t[last].end, symbol: fs.tuple, flags: flagNamed}})
+		}
+	}
+	if len(ins) == 0 {
+		return t
+	}
+	return insertParents(t, ins)
+}
+
+// recoverErrors is recoverGrammarGaps for the three gaps of the file
+// comment.
+func recoverErrors(src []byte, t []rawNode, steps int64, lim Limits) ([]rawNode, int64) {
 	if len(t) == 0 || t[0].flags&flagHasError == 0 {
 		return t, steps
 	}
@@ -239,37 +282,60 @@ func wrapStarred(src []byte, t []rawNode, stars []int) ([]rawNode, bool) {
 		}
 		wrap[i] = uint32(s)
 	}
-	// Rebuild the preorder array with the new nodes: each node's depth,
-	// then sizes and parent offsets from them.
+	var ins []insertion
+	for i := range t {
+		if st, ok := wrap[i]; ok {
+			star := rawNode{start: st, end: st + 1, symbol: fs.anon[oStar]}
+			ins = append(ins, insertion{first: i, end: i + int(t[i].size),
+				node: rawNode{start: st, end: t[i].end, symbol: fs.listSplat, flags: flagNamed}, leaf: &star})
+		}
+	}
+	return insertParents(t, ins), true
+}
+
+// insertion is a new node insertParents adds: the parent of the siblings
+// t[first:end] (whole subtrees), with leaf, if any, as its first child. It
+// takes the field of t[first], which the siblings lose.
+type insertion struct {
+	first, end int
+	node       rawNode
+	leaf       *rawNode
+}
+
+// insertParents returns t with the new nodes, ordered by first, whose
+// ranges nest or do not overlap.
+func insertParents(t []rawNode, ins []insertion) []rawNode {
 	type item struct {
 		n     rawNode
 		depth int
 	}
-	items := make([]item, 0, len(t)+2*len(wrap))
 	depth := make([]int, len(t))
-	for i := range t {
-		if i > 0 {
-			depth[i] = depth[parent(i)] + 1
-		}
+	for i := 1; i < len(t); i++ {
+		depth[i] = depth[i-int(t[i].up)] + 1
 	}
-	shift := 0     // levels added above the current node by an open wrapper
-	var open []int // old end indexes of the wrapped subtrees
+	items := make([]item, 0, len(t)+2*len(ins))
+	type opened struct{ end, parent int } // old indexes
+	var open []opened
+	parent := func(i int) int { return i - int(t[i].up) }
+	k := 0
 	for i := range t {
-		for len(open) > 0 && i >= open[len(open)-1] {
+		for len(open) > 0 && i >= open[len(open)-1].end {
 			open = open[:len(open)-1]
-			shift--
 		}
 		n := t[i]
-		if s, ok := wrap[i]; ok {
-			d := depth[i] + shift
-			items = append(items,
-				item{rawNode{start: s, end: n.end, symbol: fs.listSplat, field: n.field, flags: flagNamed}, d},
-				item{rawNode{start: s, end: s + 1, symbol: fs.anon[oStar]}, d + 1})
-			n.field = 0
-			open = append(open, i+int(t[i].size))
-			shift++
+		for ; k < len(ins) && ins[k].first == i; k++ {
+			in := ins[k]
+			in.node.field = n.field
+			items = append(items, item{in.node, depth[i] + len(open)})
+			if in.leaf != nil {
+				items = append(items, item{*in.leaf, depth[i] + len(open) + 1})
+			}
+			open = append(open, opened{in.end, parent(i)})
 		}
-		items = append(items, item{n, depth[i] + shift})
+		if len(open) > 0 && i > 0 && parent(i) == open[len(open)-1].parent {
+			n.field = 0 // a sibling moved under the new parent
+		}
+		items = append(items, item{n, depth[i] + len(open)})
 	}
 	out := make([]rawNode, len(items))
 	var stack []int // new indexes of the open ancestors
@@ -292,5 +358,5 @@ func wrapStarred(src []byte, t []rawNode, stars []int) ([]rawNode, bool) {
 		out[top].size = uint32(len(items) - top)
 		stack = stack[:len(stack)-1]
 	}
-	return out, true
+	return out
 }

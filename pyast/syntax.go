@@ -56,7 +56,7 @@ func sortSyntaxErrors(s []SyntaxError) {
 }
 
 // grammarKinds are the node kinds grammarErrors looks at.
-var grammarKinds = newKindSet("print_statement", "exec_statement", "comparison_operator", "integer", "string_start", "future_import_statement")
+var grammarKinds = newKindSet("print_statement", "exec_statement", "comparison_operator", "integer", "string_start", "future_import_statement", "except_clause", "concatenated_string")
 
 // grammarErrors returns the syntax errors of a tree tree-sitter accepted:
 // Python 2 constructs that tree-sitter-python parses and that are syntax
@@ -87,12 +87,42 @@ func (m *Module) grammarErrors() []SyntaxError {
 					add(c, `the operator "<>" (Python 2); Python 3 writes "!="`)
 				}
 			}
+		case "except_clause":
+			// PEP 758 (3.14) drops the parentheses of `except (A, B):`,
+			// not with "as" (groupExceptTypes grouped the others).
+			values := 0
+			for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+				if c.fieldOf() == fs.fValue {
+					values++
+				}
+			}
+			if values > 1 {
+				add(n, "multiple exception types must be parenthesized when using 'as'")
+			}
+		case "concatenated_string":
+			// PEP 750: a t-string concatenates only with t-strings.
+			t, strs := 0, 0
+			for c := n.firstChild(); c != nil; c = n.nextChild(c) {
+				if c.Kind() == "string" {
+					strs++
+					if isTString(m.TextView(c)) {
+						t++
+					}
+				}
+			}
+			if t > 0 && t < strs {
+				add(n, "cannot mix t-string literals with string or bytes literals")
+			}
 		case "integer":
 			t := m.TextView(n)
 			switch {
+			case strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X") || strings.HasPrefix(t, "0o") || strings.HasPrefix(t, "0O") || strings.HasPrefix(t, "0b") || strings.HasPrefix(t, "0B"):
+				if strings.HasSuffix(t, "l") || strings.HasSuffix(t, "L") {
+					add(n, "a long integer literal "+t+" (Python 2)")
+				}
 			case strings.HasSuffix(t, "l") || strings.HasSuffix(t, "L"):
 				add(n, "a long integer literal "+t+" (Python 2)")
-			case len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9' && strings.Trim(t, "0_") != "" && !strings.ContainsAny(t, "jJ"):
+			case len(t) > 1 && t[0] == '0' && strings.Trim(t, "0_") != "" && !strings.ContainsAny(t, "jJ"):
 				add(n, "leading zeros in a decimal integer literal "+t+" (a Python 2 octal literal); Python 3 writes 0o")
 			}
 		case "string_start":
@@ -169,6 +199,19 @@ func (m *Module) futureAtStart(n *Node) bool {
 		return false
 	}
 	return true
+}
+
+// isTString reports whether string literal s is a template string.
+func isTString(s string) bool {
+	for i := 0; i < len(s) && i < 3; i++ {
+		switch s[i] {
+		case 't', 'T':
+			return true
+		case '"', '\'':
+			return false
+		}
+	}
+	return false
 }
 
 func isFString(s string) bool {
