@@ -23,16 +23,19 @@ package pyast
 // inside brackets, `(1, *[a])`, but not these. CPython's grammar
 // (star_expressions) takes them all since 3.5 (PEP 448).
 //
-// The recovery: when tree-sitter's tree has errors, each such "*" (outside
-// brackets, after "=", ",", an augmented assignment, "return", "yield" or
-// "in", before "(", "[", "{" or a string) is blanked in a copy of the
-// source and tree-sitter parses the copy (the same length: every offset
-// stays valid). When the copy parses without an error and each blanked "*"
+// The recovery: when tree-sitter's tree has errors, one copy of the source
+// gets the changes of 2 and 3 and each such "*" (outside brackets, after
+// "=", ",", an augmented assignment, "return", "yield" or "in", before "(",
+// "[", "{" or a string) blanked, and tree-sitter parses the copy (the same
+// length: every offset stays valid). When the copy parses without an error
+// and each blanked "*"
 // is right before an element of an expression_list, the operand gets back
 // its star: a list_splat node from the "*" to the operand's end, with the
 // "*" leaf and the operand as children, the tree tree-sitter makes of the
 // same tuple in parentheses. Otherwise the first tree stands, errors and
-// all: `b = *[a]` (no tuple) stays a syntax error, as in CPython.
+// all: `b = *[a]` (no tuple) stays a syntax error, as in CPython. So does
+// a file with a real error besides a gap: its first error is then
+// tree-sitter's, which may be at the gap, before the line CPython names.
 
 import "bytes"
 
@@ -81,8 +84,13 @@ func groupExceptTypes(t []rawNode) []rawNode {
 
 // recoverErrors is recoverGrammarGaps for the three gaps of the file
 // comment.
+//
+// The re-parse costs a second parse of a file with errors; it is not tried
+// when the first took more than half the file's step budget, so that a
+// hostile file costs at most one and a half budgets (a real file's parse
+// takes a small part of it: see DefaultLimits).
 func recoverErrors(src []byte, t []rawNode, steps int64, lim Limits) ([]rawNode, int64) {
-	if len(t) == 0 || t[0].flags&flagHasError == 0 {
+	if len(t) == 0 || t[0].flags&flagHasError == 0 || lim.Steps > 0 && steps > lim.Budget(len(src))/2 {
 		return t, steps
 	}
 	stars, blanks, names := gapCandidates(src)
