@@ -144,7 +144,7 @@ func gapCandidates(src []byte) (stars, blanks, names []int) {
 		case c == '\n' || c == '\r':
 			if depth == 0 {
 				prev = ""
-			} else if !comment {
+			} else if !comment && !continued(src, i) {
 				blanks = append(blanks, i)
 			}
 			comment = false
@@ -201,6 +201,15 @@ func gapCandidates(src []byte) (stars, blanks, names []int) {
 		}
 	}
 	return stars, blanks, names
+}
+
+// continued reports whether the line break at i ends a line continuation
+// ("\\" then the break): a blank after the backslash would be an error.
+func continued(src []byte, i int) bool {
+	if i > 0 && src[i] == '\n' && src[i-1] == '\r' {
+		i--
+	}
+	return i > 0 && src[i-1] == '\\'
 }
 
 // starContext reports whether a starred expression may follow the token

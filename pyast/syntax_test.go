@@ -26,6 +26,7 @@ func TestSyntaxValid(t *testing.T) {
 		// scanner dedents there).
 		{"class A:\n    def f(self):\n        return (bar.\n    baz(await_me))\n", "call"},
 		{"def f():\n    if x:\n        y = [a +\nb]\n", "binary_operator"},
+		{"def f():\n    if x:\n        y = [a +\nb, \\\r\nc]\n", "binary_operator"}, // a continuation stays one
 		// async and await as attribute names (Python 3.6).
 		{"t = asyncio.async(f)\n", "attribute"},
 		// PEP 758 (3.14): except without parentheses.
