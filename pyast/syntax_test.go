@@ -148,3 +148,35 @@ func TestRecoveredTreeShape(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRecoverGaps checks that a recovered tree is well formed: every node
+// inside its parent's subtree and byte range.
+func FuzzRecoverGaps(f *testing.F) {
+	for _, s := range []string{
+		"b = 1, *[a]\n", "def f():\n    yield None, h, *[x for x in y], *'s'\n",
+		"def f():\n    if x:\n        (bar.\n    baz)\n", "t = asyncio.async(f)\n",
+		"try:\n    pass\nexcept A, B:\n    pass\n", "x = (1,\n  *[a],\n\\\n)\nb = *[a]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 16<<10 {
+			return
+		}
+		nodes, _, err := parseTree(src, DefaultLimits)
+		if err != nil {
+			return
+		}
+		defer putRaw(nodes)
+		for i := 1; i < len(nodes); i++ {
+			n, up := &nodes[i], int(nodes[i].up)
+			if up == 0 || up > i {
+				t.Fatalf("node %d: parent offset %d", i, up)
+			}
+			p := &nodes[i-up]
+			if i+int(n.size) > i-up+int(p.size) || n.start < p.start || n.end > p.end || n.size == 0 {
+				t.Fatalf("node %d (%s) outside its parent %d (%s)", i, kindName(n.symbol), i-up, kindName(p.symbol))
+			}
+		}
+	})
+}
