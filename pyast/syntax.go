@@ -5,9 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/text/encoding/htmlindex"
-	"golang.org/x/text/encoding/ianaindex"
 )
 
 // SyntaxError is one place where CPython would refuse to compile the file.
@@ -274,32 +271,29 @@ func normalEncoding(name string) string {
 	return e
 }
 
-// pythonOnlyCodecs are codec names CPython knows that the IANA and WHATWG
-// registries do not.
-var pythonOnlyCodecs = map[string]bool{
-	"utf8": true, "latin1": true, "latin": true, "l1": true, "ascii": true, "utf-8-sig": true,
-	"mbcs": true, "raw-unicode-escape": true, "unicode-escape": true, "cp65001": true,
-	"utf-16": true, "utf-32": true, "utf-16-le": true, "utf-16-be": true, "utf-32-le": true, "utf-32-be": true,
-}
-
-// knownEncoding reports whether CPython has a codec of that name: the
-// registries golang.org/x/text holds (IANA's and WHATWG's names and
-// aliases, which CPython's encodings.aliases mostly follow), tried with
-// and without its separators, and the names only CPython has.
+// knownEncoding reports whether CPython has a codec of that name
+// (pythonCodecs), looked up as codecs.lookup does: lowercased, each run of
+// characters other than letters, digits and "." one "_", then with "." as
+// "_" too.
 func knownEncoding(name string) bool {
-	e := normalEncoding(name)
-	if pythonOnlyCodecs[e] {
-		return true
+	if normalEncoding(name) != strings.ToLower(strings.ReplaceAll(name, "_", "-")) {
+		return true // a spelling of utf-8 or latin-1 (get_normal_name)
 	}
-	for _, v := range []string{e, strings.ReplaceAll(e, "-", ""), strings.ReplaceAll(e, "-", "_")} {
-		if enc, err := ianaindex.IANA.Encoding(v); err == nil && enc != nil {
-			return true
-		}
-		if _, err := htmlindex.Get(v); err == nil {
-			return true
+	var b strings.Builder
+	under := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' {
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+			under = false
+		} else {
+			under = true
 		}
 	}
-	return false
+	key := b.String()
+	return pythonCodecs[key] || pythonCodecs[strings.ReplaceAll(key, ".", "_")]
 }
 
 // encodingError returns the file's encoding error (see SyntaxErrors).

@@ -180,3 +180,21 @@ func FuzzRecoverGaps(f *testing.F) {
 		}
 	})
 }
+
+// Encoding names as PEP 263 declarations spell them: CPython knows these
+// (codecs.lookup), not the last ones.
+func TestKnownEncoding(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{
+		{"utf-8", true}, {"UTF8", true}, {"utf-8-unix", true}, {"latin-1", true}, {"ISO-8859-15", true},
+		{"iso8859_15", true}, {"cp1252", true}, {"windows-1252", true}, {"koi8-r", true}, {"mac-roman", true},
+		{"euc_jp", true}, {"Shift_JIS", true}, {"ascii", true}, {"us-ascii", true}, {"latin-1-dos", true},
+		{"uft-8", false}, {"latin-2-dos", false}, {"utf-9", false}, {"klingon", false},
+	} {
+		if got := knownEncoding(c.name); got != c.ok {
+			t.Errorf("knownEncoding(%q) = %v, want %v", c.name, got, c.ok)
+		}
+	}
+}
