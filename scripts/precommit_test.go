@@ -95,6 +95,11 @@ func TestPreCommitPythonHook(t *testing.T) {
 	if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
+	// pre-commit passes staged files: under CI (CI=true turns --tracked-only
+	// on) files git does not track are not read.
+	if out, err := exec.Command("git", "-C", repo, "add", "-A").CombinedOutput(); err != nil {
+		t.Fatalf("git add: %v\n%s", err, out)
+	}
 	env := append(pipEnv(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "VIRTUAL_ENV="+filepath.Dir(bin))
 	run := func(id string, files ...string) (string, int) {
 		t.Helper()
