@@ -88,7 +88,16 @@ func warnEmptyRoots(w io.Writer, res *engine.Result) {
 			}
 		}
 		if !found {
-			fmt.Fprintf(w, "mcplint: warning: no Python or dependency file found in %s (excluded, ignored by .gitignore, or not there): nothing was checked\n", escape.Visible(root))
+			why := "excluded, ignored by .gitignore, or not there"
+			for _, p := range res.Untracked {
+				if r == "." && !strings.HasPrefix(p, "../") || p == r || strings.HasPrefix(p, r+"/") {
+					// --tracked-only (on under CI): say so, or a CI job
+					// that checks files before committing them is green.
+					why = "not tracked by git: --tracked-only, on under CI, reads only what git tracks; git add them, or pass --tracked-only=false"
+					break
+				}
+			}
+			fmt.Fprintf(w, "mcplint: warning: no Python or dependency file found in %s (%s): nothing was checked\n", escape.Visible(root), why)
 		}
 	}
 }
