@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
@@ -1009,17 +1008,6 @@ func (e *runner) parseOne(p string, src []byte, name string) (pm parsedModule) {
 			pm = parsedModule{}
 		}
 	}()
-	if !utf8.Valid(src) {
-		off := 0
-		for off < len(src) {
-			r, size := utf8.DecodeRune(src[off:])
-			if r == utf8.RuneError && size == 1 {
-				break
-			}
-			off += size
-		}
-		e.fileError(p, src, off, "file is not valid UTF-8; analysed as far as it parses")
-	}
 	e.counts.parsed.Add(1)
 	if prior, ok := e.priorModule(p, name, src); ok {
 		pm = prior
@@ -1058,13 +1046,8 @@ func (e *runner) parseOne(p string, src []byte, name string) (pm parsedModule) {
 		e.res.Comments[p] = spans
 		e.resMu.Unlock()
 	}
-	if m.Root.HasError() {
-		if n := m.FirstError(); n != nil {
-			e.fileError(p, src, int(n.StartByte()), "syntax error: analysed as far as it parses")
-		}
-	}
-	if off := m.StrayBOM(); off >= 0 {
-		e.fileError(p, src, off, "syntax error: invalid non-printable character U+FEFF (a byte order mark is allowed only at the start of the file); analysed as if it were a space")
+	for _, se := range m.SyntaxErrors() {
+		e.fileError(p, src, se.Offset, se.Msg)
 	}
 	return pm
 }

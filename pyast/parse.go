@@ -108,8 +108,12 @@ func (m *Module) ParseSteps() int64 { return m.steps }
 func (m *Module) NodeCount() int { return len(m.tree) }
 
 // HasErrors reports whether the file has syntax errors: what tree-sitter
-// finds, and a byte order mark where CPython rejects one (StrayBOM).
-func (m *Module) HasErrors() bool { return m.Root.HasError() || m.StrayBOM() >= 0 }
+// finds, Python 2 syntax and misplaced future imports (grammarErrors), and
+// a byte order mark where CPython rejects one (StrayBOM). Not the encoding
+// errors of SyntaxErrors: the tree of such a file is sound.
+func (m *Module) HasErrors() bool {
+	return m.Root.HasError() || m.StrayBOM() >= 0 || len(m.grammarErrors()) > 0
+}
 
 // FirstError returns the first ERROR or MISSING node, or nil.
 func (m *Module) FirstError() *Node {

@@ -347,6 +347,7 @@ func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	nodes, steps = recoverGrammarGaps(src, nodes, steps, lim)
 	return dropPunctuation(nodes), steps, nil
 }
 

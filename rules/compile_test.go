@@ -160,6 +160,14 @@ func TestFixesCompileWithCPython(t *testing.T) {
 		}
 		paths = append(paths, p)
 		where[p] = f
+		if !f.created {
+			// The file before the fix: one this Python refuses already
+			// (3.14 syntax in a fixture) is not the fix's doing.
+			if err := os.WriteFile(p+".old", f.old, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, p+".old")
+		}
 	}
 	if len(paths) < 20 {
 		t.Fatalf("only %d fixed Python files: the fixtures should produce many", len(paths))
@@ -177,11 +185,20 @@ func TestFixesCompileWithCPython(t *testing.T) {
 	if err := json.Unmarshal(outb, &errors); err != nil {
 		t.Fatalf("python3 output %q: %v", outb, err)
 	}
+	rejected := 0
 	for p, msg := range errors {
-		f := where[p]
+		f, ok := where[p]
+		if !ok {
+			continue // a file before its fix
+		}
+		if _, before := errors[p+".old"]; before {
+			t.Logf("%s (%s): this CPython rejects the file before the fix too (%s): not checked", f.path, f.mode, msg)
+			continue
+		}
+		rejected++
 		t.Errorf("%s (%s): CPython rejects the fixed file: %s\n%s", f.path, f.mode, msg, fix.UnifiedDiff(f.path, f.old, f.new))
 	}
-	t.Logf("compiled %d fixed Python files (%d fixture projects, every alternative, --fix and --unsafe-fixes) with %s: %d rejected", len(paths), len(projects), python, len(errors))
+	t.Logf("compiled %d fixed Python files (%d fixture projects, every alternative, --fix and --unsafe-fixes) with %s: %d rejected", len(where), len(projects), python, rejected)
 }
 
 // TestFixedLinesFitTheLineLength: every line a fix adds to a Python file
