@@ -123,3 +123,36 @@ func TestDocsUseTheCLIsFlags(t *testing.T) {
 		t.Errorf("checked %d flags in %v: the docs' command lines no longer match?", checked, files)
 	}
 }
+
+// TestReadmeSampleOutput: the output the README shows for the built-in
+// example is what mcplint prints for it, in the full and concise formats.
+func TestReadmeSampleOutput(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("NO_COLOR", "1")
+	t.Setenv("MCPLINT_OUTPUT_FORMAT", "")
+	t.Chdir("../..")
+	var outputs []string
+	for _, format := range []string{"full", "concise"} {
+		code, out := runCLI(t, "check", "--no-cache", "--output-format", format, "testdata/examples/weather")
+		if code != exitFindings {
+			t.Fatalf("mcplint check --output-format %s testdata/examples/weather: exit %d, want %d:\n%s", format, code, exitFindings, out)
+		}
+		outputs = append(outputs, out)
+	}
+	samples := 0
+	for _, m := range regexp.MustCompile("(?s)```text\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+		if !strings.HasPrefix(m[1], "testdata/examples/weather/") {
+			continue
+		}
+		samples++
+		if !strings.Contains(outputs[0], m[1]) && !strings.Contains(outputs[1], m[1]) {
+			t.Errorf("the README shows output mcplint no longer prints for testdata/examples/weather:\n%s\n--- full\n%s\n--- concise\n%s", m[1], outputs[0], outputs[1])
+		}
+	}
+	if samples < 2 {
+		t.Errorf("found %d samples of the example's output in the README, want the full and the concise one", samples)
+	}
+}
