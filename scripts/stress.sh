@@ -7,7 +7,7 @@
 #   STRESS_ONLY=regexp scripts/stress.sh     (only the cases whose name matches)
 #
 # The bound is 10 s and 300 MB a case (issue: "Safe on hostile repositories"); the watchdog stops a case at
-# 60 s. Output is a Markdown table for the README's reliability section. Needs bash, python3 (only to
+# 60 s. Output is a Markdown table for docs/reliability.md. Needs bash, python3 (only to
 # generate inputs), GNU time at /usr/bin/time and mkfifo. Nothing here needs the network.
 #
 # mcplint runs as a user runs it: default flags but the case's own (no --exit-zero: a finding exits 1), so
