@@ -64,7 +64,11 @@ run() { # NAME DESCRIPTION -- ARGS...
   fi
   if [ "$rc" -eq 124 ]; then verdict="killed at 60 s"; else verdict="exit $rc"; fi
   local said
-  said=$(grep -a -m1 -E 'MCP000|error:|refus|too |outside|more MCP' "$out" | cut -c1-110 | tr '|' '/')
+  # A finding's own line first (not the notes and fixes indented under it,
+  # which name the small server's guard fix), then any matching line.
+  said=$(grep -a -E 'MCP000|error:|refus|too |outside|more MCP' "$out" | grep -av '^[[:space:]]' | head -n 1)
+  [ -n "$said" ] || said=$(grep -a -m1 -E 'MCP000|error:|refus|too |outside|more MCP' "$out")
+  said=$(printf '%s' "$said" | sed 's/^[[:space:]]*//' | cut -c1-110 | tr '|' '/')
   local rest=no
   grep -aq MCP101 "$out" && rest=yes
   rows+=("| $desc | $wall | $cpu | $mb | $verdict | $rest | ${said:--} |")
