@@ -321,7 +321,7 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	if !ok || !strings.HasPrefix(bodyIndent, defIndent) || len(bodyIndent) == len(defIndent) {
 		return Fix{}, false
 	}
-	width := p.style().Width()
+	width := p.style().WidthFor(m)
 	nl := pystyle.Newline(m.Src)
 	// The registration, with name= so that the tool keeps its name.
 	regText, ok := withNameArg(m, site, f.Name, defIndent, width, nl)
@@ -466,7 +466,7 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 		b.WriteString(bodyIndent + "import anyio" + nl)
 		imp = nil
 	}
-	width := p.style().Width()
+	width := p.style().WidthFor(m)
 	b.WriteString(formatBracketed(bodyIndent, "def "+helper+"(", params, "):", width, nl) + nl)
 	b.WriteString(indentLines(m, start, end, unit))
 	call := append(append([]string{helper}, params...), "abandon_on_cancel=True")

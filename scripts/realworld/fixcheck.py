@@ -32,7 +32,8 @@ def run(cmd, cwd=None):
 def snapshot(root):
     files = {}
     for d, dirs, names in os.walk(root):
-        dirs[:] = [x for x in dirs if x != ".git"]
+        # .mcplint_cache is mcplint's own analysis cache, not a fix.
+        dirs[:] = [x for x in dirs if x not in (".git", ".mcplint_cache")]
         for n in names:
             p = os.path.join(d, n)
             if os.path.islink(p) or not os.path.isfile(p):
