@@ -81,7 +81,17 @@ func mcp103Fixes(p *Pass, h *handlers.Handler) []Fix {
 				fixes = append(fixes, fx)
 			}
 		default:
-			if fx, ok := asyncThreadFix(p, m, f); ok {
+			fx, ok := asyncThreadFix(p, m, f)
+			if over := reindentOver(p, m, f); ok && over > 0 {
+				// Moving the body one level in would push a line past the
+				// line length, which only a formatter could re-wrap: keep
+				// the def as it is and register an async wrapper after it.
+				if w, wok := asyncWrapperFix(p, h, nil); wok {
+					fx = w
+					fx.Message += fmt.Sprintf(" (moving the body into an inner function would push line %d past the line length of %d)", over, p.style().WidthFor(m))
+				}
+			}
+			if ok {
 				fixes = append(fixes, fx)
 			}
 		}
@@ -390,9 +400,13 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	if imp != nil {
 		edits = append([]Edit{*imp}, edits...)
 	}
+	why := "for its direct callers (" + strings.Join(callers, ", ") + ")"
+	if len(callers) == 0 {
+		why = "as it is"
+	}
 	return Fix{
-		Message: fmt.Sprintf("keep %s a sync def for its direct callers (%s) and register an async wrapper, %s, that runs it with anyio.to_thread.run_sync(..., abandon_on_cancel=True)",
-			f.Name, strings.Join(callers, ", "), wrapper),
+		Message: fmt.Sprintf("keep %s a sync def %s and register an async wrapper, %s, that runs it with anyio.to_thread.run_sync(..., abandon_on_cancel=True)",
+			f.Name, why, wrapper),
 		Applicability: Unsafe,
 		Edits:         edits,
 	}, true
@@ -486,6 +500,40 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 		Applicability: Unsafe,
 		Edits:         edits,
 	}, true
+}
+
+// reindentOver returns the first line (1-based) of f's body that fits the
+// line length now and would not once asyncThreadFix indents it one level
+// deeper (lines inside strings stay), or 0.
+func reindentOver(p *Pass, m *pyast.Module, f *pyast.Function) int {
+	stmts := blockStmts(f.Body)
+	if f.Doc() != nil && len(stmts) > 0 {
+		stmts = stmts[1:]
+	}
+	if len(stmts) == 0 {
+		return 0
+	}
+	defIndent, ok1 := pystyle.LineIndent(m, f.Node)
+	bodyIndent, ok2 := pystyle.LineIndent(m, stmts[0])
+	if !ok1 || !ok2 || len(bodyIndent) <= len(defIndent) {
+		return 0
+	}
+	unit := bodyIndent[len(defIndent):]
+	width := p.style().WidthFor(m)
+	start := pystyle.LineStart(m.Src, int(stmts[0].StartByte()))
+	end := pystyle.LineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
+	old := strings.Split(strings.ReplaceAll(string(m.Src[start:end]), "\r\n", "\n"), "\n")
+	moved := strings.Split(strings.ReplaceAll(indentLines(m, start, end, unit), "\r\n", "\n"), "\n")
+	if len(old) != len(moved) {
+		return 0
+	}
+	first := m.Pos(start).Line
+	for i := range old {
+		if lineWidth(old[i]) <= width && lineWidth(moved[i]) > width {
+			return first + i
+		}
+	}
+	return 0
 }
 
 // hasYield reports whether a function body is a generator's.
