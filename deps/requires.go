@@ -130,8 +130,11 @@ func Conflict(needs []Need) string {
 
 // Installs returns the sets of manifest requirements installed together
 // with r: r's file's main dependencies (Group "") with one of its extras or
-// groups, each set once; r's own group only when r is in one. Lock entries
-// and constraints are not in them (a lock is re-made from the manifest).
+// groups, each set once; r's own group only when r is in one. A
+// requirements file is installed with the files it includes (-r, and the
+// constraints of -c) and with each file that includes it: the set of each
+// file that no other includes and whose includes reach r's. Lock entries
+// are not in them (a lock is re-made from the manifest).
 func (p *Project) Installs(r *Requirement) [][]*Requirement {
 	if r.Group != "" {
 		return [][]*Requirement{append(p.mainOf(r.Path), p.groupOf(r.Path, r.Group)...)}
@@ -144,8 +147,78 @@ func (p *Project) Installs(r *Requirement) [][]*Requirement {
 			out = append(out, append(p.mainOf(r.Path), p.groupOf(r.Path, q.Group)...))
 		}
 	}
-	if len(out) == 0 {
-		out = append(out, p.mainOf(r.Path))
+	if len(out) > 0 {
+		return out
+	}
+	if len(p.includes) == 0 {
+		return [][]*Requirement{p.mainOf(r.Path)}
+	}
+	for _, top := range p.includeTops(path.Clean(r.Path)) {
+		var set []*Requirement
+		for _, f := range p.includeClosure(top) {
+			set = append(set, p.mainOf(f)...)
+			set = append(set, p.constraintsOf(f)...)
+		}
+		out = append(out, set)
+	}
+	return out
+}
+
+// includeClosure returns file and the files its includes reach, in order.
+func (p *Project) includeClosure(file string) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(f string)
+	walk = func(f string) {
+		if seen[f] {
+			return
+		}
+		seen[f] = true
+		out = append(out, f)
+		for _, g := range p.includes[f] {
+			walk(g)
+		}
+	}
+	walk(file)
+	return out
+}
+
+// includeTops returns the files that no other file includes and whose
+// closure holds file (file itself when nothing includes it).
+func (p *Project) includeTops(file string) []string {
+	included := map[string]bool{}
+	for _, gs := range p.includes {
+		for _, g := range gs {
+			included[g] = true
+		}
+	}
+	var tops []string
+	seen := map[string]bool{}
+	for _, f := range p.Files {
+		k := path.Clean(f.Path)
+		if included[k] || seen[k] {
+			continue
+		}
+		seen[k] = true
+		for _, c := range p.includeClosure(k) {
+			if c == file {
+				tops = append(tops, k)
+				break
+			}
+		}
+	}
+	if len(tops) == 0 {
+		tops = []string{file}
+	}
+	return tops
+}
+
+func (p *Project) constraintsOf(file string) []*Requirement {
+	var out []*Requirement
+	for _, q := range p.reqs {
+		if path.Clean(q.Path) == file && q.Constraint && !q.Locked {
+			out = append(out, q)
+		}
 	}
 	return out
 }
@@ -179,7 +252,7 @@ func (p *Project) mainOf(file string) []*Requirement { return p.groupOf(file, ""
 func (p *Project) groupOf(file, group string) []*Requirement {
 	var out []*Requirement
 	for _, q := range p.reqs {
-		if q.Path == file && q.Group == group && !q.Locked && !q.Constraint {
+		if path.Clean(q.Path) == path.Clean(file) && q.Group == group && !q.Locked && !q.Constraint {
 			out = append(out, q)
 		}
 	}
