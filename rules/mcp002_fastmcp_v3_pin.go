@@ -38,11 +38,18 @@ var mcp002 = Register(&Rule{
 			"SDK's types directly. It is advice only over a fastmcp 2.x pin (a requirement that admits no 3.x, or a " +
 			"lock that pins 2.x): 2.x runs sync handlers inline, so only its mcp 1.x is at stake, and 4.x is two " +
 			"breaking migrations away. It is advice only too next to a comment that mentions fastmcp or the pinned " +
-			"version, and on a line that pins `--hash` values. When a lock pins a version the new requirement " +
+			"version, and on a line that pins `--hash` values. It is advice only where the project's code, tests included, " +
+			"uses what mcp 2 removed (`mcp.server.fastmcp`, `McpError`, the 1.x low-level decorators): fastmcp 4 runs on " +
+			"mcp 2. A requirement installed with it (the same file's main dependencies, extra or group, or a file it " +
+			"includes or is included by) that fastmcp 4 excludes, such as `mcp==1.28.1`, moves in the same fix " +
+			"(`mcp>=2,<3`, `fastmcp-slim>=4,<5`); where that requirement cannot move (a comment pins it, `--hash`, a URL), " +
+			"the bump is advice only. When a lock pins a version the new requirement " +
 			"excludes, the message says to re-lock. A lock file gets no edit: change the manifest, then re-lock. A lock " +
 			"that holds fastmcp and fastmcp-slim at one version gets one finding, on the package the manifest declares. " +
 			"Where the project creates a server (and has no guard yet), an alternative stays on fastmcp 3 and writes " +
-			"the respond/cancel guard (below): unsafe, since it patches a private attribute of the SDK.",
+			"the respond/cancel guard (below): unsafe, since it patches a private attribute of the SDK; it is not offered " +
+			"where a manifest already requires fastmcp 4 or mcp 2 beside a lock that still holds 1.x (the next install " +
+			"re-locks to mcp 2, where the guard fails at import).",
 		References: []string{"https://github.com/PrefectHQ/fastmcp/releases"},
 	},
 	Run: runMCP002,
