@@ -340,9 +340,11 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	}
 	params := f.Node.ChildByFieldName("parameters")
 	var ptexts []string
+	verbatim := false // a comment among the parameters: copy the list as written
 	for _, c := range pyast.NamedChildren(params) {
 		if c.Kind() == "comment" {
-			return Fix{}, false
+			verbatim = true
+			continue
 		}
 		ptexts = append(ptexts, m.Text(c))
 	}
@@ -381,7 +383,11 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 		blank = nl + nl
 	}
 	b.WriteString(nl + blank + defIndent + "@" + regText + nl)
-	b.WriteString(formatBracketed(defIndent, "async def "+wrapper+"(", ptexts, ")"+ret+":", width, nl) + nl)
+	if verbatim {
+		b.WriteString(defIndent + "async def " + wrapper + m.Text(params) + ret + ":" + nl)
+	} else {
+		b.WriteString(formatBracketed(defIndent, "async def "+wrapper+"(", ptexts, ")"+ret+":", width, nl) + nl)
+	}
 	if f.Doc() != nil {
 		b.WriteString(bodyIndent + m.Text(f.Doc()) + nl)
 	}

@@ -21,3 +21,14 @@ def report(project: str, title: str, context: str, problem: str) -> str:  # want
 def short(project: str) -> str:  # want: MCP103
     """Fits either way."""
     return render(project, "t", "c", "p", "s", "x", "y")
+
+
+@mcp.tool
+def tagged(  # want: MCP103
+    project: str,
+    tags: list[str] = [],  # noqa: B006
+) -> str:
+    """A comment among the parameters: the wrapper copies them as written (the
+    want comment on the first line too)."""
+    status = render(project, "a title", "a context", "a problem", "fix", tags, "sum")
+    return status
