@@ -97,6 +97,9 @@ type Project struct {
 	// with it (Options.MembersJoined).
 	why     map[string]string
 	members bool
+	// includes are the files each requirements file names with -r or -c
+	// (slash paths, cleaned), for the install sets (requires.go).
+	includes map[string][]string
 }
 
 // WorkspaceRoot reports whether the project's pyproject.toml declares a

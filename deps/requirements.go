@@ -272,6 +272,10 @@ func (l *loader) requirementsOption(f *File, ll logicalLine, start int, body str
 			target = path.Join(path.Dir(f.Path), target)
 		}
 		tkey := path.Clean(target)
+		if l.proj.includes == nil {
+			l.proj.includes = map[string][]string{}
+		}
+		l.proj.includes[path.Clean(f.Path)] = append(l.proj.includes[path.Clean(f.Path)], tkey)
 		for i, s := range l.reqStack {
 			if s == tkey {
 				chain := append(append([]string(nil), l.reqStack[i:]...), tkey)

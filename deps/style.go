@@ -37,8 +37,13 @@ import (
 //     never merges files. Read: line_length (profile black means 88), the
 //     known-* lists and the sort options, with isort's snake_case or ruff's
 //     kebab-case keys.
+//   - flake8: max-line-length of the [flake8] section of the closest
+//     .flake8, setup.cfg or tox.ini that has one (up to a .git or .hg
+//     folder).
 //
-// The line length is ruff's, else black's, else isort's. The import order
+// The line length is ruff's, else black's, else isort's, else flake8's
+// (a lint limit, not a formatter's: it counts only where no formatter is
+// configured); with none, pystyle.Style.WidthFor decides. The import order
 // merges ruff's and isort's settings (a project may run either): lists add
 // up, a true boolean wins. A malformed value is ignored (the fixes fall back
 // to the defaults).
@@ -204,7 +209,7 @@ func (l *loader) readStyle(dir string) {
 			st.Isort.ForceSortWithinSections = true
 		}
 	}
-	for _, n := range []int{tomlValues(ruff).num("line-length"), s.black(path.Clean(dir)), isortLen} {
+	for _, n := range []int{tomlValues(ruff).num("line-length"), s.black(path.Clean(dir)), isortLen, s.flake8(path.Clean(dir))} {
 		if n > 0 {
 			st.LineLength = n
 			break
@@ -419,4 +424,20 @@ func (s *styleFinder) isort(dir string) (values, int) {
 		}
 	}
 	return nil, 0
+}
+
+// flake8 returns max-line-length of the closest [flake8] section.
+func (s *styleFinder) flake8(dir string) int {
+	for _, d := range s.folders(dir, vcsRoot) {
+		for _, name := range []string{".flake8", "setup.cfg", "tox.ini"} {
+			src := s.read(path.Join(d, name))
+			if src == nil {
+				continue
+			}
+			if m := iniValues(iniSections(src, "flake8")); len(m) > 0 {
+				return m.num("max-line-length")
+			}
+		}
+	}
+	return 0
 }

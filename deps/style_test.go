@@ -219,6 +219,15 @@ func TestStyleLineLengthPrecedence(t *testing.T) {
 			dir: "svc", length: 80},
 		{name: "black from a parent pyproject.toml", files: map[string]string{
 			"pyproject.toml": "[tool.black]\nline-length = 105\n", "svc/requirements.txt": req}, dir: "svc", length: 105},
+		// flake8 counts only where no formatter (nor isort) sets one.
+		{name: "flake8 in setup.cfg", files: map[string]string{"svc/setup.cfg": "[flake8]\nmax-line-length = 79\n", "svc/requirements.txt": req},
+			dir: "svc", length: 79},
+		{name: "flake8 in .flake8 of a parent", files: map[string]string{".flake8": "[flake8]\nmax_line_length = 100\n", "svc/requirements.txt": req},
+			dir: "svc", length: 100},
+		{name: "flake8 in tox.ini", files: map[string]string{"tox.ini": "[tox]\nenvlist = py\n[flake8]\nmax-line-length = 110\n", "requirements.txt": req},
+			dir: ".", length: 110},
+		{name: "black over flake8", files: map[string]string{"svc/setup.cfg": "[flake8]\nmax-line-length = 120\n", "svc/pyproject.toml": pyproject},
+			dir: "svc", length: 100},
 	})
 }
 

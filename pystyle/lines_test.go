@@ -1,6 +1,11 @@
 package pystyle
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcplint/mcplint/pyast"
+)
 
 // Lines end at "\n", "\r\n" or a lone "\r", as CPython reads them.
 func TestLinesInEveryStyle(t *testing.T) {
@@ -33,5 +38,31 @@ func TestLinesInEveryStyle(t *testing.T) {
 	}
 	if Newline([]byte("one line")) != "\n" {
 		t.Error("a file of one line: want \\n")
+	}
+}
+
+// With no configured line length, code is wrapped to 88 or to the file's
+// own longest line of code, whichever is longer (characters, not bytes);
+// comment and string-only lines do not count.
+func TestWidthFor(t *testing.T) {
+	long := strings.Repeat("é", 100)
+	for _, c := range []struct {
+		s    Style
+		src  string
+		want int
+	}{
+		{Style{}, "x = 1\n", 88},
+		{Style{}, "x = 1\r\ny = [\"" + long + "\", 1]\r\nz = 2", 111},
+		{Style{}, "# " + long + "\n\"\"\"\n" + long + "\n\"\"\"\nx = 1\n", 88},
+		{Style{}, "x = 1  # " + long + "\n", 109}, // black would have split nothing; the code line still counts
+		{Style{LineLength: 79}, "y = [\"" + long + "\", 1]\n", 79},
+	} {
+		m, err := pyast.Parse("m.py", "m", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.s.WidthFor(m); got != c.want {
+			t.Errorf("WidthFor(%.20q) = %d, want %d", c.src, got, c.want)
+		}
 	}
 }

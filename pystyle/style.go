@@ -14,7 +14,11 @@ package pystyle
 
 import (
 	"path"
+	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/mcplint/mcplint/pyast"
 )
 
 // DefaultLineLength is black's and ruff's default line length.
@@ -50,6 +54,60 @@ func (s Style) Width() int {
 		return s.LineLength
 	}
 	return DefaultLineLength
+}
+
+// WidthFor returns the line length to wrap code added to module m to: the
+// configured one, else the longer of DefaultLineLength and the longest line
+// of m's own code (a file whose code runs past 88 is not kept to black's
+// default, and wrapping the fix's line there would set it apart from its
+// neighbours). Lines that hold only comments and string literals (a long
+// docstring, a comment with a URL) do not count: black leaves those long in
+// a file it formats to 88.
+func (s Style) WidthFor(m *pyast.Module) int {
+	if s.LineLength > 0 {
+		return s.LineLength
+	}
+	w := DefaultLineLength
+	src := m.Src
+	type line struct{ start, end, width int }
+	var long []line
+	for off := 0; off < len(src); {
+		eol := LineEnd(src, off)
+		if n := utf8.RuneCount(src[off:eol]); n > w {
+			long = append(long, line{off, eol, n})
+		}
+		if eol >= len(src) {
+			break
+		}
+		off = eol + len(BreakAt(src, eol))
+	}
+	if len(long) == 0 {
+		return w
+	}
+	var lits [][2]int // string and comment spans, in document order, not nested
+	pyast.Walk(m.Root, func(n *pyast.Node) bool {
+		if k := n.Kind(); k == "string" || k == "comment" {
+			lits = append(lits, [2]int{int(n.StartByte()), int(n.EndByte())})
+			return false
+		}
+		return true
+	})
+	inLit := func(off int) bool {
+		i := sort.Search(len(lits), func(i int) bool { return lits[i][1] > off })
+		return i < len(lits) && lits[i][0] <= off
+	}
+	for _, l := range long {
+		off, eol, n := l.start, l.end, l.width
+		if n > w {
+			for i := off; i < eol; i++ {
+				if c := src[i]; c != ' ' && c != '\t' && !inLit(i) {
+					w = n // a line with code
+					break
+				}
+			}
+		}
+	}
+	return w
 }
 
 // Section is an isort import section, in output order.

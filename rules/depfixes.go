@@ -209,3 +209,159 @@ func hashPinned(p *Pass, r *deps.Requirement) bool {
 // hashAdvice is appended to a version fix on a hash-pinned line.
 const hashAdvice = ": not applied, the line pins --hash values that the new version would not match " +
 	"(regenerate them, e.g. pip-compile --generate-hashes)"
+
+// guardNeed is what the respond/cancel guard needs of mcp: a 1.x release
+// with RequestResponder.cancel() (1.3.0rc1 on; mcp 2 has no
+// RequestResponder, so the guard fails at import there).
+var guardNeed = func() deps.Need {
+	_, set, err := deps.ParseSpecifier(">=1.3.0rc1,<2")
+	if err != nil {
+		panic(err)
+	}
+	return deps.Need{Name: "mcp", Set: set, What: "the respond/cancel guard (mcp_respond_guard.py needs mcp 1.x)", Changed: true}
+}()
+
+// offeredGuard is GuardFix where the project stays on mcp 1.x: what it
+// resolves to admits 1.x, and so does every install set of its manifests.
+// A manifest that requires mcp 2 (or fastmcp 4) beside a lock of mcp 1.x
+// (made before the manifest moved, by an earlier --fix say) is re-locked to
+// mcp 2 at the next install, where the guard would stop the server at
+// import: the first --fix withholds the guard because it moves the
+// manifest, and the second sees the moved manifest and withholds it too.
+func offeredGuard(p *Pass) (Fix, bool) {
+	g, ok := GuardFix(p)
+	if !ok || p.Project.MCP1() == deps.No {
+		return Fix{}, false
+	}
+	for _, set := range p.Project.ManifestInstalls() {
+		if deps.Conflict(append(needsOf(set, nil, deps.Need{}), guardNeed)) != "" {
+			return Fix{}, false
+		}
+	}
+	return g, true
+}
+
+// needsOf returns the needs of an install set, with r's (when r is not
+// nil) replaced by repl.
+func needsOf(set []*deps.Requirement, r *deps.Requirement, repl deps.Need) []deps.Need {
+	out := make([]deps.Need, 0, len(set))
+	for _, q := range set {
+		if q == r {
+			out = append(out, repl)
+			continue
+		}
+		out = append(out, deps.NeedOf(q))
+	}
+	return out
+}
+
+// bumpTargets is the requirement a package moves to when a bump of another
+// package needs its next major release (fastmcp 4 needs mcp 2 and
+// fastmcp-slim 4): the same text the rules' own bumps write.
+var bumpTargets = map[string]string{"mcp": ">=2,<3", "fastmcp": ">=4,<5", "fastmcp-slim": ">=4,<5"}
+
+// bump is a manifest requirement's move to a new specifier, with the moves
+// of the requirements installed beside it that the new version's own
+// requirements need.
+type bump struct {
+	edits []Edit
+	moved []string // "mcp==1.28.1 to mcp>=2,<3 (pyproject.toml)"
+	// relock says which lock entries the moves make stale.
+	relock string
+	// why is set when the bump cannot be offered: an install set would be
+	// unsatisfiable and the requirement that holds it cannot be moved.
+	why string
+}
+
+// bumpTogether plans moving manifest requirement r to spec. In each set of
+// requirements installed with r (its file's main dependencies with each
+// extra or group), a requirement that the new version of r excludes (mcp
+// 1.x beside fastmcp 4) moves to its package's target (bumpTargets) in the
+// same fix, unless its line cannot be edited, a comment pins it, it pins
+// --hash values, or (for mcp) the code uses what mcp 2 removed (blockers):
+// then the bump is not offered, and why says so. Whatever else the set
+// holds must then be satisfiable (deps.Conflict).
+func bumpTogether(p *Pass, r *deps.Requirement, spec string, blockers []apiUse) bump {
+	var b bump
+	newSet, err := r.SpecifierSet(spec)
+	if err != nil {
+		b.why = "cannot read " + spec
+		return b
+	}
+	moved := map[*deps.Requirement]string{}
+	for _, set := range p.Project.Installs(r) {
+		needs := needsOf(set, r, deps.Need{Name: r.Name, Set: newSet, Marker: r.Marker, What: r.RawName + spec, Changed: true, Written: true})
+		for i, q := range set {
+			if q == r {
+				continue
+			}
+			if t, done := moved[q]; done {
+				needs[i] = moveNeed(q, t)
+				continue
+			}
+			req, known := deps.Requires(r.Name, newSet, q.Name)
+			if !known || q.Set.Admits(req) {
+				continue
+			}
+			target := bumpTargets[q.Name]
+			where := fmt.Sprintf("%s requires %s%s, which %s excludes", r.RawName+spec, q.Name, req, reqText(p, q))
+			if why := cannotMove(p, q, target, req, blockers); why != "" {
+				b.why = where + ", and " + why
+				return b
+			}
+			moved[q] = target
+			needs[i] = moveNeed(q, target)
+			b.edits = append(b.edits, Edit{Path: q.Path, Start: q.VersionStart, End: q.VersionEnd, New: target})
+			b.moved = append(b.moved, fmt.Sprintf("%s to %s%s", reqText(p, q), q.RawName, target))
+			if rl := relock(p, q, q.Name, target); rl != "" && b.relock == "" {
+				b.relock = rl
+			}
+		}
+		if c := deps.Conflict(needs); c != "" {
+			b.why = "the requirements installed with it could not be resolved: " + c
+			return b
+		}
+	}
+	return b
+}
+
+// moveNeed is q's need once moved to spec.
+func moveNeed(q *deps.Requirement, spec string) deps.Need {
+	set, _ := q.SpecifierSet(spec)
+	return deps.Need{Name: q.Name, Set: set, Marker: q.Marker, What: q.RawName + spec, Changed: true, Written: true}
+}
+
+// cannotMove says why requirement q cannot move to target (which must
+// admit req) within a fix, or "".
+func cannotMove(p *Pass, q *deps.Requirement, target string, req deps.Set, blockers []apiUse) string {
+	set, err := q.SpecifierSet(target)
+	switch {
+	case target == "" || err != nil || !set.Admits(req):
+		return "mcplint knows no release of " + q.Name + " to move it to"
+	case q.VersionStart < 0 || q.Unknown || q.URL != "" || q.Source != nil:
+		return "that requirement cannot be edited in place"
+	case hashPinned(p, q):
+		return "that line pins --hash values"
+	case q.Name == "mcp" && len(blockers) > 0:
+		return "the project uses APIs that mcp 2 removed, so it would not start: " + describeUses(blockers)
+	}
+	if c, pinned := pinComment(p, q, q.Name); pinned {
+		return "a comment there pins it deliberately (" + c + ")"
+	}
+	return ""
+}
+
+// installConflict says why setting manifest requirement r to spec leaves
+// one of the sets installed with it unsatisfiable, or "".
+func installConflict(p *Pass, r *deps.Requirement, spec string) string {
+	set, err := r.SpecifierSet(spec)
+	if err != nil {
+		return ""
+	}
+	for _, s := range p.Project.Installs(r) {
+		if c := deps.Conflict(needsOf(s, r, deps.Need{Name: r.Name, Set: set, Marker: r.Marker, What: r.RawName + spec, Changed: true, Written: true})); c != "" {
+			return c
+		}
+	}
+	return ""
+}

@@ -73,6 +73,20 @@ func TestDependencyFixMessages(t *testing.T) {
 			fixes: []fixWant{{rules.DisplayOnly, []string{"two breaking migrations, not applied"}}}}}},
 		{"MCP002/fastmcp2-lock", []string{"MCP002"}, []want{{file: "pyproject.toml", line: 4,
 			fixes: []fixWant{{rules.DisplayOnly, []string{"two breaking migrations", "re-lock: uv.lock pins fastmcp 2.12.0"}}}}}},
+		// fastmcp 4 requires mcp 2: the mcp pin beside it moves in the same
+		// fix; code that imports what mcp 2 removed (a test too) blocks it.
+		{"MCP002/bump-moves-mcp", []string{"MCP002"}, []want{{file: "requirements.txt", line: 1, fixes: []fixWant{
+			{rules.Unsafe, []string{"with it, as fastmcp 4 requires: `mcp == 1.28.1` to mcp>=2,<3"}},
+		}}}},
+		{"MCP002/bump-blocked-tests", []string{"MCP002"}, []want{{file: "requirements.txt", line: 1, fixes: []fixWant{
+			{rules.DisplayOnly, []string{"not applied, fastmcp 4 runs on mcp 2", "McpError (tests/test_errors.py:1)"}},
+		}}}},
+		// A manifest moved to mcp 2 beside a stale lock: re-lock, no guard.
+		{"MCP001/stalelock-guard", []string{"MCP001"}, []want{{file: "uv.lock", line: 12,
+			msg:   []string{"the lock is stale"},
+			fixes: []fixWant{{rules.DisplayOnly, []string{"re-lock"}}}}}},
+		{"MCP002/relock-after-bump", []string{"MCP002"}, []want{{file: "uv.lock", line: 12,
+			fixes: []fixWant{{rules.DisplayOnly, []string{"re-lock"}}, {rules.Unsafe, []string{"guard"}}}}}},
 		{"MCP002/pin-comment", []string{"MCP002"}, []want{{file: "requirements.txt", line: 1,
 			fixes: []fixWant{{rules.DisplayOnly, []string{"pins it deliberately"}}}}}},
 	}

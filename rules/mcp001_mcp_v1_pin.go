@@ -150,8 +150,7 @@ func runMCP001(p *Pass) {
 			var fixes []Fix
 			// The respond/cancel guard stays on 1.x and closes the crash: after
 			// the migration (complete but breaking), before the partial floor.
-			guard, guardOK := GuardFix(p)
-			guardOK = guardOK && p.Project.MCP1() != deps.No
+			guard, guardOK := offeredGuard(p)
 			if guardOK && closeCrash {
 				guard.Message += "; it does not fix the crash at transport close below 1.27.0, which this requirement " +
 					"admits: this finding stays until the floor is raised to 1.27.0 too"
@@ -219,6 +218,10 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 		// fastmcp < 4 requires mcp<2: the installer could not resolve it.
 		f.Message = "require mcp" + spec + ": not applied, the project's fastmcp below 4 requires mcp 1.x, so the " +
 			"installer could not resolve it; move fastmcp to >=4,<5 (MCP002), which brings mcp 2"
+		f.Applicability, f.Edits = DisplayOnly, nil
+	case installConflict(p, r, spec) != "":
+		f.Message = "require mcp" + spec + " (" + mcp2Migration + "): not applied, the requirements installed with it could not " +
+			"be resolved: " + installConflict(p, r, spec) + relock(p, r, "mcp", spec)
 		f.Applicability, f.Edits = DisplayOnly, nil
 	case len(blockers) > 0:
 		f.Message = "require mcp" + spec + " after migrating: not applied, the project uses APIs that mcp 2 removed, so it " +
@@ -300,6 +303,9 @@ func floorFix(p *Pass, r *deps.Requirement, floor string, guarded bool) (Fix, bo
 		f.Applicability, f.Edits, f.Partial = DisplayOnly, nil, false
 	} else if hashPinned(p, r) {
 		f.Message += hashAdvice
+		f.Applicability, f.Edits, f.Partial = DisplayOnly, nil, false
+	} else if c := installConflict(p, r, text); c != "" {
+		f.Message += ": not applied, the requirements installed with it could not be resolved: " + c
 		f.Applicability, f.Edits, f.Partial = DisplayOnly, nil, false
 	}
 	return f, true

@@ -38,11 +38,18 @@ var mcp002 = Register(&Rule{
 			"SDK's types directly. It is advice only over a fastmcp 2.x pin (a requirement that admits no 3.x, or a " +
 			"lock that pins 2.x): 2.x runs sync handlers inline, so only its mcp 1.x is at stake, and 4.x is two " +
 			"breaking migrations away. It is advice only too next to a comment that mentions fastmcp or the pinned " +
-			"version, and on a line that pins `--hash` values. When a lock pins a version the new requirement " +
+			"version, and on a line that pins `--hash` values. It is advice only where the project's code, tests included, " +
+			"uses what mcp 2 removed (`mcp.server.fastmcp`, `McpError`, the 1.x low-level decorators): fastmcp 4 runs on " +
+			"mcp 2. A requirement installed with it (the same file's main dependencies, extra or group, or a file it " +
+			"includes or is included by) that fastmcp 4 excludes, such as `mcp==1.28.1`, moves in the same fix " +
+			"(`mcp>=2,<3`, `fastmcp-slim>=4,<5`); where that requirement cannot move (a comment pins it, `--hash`, a URL), " +
+			"the bump is advice only. When a lock pins a version the new requirement " +
 			"excludes, the message says to re-lock. A lock file gets no edit: change the manifest, then re-lock. A lock " +
 			"that holds fastmcp and fastmcp-slim at one version gets one finding, on the package the manifest declares. " +
 			"Where the project creates a server (and has no guard yet), an alternative stays on fastmcp 3 and writes " +
-			"the respond/cancel guard (below): unsafe, since it patches a private attribute of the SDK.",
+			"the respond/cancel guard (below): unsafe, since it patches a private attribute of the SDK; it is not offered " +
+			"where a manifest already requires fastmcp 4 or mcp 2 beside a lock that still holds 1.x (the next install " +
+			"re-locks to mcp 2, where the guard fails at import).",
 		References: []string{"https://github.com/PrefectHQ/fastmcp/releases"},
 	},
 	Run: runMCP002,
@@ -76,9 +83,9 @@ func runMCP002(p *Pass) {
 				}
 				fixes = append(fixes, Fix{Message: advice, Applicability: DisplayOnly})
 			} else if r.VersionStart >= 0 {
-				fixes = append(fixes, fastmcp4Bump(p, r, v2))
+				fixes = append(fixes, fastmcp4Bump(p, r, v2, mcp1OnlyAPIs(p)))
 			}
-			if g, ok := GuardFix(p); ok && p.Project.MCP1() != deps.No {
+			if g, ok := offeredGuard(p); ok {
 				fixes = append(fixes, g)
 			}
 			return fixes
@@ -97,9 +104,13 @@ const fastmcp2Advice = "fastmcp 2.x runs sync handlers inline (no worker-thread 
 	"fastmcp 3 and then 4 (>=4,<5: two breaking migrations, not applied), or make each handler observe the cancel"
 
 // fastmcp4Bump is the fix that moves a manifest requirement to fastmcp 4:
-// an unsafe edit, or advice only over a 2.x pin (two migrations away) or
-// next to a comment that pins the requirement deliberately.
-func fastmcp4Bump(p *Pass, r *deps.Requirement, v2 bool) Fix {
+// an unsafe edit, or advice only over a 2.x pin (two migrations away), next
+// to a comment that pins the requirement deliberately, where the project's
+// code (tests included) uses what mcp 2 removed (fastmcp 4 runs on mcp 2),
+// or where a requirement installed beside it that fastmcp 4 excludes (mcp
+// 1.x) cannot move with it (bumpTogether). The requirements that can move
+// move in the same fix.
+func fastmcp4Bump(p *Pass, r *deps.Requirement, v2 bool, blockers []apiUse) Fix {
 	const spec = ">=4,<5"
 	f := Fix{
 		Message:       fmt.Sprintf("require %s%s (it runs on mcp 2.x: a breaking migration)%s", r.RawName, spec, relock(p, r, "fastmcp", spec)),
@@ -107,18 +118,32 @@ func fastmcp4Bump(p *Pass, r *deps.Requirement, v2 bool) Fix {
 		Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: spec}},
 		MovesToMCP2:   true,
 	}
-	switch c, pinned := pinComment(p, r, "fastmcp", "fastmcp-slim"); {
+	c, pinned := pinComment(p, r, "fastmcp", "fastmcp-slim")
+	switch {
 	case hashPinned(p, r):
 		f.Message += hashAdvice
-		f.Applicability, f.Edits = DisplayOnly, nil
 	case v2:
 		f.Message = fastmcp2Advice + relock(p, r, "fastmcp", spec)
-		f.Applicability, f.Edits = DisplayOnly, nil
 	case pinned:
 		f.Message = fmt.Sprintf("require %s%s (it runs on mcp 2.x: a breaking migration): not applied, a comment there pins it deliberately (%s)%s",
 			r.RawName, spec, c, relock(p, r, "fastmcp", spec))
-		f.Applicability, f.Edits = DisplayOnly, nil
+	case len(blockers) > 0:
+		f.Message = fmt.Sprintf("require %s%s after migrating: not applied, fastmcp 4 runs on mcp 2 and the project uses APIs that "+
+			"mcp 2 removed, so it would not start: %s (%s)%s", r.RawName, spec, describeUses(blockers), mcp2Migration, relock(p, r, "fastmcp", spec))
+	default:
+		b := bumpTogether(p, r, spec, blockers)
+		if b.why != "" {
+			f.Message = fmt.Sprintf("require %s%s (it runs on mcp 2.x: a breaking migration): not applied, %s%s",
+				r.RawName, spec, b.why, relock(p, r, "fastmcp", spec))
+			break
+		}
+		if len(b.moved) > 0 {
+			f.Message += "; with it, as fastmcp 4 requires: " + strings.Join(b.moved, ", ") + b.relock
+			f.Edits = append(f.Edits, b.edits...)
+		}
+		return f
 	}
+	f.Applicability, f.Edits = DisplayOnly, nil
 	return f
 }
 

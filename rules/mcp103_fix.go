@@ -81,7 +81,17 @@ func mcp103Fixes(p *Pass, h *handlers.Handler) []Fix {
 				fixes = append(fixes, fx)
 			}
 		default:
-			if fx, ok := asyncThreadFix(p, m, f); ok {
+			fx, ok := asyncThreadFix(p, m, f)
+			if over := reindentOver(p, m, f); ok && over > 0 {
+				// Moving the body one level in would push a line past the
+				// line length, which only a formatter could re-wrap: keep
+				// the def as it is and register an async wrapper after it.
+				if w, wok := asyncWrapperFix(p, h, nil); wok {
+					fx = w
+					fx.Message += fmt.Sprintf(" (moving the body into an inner function would push line %d past the line length of %d)", over, p.style().WidthFor(m))
+				}
+			}
+			if ok {
 				fixes = append(fixes, fx)
 			}
 		}
@@ -321,7 +331,7 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	if !ok || !strings.HasPrefix(bodyIndent, defIndent) || len(bodyIndent) == len(defIndent) {
 		return Fix{}, false
 	}
-	width := p.style().Width()
+	width := p.style().WidthFor(m)
 	nl := pystyle.Newline(m.Src)
 	// The registration, with name= so that the tool keeps its name.
 	regText, ok := withNameArg(m, site, f.Name, defIndent, width, nl)
@@ -330,9 +340,11 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	}
 	params := f.Node.ChildByFieldName("parameters")
 	var ptexts []string
+	verbatim := false // a comment among the parameters: copy the list as written
 	for _, c := range pyast.NamedChildren(params) {
 		if c.Kind() == "comment" {
-			return Fix{}, false
+			verbatim = true
+			continue
 		}
 		ptexts = append(ptexts, m.Text(c))
 	}
@@ -371,7 +383,11 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 		blank = nl + nl
 	}
 	b.WriteString(nl + blank + defIndent + "@" + regText + nl)
-	b.WriteString(formatBracketed(defIndent, "async def "+wrapper+"(", ptexts, ")"+ret+":", width, nl) + nl)
+	if verbatim {
+		b.WriteString(defIndent + "async def " + wrapper + m.Text(params) + ret + ":" + nl)
+	} else {
+		b.WriteString(formatBracketed(defIndent, "async def "+wrapper+"(", ptexts, ")"+ret+":", width, nl) + nl)
+	}
 	if f.Doc() != nil {
 		b.WriteString(bodyIndent + m.Text(f.Doc()) + nl)
 	}
@@ -390,9 +406,13 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	if imp != nil {
 		edits = append([]Edit{*imp}, edits...)
 	}
+	why := "for its direct callers (" + strings.Join(callers, ", ") + ")"
+	if len(callers) == 0 {
+		why = "as it is"
+	}
 	return Fix{
-		Message: fmt.Sprintf("keep %s a sync def for its direct callers (%s) and register an async wrapper, %s, that runs it with anyio.to_thread.run_sync(..., abandon_on_cancel=True)",
-			f.Name, strings.Join(callers, ", "), wrapper),
+		Message: fmt.Sprintf("keep %s a sync def %s and register an async wrapper, %s, that runs it with anyio.to_thread.run_sync(..., abandon_on_cancel=True)",
+			f.Name, why, wrapper),
 		Applicability: Unsafe,
 		Edits:         edits,
 	}, true
@@ -466,7 +486,7 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 		b.WriteString(bodyIndent + "import anyio" + nl)
 		imp = nil
 	}
-	width := p.style().Width()
+	width := p.style().WidthFor(m)
 	b.WriteString(formatBracketed(bodyIndent, "def "+helper+"(", params, "):", width, nl) + nl)
 	b.WriteString(indentLines(m, start, end, unit))
 	call := append(append([]string{helper}, params...), "abandon_on_cancel=True")
@@ -486,6 +506,40 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 		Applicability: Unsafe,
 		Edits:         edits,
 	}, true
+}
+
+// reindentOver returns the first line (1-based) of f's body that fits the
+// line length now and would not once asyncThreadFix indents it one level
+// deeper (lines inside strings stay), or 0.
+func reindentOver(p *Pass, m *pyast.Module, f *pyast.Function) int {
+	stmts := blockStmts(f.Body)
+	if f.Doc() != nil && len(stmts) > 0 {
+		stmts = stmts[1:]
+	}
+	if len(stmts) == 0 {
+		return 0
+	}
+	defIndent, ok1 := pystyle.LineIndent(m, f.Node)
+	bodyIndent, ok2 := pystyle.LineIndent(m, stmts[0])
+	if !ok1 || !ok2 || len(bodyIndent) <= len(defIndent) {
+		return 0
+	}
+	unit := bodyIndent[len(defIndent):]
+	width := p.style().WidthFor(m)
+	start := pystyle.LineStart(m.Src, int(stmts[0].StartByte()))
+	end := pystyle.LineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
+	old := strings.Split(strings.ReplaceAll(string(m.Src[start:end]), "\r\n", "\n"), "\n")
+	moved := strings.Split(strings.ReplaceAll(indentLines(m, start, end, unit), "\r\n", "\n"), "\n")
+	if len(old) != len(moved) {
+		return 0
+	}
+	first := m.Pos(start).Line
+	for i := range old {
+		if lineWidth(old[i]) <= width && lineWidth(moved[i]) > width {
+			return first + i
+		}
+	}
+	return 0
 }
 
 // hasYield reports whether a function body is a generator's.

@@ -90,6 +90,56 @@ func Run(t *testing.T, dir string, codes ...string) {
 	checkWants(t, dir, res, codes)
 	checkNotes(t, dir, opts)
 	checkFixes(t, dir, opts, res)
+	for _, unsafe := range []bool{false, true} {
+		checkMode(t, dir, opts, unsafe)
+	}
+}
+
+// checkMode applies the fixes as --fix (unsafe false) or --fix
+// --unsafe-fixes choose them, in as many rounds as the command runs, and
+// checks that a second run changes nothing (the command run twice: the
+// choice between alternatives included, such as the guard a project that
+// a bump moves to mcp 2 does not get). With unsafe, a fixture that has
+// <file>.unsafe.golden files must change exactly those files to them
+// (go test -update rewrites the goldens of a fixture that has one).
+func checkMode(t *testing.T, dir string, opts engine.Options, unsafe bool) {
+	t.Helper()
+	name := "--fix"
+	if unsafe {
+		name += " --unsafe-fixes"
+	}
+	out, err := fix.Run([]string{dir}, opts, fix.Mode{Unsafe: unsafe})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	changed := map[string][]byte{}
+	for _, f := range out.Files {
+		changed[f.Path] = f.New
+	}
+	if goldens := goldensUnder(t, dir, "*.unsafe.golden"); unsafe && len(goldens) > 0 {
+		for _, f := range out.Files {
+			compareGolden(t, f.Path+".unsafe.golden", f.New)
+		}
+		for _, g := range goldens {
+			if _, ok := changed[strings.TrimSuffix(filepath.ToSlash(g), ".unsafe.golden")]; ok {
+				continue
+			}
+			if *update {
+				os.Remove(g)
+				continue
+			}
+			t.Errorf("%s: golden exists but %s does not change the file", g, name)
+		}
+	}
+	again := opts
+	again.Overlay = changed
+	out2, err := fix.Run([]string{dir}, again, fix.Mode{Unsafe: unsafe})
+	if err != nil {
+		t.Fatalf("%s again: %v", name, err)
+	}
+	for _, f := range out2.Files {
+		t.Errorf("%s run twice: the second run changes %s:\n%s", name, f.Path, fix.UnifiedDiff(f.Path, f.Old, f.New))
+	}
 }
 
 // noteRE matches "# note: MCP001" in a comment.

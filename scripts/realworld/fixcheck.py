@@ -10,7 +10,11 @@ For each repository folder under --repos (owner+name copies, as for score.py), o
   6. isort: a changed file that isort (if importable by /usr/bin/python3 or python3) found sorted before must
      still be sorted after (project settings, black profile);
   7. line length: every added line must fit the project's line length (ruff/black setting, default 88), unless
-     the line it replaced was already longer.
+     the line it replaced was already longer;
+  8. resolvable: every changed manifest (pyproject.toml, requirements*.txt) whose requirements on mcp, fastmcp and
+     fastmcp-slim could be installed together before the fix (per install set: the main dependencies with each extra
+     or group) still can after it, for the releases the index holds (what each fastmcp release requires of mcp, as
+     SPEC section 2 says; a requirement that admits none of the listed releases is not judged).
 Prints one row per repository and totals. Standard library only; the copies are deleted afterwards.
 """
 import argparse
@@ -32,7 +36,8 @@ def run(cmd, cwd=None):
 def snapshot(root):
     files = {}
     for d, dirs, names in os.walk(root):
-        dirs[:] = [x for x in dirs if x != ".git"]
+        # .mcplint_cache is mcplint's own analysis cache, not a fix.
+        dirs[:] = [x for x in dirs if x not in (".git", ".mcplint_cache")]
         for n in names:
             p = os.path.join(d, n)
             if os.path.islink(p) or not os.path.isfile(p):
@@ -80,10 +85,133 @@ def isort_sorted(py, settings, path, data):
         f = os.path.join(td, os.path.basename(path))
         with open(f, "wb") as fh:
             fh.write(data)
-        r = run([py, "-m", "isort", "--check-only", "--profile", "black", "--settings-path", settings, f])
+        # From the project's folder, as a maintainer or pre-commit runs it: isort finds the first-party
+        # packages (src/ layouts) from there.
+        r = run([py, "-m", "isort", "--check-only", "--profile", "black", "--settings-path", settings, f], cwd=settings)
         if r.returncode not in (0, 1):
             raise RuntimeError(f"isort failed on {path}: {r.stderr.strip()[:300]}")
         return r.returncode == 0
+
+
+# Releases the index holds (final releases only), and what each fastmcp release requires of mcp.
+MCP_RELEASES = ["1.0.0", "1.3.0", "1.9.4", "1.12.4", "1.13.1", "1.14.1"] + [f"1.{n}.0" for n in range(15, 31)] + [
+    "1.27.2", "1.28.1", "2.0.0", "2.1.1", "2.2.0", "2.3.0"]
+FASTMCP_RELEASES = ["2.0.0", "2.9.0", "2.10.0", "2.11.2", "2.12.0", "2.13.0", "2.14.1", "2.14.5", "3.0.0", "3.2.0",
+                    "3.3.0", "3.4.7", "3.4.8", "4.0.0", "4.0.11", "4.1.0"]
+
+
+def vkey(v):
+    return tuple(int(x) for x in re.findall(r"\d+", v)[:4]) + (0,) * (4 - len(re.findall(r"\d+", v)[:4]))
+
+
+def fastmcp_needs_mcp(f):
+    k = vkey(f)
+    if k >= vkey("4.0.0"):
+        return lambda m: vkey(m) >= vkey("2.0.0")
+    if k >= vkey("3.0.0"):
+        return lambda m: vkey("1.24.0") <= vkey(m) < vkey("2.0.0")
+    if vkey("2.10.0") <= k <= vkey("2.11.2") or vkey("2.14.0") <= k <= vkey("2.14.1"):
+        return lambda m: True  # no upper bound declared
+    return lambda m: vkey(m) < vkey("2.0.0")
+
+
+def clause_ok(op, want, v):
+    if want.endswith(".*"):
+        pre = want[:-2]
+        match = v == pre or v.startswith(pre + ".")
+        return match if op == "==" else not match
+    a, b = vkey(v), vkey(want)
+    if op == "~=":
+        parts = re.findall(r"\d+", want)
+        upper = vkey(".".join(parts[:-2] + [str(int(parts[-2]) + 1)])) if len(parts) >= 2 else (1 << 30,)
+        return b <= a < upper
+    return {"==": a == b, "===": a == b, "!=": a != b, ">=": a >= b, "<=": a <= b, ">": a > b, "<": a < b}.get(op, True)
+
+
+REQ_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?([^;@()]*)\)?\s*(?:;.*)?$")
+
+
+def parse_req(text):
+    """(name, predicate) of a PEP 508 requirement on a tracked package, or None."""
+    m = REQ_RE.match(text)
+    if not m:
+        return None
+    name = re.sub(r"[-_.]+", "-", m.group(1)).lower()
+    if name not in ("mcp", "fastmcp", "fastmcp-slim"):
+        return None
+    clauses = []
+    for c in m.group(2).split(","):
+        c = c.strip()
+        cm = re.match(r"^(===|==|!=|~=|>=|<=|>|<)\s*([0-9][0-9A-Za-z.*+!-]*)$", c)
+        if cm:
+            clauses.append((cm.group(1), cm.group(2)))
+        elif c:
+            return None  # not judged
+    return name, lambda v: all(clause_ok(op, w, v) for op, w in clauses)
+
+
+def install_sets(path, data):
+    """The requirement texts installed together: a list of lists."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return []
+    if path.endswith(".toml"):
+        try:
+            t = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return []
+        proj = t.get("project", {}) if isinstance(t.get("project"), dict) else {}
+        main = [r for r in proj.get("dependencies", []) if isinstance(r, str)]
+        groups = []
+        for table in (proj.get("optional-dependencies", {}), t.get("dependency-groups", {})):
+            if isinstance(table, dict):
+                groups += [[r for r in g if isinstance(r, str)] for g in table.values() if isinstance(g, list)]
+        return [main + g for g in groups] or [main]
+    lines, cur = [], ""
+    for line in text.splitlines():
+        line = re.sub(r"(^|\s)#.*$", "", line)
+        if line.rstrip().endswith("\\"):
+            cur += line.rstrip()[:-1] + " "
+            continue
+        line, cur = cur + line, ""
+        line = re.sub(r"\s--?[a-z-]+(=|\s)\S+", "", " " + line).strip()
+        if line and not line.startswith("-"):
+            lines.append(line)
+    return [lines]
+
+
+def satisfiable(reqs):
+    """False when no listed releases satisfy every requirement and fastmcp's own need of mcp; None: not judged."""
+    preds = {"mcp": [], "fastmcp": []}
+    for r in reqs:
+        p = parse_req(r)
+        if p:
+            preds["fastmcp" if p[0] == "fastmcp-slim" else p[0]].append(p[1])
+    if not preds["mcp"] and not preds["fastmcp"]:
+        return None
+    ms = [v for v in MCP_RELEASES if all(p(v) for p in preds["mcp"])]
+    fs = [v for v in FASTMCP_RELEASES if all(p(v) for p in preds["fastmcp"])]
+    for got, releases, ps in ((ms, MCP_RELEASES, preds["mcp"]), (fs, FASTMCP_RELEASES, preds["fastmcp"])):
+        if ps and not got:
+            # each admits a listed release but not together: unsatisfiable; one that admits none: not judged
+            return False if all(any(p(v) for v in releases) for p in ps) else None
+    if not preds["fastmcp"]:
+        return True
+    return any(fastmcp_needs_mcp(f)(m) for f in fs for m in ms)
+
+
+def unresolvable(path, before, after):
+    """How many install sets of a changed manifest the fix made unsatisfiable."""
+    if not (path.endswith("pyproject.toml") or re.search(r"requirements[^/]*\.(txt|in)$", path)):
+        return 0
+    old = install_sets(path, before)
+    new = install_sets(path, after)
+    n = 0
+    for i, reqs in enumerate(new):
+        if satisfiable(reqs) is False and (i >= len(old) or satisfiable(old[i]) is not False):
+            n += 1
+    return n
 
 
 def main():
@@ -96,9 +224,9 @@ def main():
     isort_py = find_isort()
     fixflags = ["--fix"] + (["--unsafe-fixes"] if a.mode == "unsafe" else [])
     tot = dict(repos=0, files=0, py=0, compile_fail=0, toml_fail=0, left=0, second=0,
-               isort_checked=0, isort_broken=0, long_lines=0, added_lines=0)
+               isort_checked=0, isort_broken=0, long_lines=0, added_lines=0, unresolvable=0)
     problems = []
-    print(f"{'repository':45} {'files':>5} {'py':>4} {'nocomp':>6} {'toml':>4} {'left':>4} {'2nd':>4} {'isort':>9} {'long':>8}")
+    print(f"{'repository':45} {'files':>5} {'py':>4} {'nocomp':>6} {'toml':>4} {'left':>4} {'2nd':>4} {'isort':>9} {'long':>8} {'unres':>5}")
     for name in sorted(os.listdir(a.repos)):
         src = os.path.join(a.repos, name)
         if not os.path.isdir(src):
@@ -113,9 +241,13 @@ def main():
             after = snapshot(root)
             ch = changed(before, after)
             row = dict(files=len(ch), py=0, compile_fail=0, toml_fail=0, left=0, second=0,
-                       isort_checked=0, isort_broken=0, long_lines=0, added_lines=0)
+                       isort_checked=0, isort_broken=0, long_lines=0, added_lines=0, unresolvable=0)
             for p in ch:
                 data = after[p]
+                if p in before and (k := unresolvable(p, before[p], data)):
+                    row["unresolvable"] += k
+                    problems.append(f"{name}/{p}: {k} install set(s) no longer resolvable: "
+                                    f"{[r for s in install_sets(p, data) for r in s if parse_req(r)]}")
                 if p.endswith(".py"):
                     row["py"] += 1
                     try:
@@ -165,10 +297,11 @@ def main():
         for k in row:
             tot[k] += row[k]
         print(f"{name[:45]:45} {row['files']:5} {row['py']:4} {row['compile_fail']:6} {row['toml_fail']:4} {row['left']:4} "
-              f"{row['second']:4} {row['isort_broken']:>3}/{row['isort_checked']:<5} {row['long_lines']:>3}/{row['added_lines']:<4}")
+              f"{row['second']:4} {row['isort_broken']:>3}/{row['isort_checked']:<5} {row['long_lines']:>3}/{row['added_lines']:<4} "
+              f"{row['unresolvable']:5}")
     print(f"{'total (' + str(tot['repos']) + ' repositories)':45} {tot['files']:5} {tot['py']:4} {tot['compile_fail']:6} "
           f"{tot['toml_fail']:4} {tot['left']:4} {tot['second']:4} {tot['isort_broken']:>3}/{tot['isort_checked']:<5} "
-          f"{tot['long_lines']:>3}/{tot['added_lines']:<4}")
+          f"{tot['long_lines']:>3}/{tot['added_lines']:<4} {tot['unresolvable']:5}")
     if not isort_py:
         print("isort is not installed for python3 or /usr/bin/python3 (Debian: python3-isort): import order not checked")
     if a.list and problems:
