@@ -5,11 +5,13 @@
 package action
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // stub is a fake mcplint: it records its arguments, writes each --output
@@ -84,7 +86,10 @@ func newSim(t *testing.T, mcplint string) *sim {
 }
 
 func (s *sim) run(env ...string) (string, error) {
-	cmd := exec.Command("bash", script(s.t), "run")
+	// Bounded: the review tests talk to reviewdog and a local server.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", script(s.t), "run")
 	cmd.Dir = s.work
 	cmd.Env = append(append([]string{}, s.env...), env...)
 	out, err := cmd.CombinedOutput()
