@@ -196,7 +196,7 @@ func buildReviewdog(t *testing.T) string {
 // reviewRepo makes the pull request's repository in s.work: a base commit
 // and a head commit that adds lines to server.py. It returns the diff as
 // GitHub serves it and the added lines of each file.
-func reviewRepo(t *testing.T, s *sim) (diff string, added map[string]map[int]bool) {
+func reviewRepo(t *testing.T, s *sim, headRequirements string) (diff string, added map[string]map[int]bool) {
 	t.Helper()
 	write := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(s.work, name), []byte(text), 0o644); err != nil {
@@ -211,6 +211,9 @@ func reviewRepo(t *testing.T, s *sim) (diff string, added map[string]map[int]boo
 	git(t, s.work, "commit", "-qm", "base")
 	git(t, s.work, "checkout", "-qb", "feature")
 	write("server.py", reviewBase+reviewAdded)
+	if headRequirements != "" {
+		write("requirements.txt", headRequirements)
+	}
 	git(t, s.work, "commit", "-qam", "two tools")
 	diff = git(t, s.work, "diff", "main", "feature")
 	added = map[string]map[int]bool{}
@@ -285,7 +288,7 @@ func TestReviewSuggestions(t *testing.T) {
 	reviewdog := buildReviewdog(t)
 	mcplint := buildMcplint(t)
 	s := newSim(t, mcplint)
-	diff, added := reviewRepo(t, s)
+	diff, added := reviewRepo(t, s, "")
 	gh := &fakeGitHub{t: t, diff: diff}
 	srv := httptest.NewServer(gh)
 	defer srv.Close()
@@ -420,7 +423,7 @@ func TestReviewForkAnnotationsOnly(t *testing.T) {
 	reviewdog := buildReviewdog(t)
 	mcplint := buildMcplint(t)
 	s := newSim(t, mcplint)
-	diff, _ := reviewRepo(t, s)
+	diff, _ := reviewRepo(t, s, "")
 	gh := &fakeGitHub{t: t, diff: diff, readOnly: true}
 	srv := httptest.NewServer(gh)
 	defer srv.Close()
@@ -448,7 +451,7 @@ func TestReviewReadOnlyToken(t *testing.T) {
 	reviewdog := buildReviewdog(t)
 	mcplint := buildMcplint(t)
 	s := newSim(t, mcplint)
-	diff, _ := reviewRepo(t, s)
+	diff, _ := reviewRepo(t, s, "")
 	gh := &fakeGitHub{t: t, diff: diff, readOnly: true}
 	srv := httptest.NewServer(gh)
 	defer srv.Close()
@@ -464,5 +467,57 @@ func TestReviewReadOnlyToken(t *testing.T) {
 	}
 	if !strings.Contains(out, "::error file=server.py,line=") {
 		t.Errorf("no annotations:\n%s", out)
+	}
+}
+
+// With --unsafe-fixes, a pin whose fix is the respond/cancel guard (an
+// unsafe fix that creates mcp_respond_guard.py and edits server.py): no
+// suggestion can express it, so the comment on the pin's added line says
+// the fix is unsafe and holds its diff, the created file as
+// `mcplint check --diff --unsafe-fixes` shows it.
+func TestReviewUnsafeGuardAsDiff(t *testing.T) {
+	reviewdog := buildReviewdog(t)
+	mcplint := buildMcplint(t)
+	s := newSim(t, mcplint)
+	diff, _ := reviewRepo(t, s, "mcp>=1.27,<2\n")
+	gh := &fakeGitHub{t: t, diff: diff}
+	srv := httptest.NewServer(gh)
+	defer srv.Close()
+	out, err := s.run(append(s.reviewEnv(srv.URL, "o/r"), "REVIEWDOG="+reviewdog, "INPUT_ARGS=--unsafe-fixes")...)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	if len(gh.reviews) != 1 {
+		t.Fatalf("%d reviews posted, want 1\n%s", len(gh.reviews), out)
+	}
+	cmd := exec.Command(mcplint, "check", "--exit-zero", "--no-cache", "--unsafe-fixes", "--diff", ".")
+	cmd.Dir = s.work
+	patch, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pin, suggestions int
+	for _, c := range gh.reviews[0].Comments {
+		if c.Path != "requirements.txt" {
+			if strings.Contains(c.Body, "```suggestion\n") {
+				suggestions++
+			}
+			continue
+		}
+		pin++
+		t.Logf("comment on the pin:\n%s", c.Body)
+		if strings.Contains(c.Body, "```suggestion") || !strings.Contains(c.Body, "The fix is unsafe") {
+			t.Errorf("the guard fix is a suggestion, or not said to be unsafe:\n%s", c.Body)
+		}
+		// The created file's part of the diff, as --diff shows it.
+		_, created, ok := strings.Cut(c.Body, "--- /dev/null\n")
+		created, _, _ = strings.Cut(created, "\n```")
+		created, _, _ = strings.Cut(created, "\n--- a/") // the next file's
+		if !ok || !strings.Contains(created, "+++ b/mcp_respond_guard.py") || !strings.Contains(string(patch), "--- /dev/null\n"+created) {
+			t.Errorf("the comment's diff of mcp_respond_guard.py is not --diff's:\n%s\n--diff:\n%s", c.Body, patch)
+		}
+	}
+	if pin != 1 || suggestions < 2 {
+		t.Errorf("%d comments on the pin (want 1), %d suggestions elsewhere (want 2)", pin, suggestions)
 	}
 }
