@@ -228,6 +228,23 @@ func TestBadInput(t *testing.T) {
 	if err == nil || !strings.Contains(out, "::error") || !strings.Contains(out, "format must be") {
 		t.Errorf("bad format accepted: %v\n%s", err, out)
 	}
+	out, err = s.run("INPUT_REVIEW=comments")
+	if err == nil || !strings.Contains(out, "::error title=mcplint action::review must be suggestions or empty") {
+		t.Errorf("bad review accepted: %v\n%s", err, out)
+	}
+}
+
+// review: suggestions outside a pull request: mcplint runs as without it
+// (no rdjson, no reviewdog), with a notice.
+func TestReviewNotAPullRequest(t *testing.T) {
+	s := newSim(t, "")
+	out, err := s.run("INPUT_REVIEW=suggestions", "GITHUB_EVENT_NAME=push", "INPUT_GITHUB_TOKEN=t", "REVIEWDOG=/nonexistent/reviewdog")
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "::notice title=mcplint::review: suggestions: not a pull request (push)") || contains(s.args(), "--format", "rdjson") {
+		t.Errorf("no notice, or rdjson written, on a push: %q\n%s", s.args(), out)
+	}
 }
 
 func git(t *testing.T, dir string, args ...string) string {

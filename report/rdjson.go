@@ -62,7 +62,7 @@ type (
 // message. A finding's fix (the one --fix would apply; with --unsafe-fixes,
 // the unsafe one) is one suggestion when all its edits change the finding's
 // own file: the whole lines from the first edit to the last, after the
-// edits, with columns 0 (reviewdog's line-based form, which a GitHub
+// edits, with no columns (reviewdog's line-based form, which a GitHub
 // review shows as a ```suggestion block replacing those lines; reviewdog
 // matches a comment to its first suggestion only, so a fix of several edits
 // is one span). A fix a suggestion cannot express (one that creates a file
