@@ -145,9 +145,18 @@ func (g *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 var (
 	reviewdogOnce sync.Once
+	reviewdogDir  string // removed when the tests end (TestMain)
 	reviewdogBin  string
 	reviewdogErr  string
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if reviewdogDir != "" {
+		os.RemoveAll(reviewdogDir)
+	}
+	os.Exit(code)
+}
 
 // buildReviewdog builds reviewdog with the action's own step (once per
 // test binary). Without go the test is skipped, and fails when
@@ -162,6 +171,7 @@ func buildReviewdog(t *testing.T) string {
 	}
 	reviewdogOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mcplint-reviewdog-")
+		reviewdogDir = dir
 		if err != nil {
 			reviewdogErr = err.Error()
 			return
