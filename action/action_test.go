@@ -5,11 +5,13 @@
 package action
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // stub is a fake mcplint: it records its arguments, writes each --output
@@ -84,7 +86,10 @@ func newSim(t *testing.T, mcplint string) *sim {
 }
 
 func (s *sim) run(env ...string) (string, error) {
-	cmd := exec.Command("bash", script(s.t), "run")
+	// Bounded: the review tests talk to reviewdog and a local server.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", script(s.t), "run")
 	cmd.Dir = s.work
 	cmd.Env = append(append([]string{}, s.env...), env...)
 	out, err := cmd.CombinedOutput()
@@ -222,6 +227,23 @@ func TestBadInput(t *testing.T) {
 	out, err := s.run("INPUT_FORMAT=xml")
 	if err == nil || !strings.Contains(out, "::error") || !strings.Contains(out, "format must be") {
 		t.Errorf("bad format accepted: %v\n%s", err, out)
+	}
+	out, err = s.run("INPUT_REVIEW=comments")
+	if err == nil || !strings.Contains(out, "::error title=mcplint action::review must be suggestions or empty") {
+		t.Errorf("bad review accepted: %v\n%s", err, out)
+	}
+}
+
+// review: suggestions outside a pull request: mcplint runs as without it
+// (no rdjson, no reviewdog), with a notice.
+func TestReviewNotAPullRequest(t *testing.T) {
+	s := newSim(t, "")
+	out, err := s.run("INPUT_REVIEW=suggestions", "GITHUB_EVENT_NAME=push", "INPUT_GITHUB_TOKEN=t", "REVIEWDOG=/nonexistent/reviewdog")
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "::notice title=mcplint::review: suggestions: not a pull request (push)") || contains(s.args(), "--format", "rdjson") {
+		t.Errorf("no notice, or rdjson written, on a push: %q\n%s", s.args(), out)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -340,6 +341,8 @@ func TestBuildFallback(t *testing.T) {
 // (downloads only), install, then Go and the build only when install asks
 // for them; every script command it runs exists.
 func TestActionYAML(t *testing.T) {
+	// Go and reviewdog only for review: suggestions on a pull request.
+	const reviewIf = "${{ inputs.review == 'suggestions' && (github.event_name == 'pull_request' || github.event_name == 'pull_request_target') }}"
 	b, err := os.ReadFile("../action.yml")
 	if err != nil {
 		t.Fatal(err)
@@ -380,21 +383,24 @@ func TestActionYAML(t *testing.T) {
 			}
 		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
 			order = append(order, "setup-go")
-			if s.If != "${{ steps.install.outputs.build == 'true' }}" {
+			if s.If != "${{ steps.install.outputs.build == 'true' }}" && s.If != reviewIf {
 				t.Errorf("Go is set up unconditionally: if %q", s.If)
 			}
 		case strings.Contains(s.Run, "mcplint-action.sh"):
 			cmd := strings.Trim(strings.Fields(s.Run)[1], "'\"")
 			order = append(order, cmd)
-			if !strings.Contains(string(sh), "\n"+cmd+") "+cmd+" ;;") {
+			if !regexp.MustCompile(`\n` + regexp.QuoteMeta(cmd) + `\) \w+ ;;`).Match(sh) {
 				t.Errorf("the script has no command %q", cmd)
 			}
 			if cmd == "build" && s.If != "${{ steps.install.outputs.build == 'true' }}" {
 				t.Errorf("the build runs unconditionally: if %q", s.If)
 			}
+			if cmd == "reviewdog" && s.If != reviewIf {
+				t.Errorf("reviewdog is built unconditionally: if %q", s.If)
+			}
 		}
 	}
-	if got := strings.Join(order, " "); got != "resolve restore install save setup-go build run" {
+	if got := strings.Join(order, " "); got != "resolve restore install save setup-go build setup-go reviewdog run" {
 		t.Errorf("action steps: %s", got)
 	}
 }

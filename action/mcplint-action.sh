@@ -11,6 +11,8 @@
 #   mcplint-action.sh build     build mcplint from source (Go and a C compiler)
 #   mcplint-action.sh run       run it with the action's inputs and write the
 #                               step outputs, annotations and step summary
+#                               (and, with review: suggestions, the review)
+#   mcplint-action.sh reviewdog build the pinned reviewdog (review: suggestions)
 #
 # resolve reads INPUT_VERSION: vX.Y.Z (or X.Y.Z) downloads that release;
 # "source" builds the action's checkout; another Go module query (latest, a
@@ -44,7 +46,26 @@
 # Inputs come as INPUT_* variables (set by action.yml): ARGS, PATHS, FORMAT
 # (github | sarif | both), SARIF_FILE, CATEGORY, FAIL_ON (error | warning |
 # never), ONLY_NEW (true | false), UPLOAD_SARIF (true | false),
-# WORKING_DIRECTORY, VERSION.
+# WORKING_DIRECTORY, VERSION, REVIEW ("" | suggestions), GITHUB_TOKEN (given to reviewdog only).
+#
+# reviewdog builds reviewdog REVIEWDOG_VERSION with `go install` from the Go
+# module proxy: go verifies every module it downloads against the checksum
+# database (sum.golang.org) and reviewdog's go.sum, so the pinned version
+# is what its tag held when it was first published; the environment that
+# could turn that off (GOFLAGS, GONOSUMDB, GONOSUMCHECK, GOPRIVATE,
+# GOINSECURE, GOSUMDB=off, a go.work) is reset for the build. Its output:
+# bin (the program, in a new folder under RUNNER_TEMP).
+#
+# With REVIEW=suggestions on a pull_request event, run also writes rdjson
+# and gives it to reviewdog (REVIEWDOG, the program; reporter
+# github-pr-review, -filter-mode=added): each finding on an added line
+# becomes a review comment with the fix as a suggestion (report/rdjson.go);
+# reviewdog skips a comment the pull request already has (its fingerprint
+# is in the body) and deletes its own comments whose finding is gone. The
+# annotations (format github) stay for every finding. A pull request from
+# a fork (PR_HEAD_REPO is not GITHUB_REPOSITORY) has a read-only token: no
+# review, a notice. So does a token that cannot write reviews (reviewdog
+# v0.21.0 says so, and posts nothing in its place).
 # Outputs of run (to $GITHUB_OUTPUT): findings, sarif-file, exit-code, failed.
 #
 # run writes its outputs into a new folder under RUNNER_TEMP (outside the
@@ -56,6 +77,8 @@
 set -euo pipefail
 
 MODULE=github.com/mcplint/mcplint
+REVIEWDOG_MODULE=github.com/reviewdog/reviewdog
+REVIEWDOG_VERSION=v0.21.0
 DEFAULT_RELEASE_BASE_URL=https://github.com/mcplint/mcplint/releases/download
 
 die() {
@@ -250,6 +273,69 @@ build() {
 	"$bindir/mcplint" --version
 }
 
+install_reviewdog() {
+	command -v go >/dev/null 2>&1 || die "review: suggestions builds reviewdog with Go, and there is no go on PATH"
+	local bindir
+	bindir=$(mktemp -d "${RUNNER_TEMP:?}/reviewdog-bin.XXXXXX")
+	# From the new folder (no go.mod, go.work or vendor of the workspace),
+	# with checksum verification on whatever the job's environment says.
+	(cd "$bindir" && env -u GONOSUMDB -u GONOSUMCHECK -u GOPRIVATE -u GOINSECURE -u GONOPROXY \
+		GOFLAGS= GOWORK=off GOSUMDB="$(sumdb)" GOBIN="$bindir" \
+		go install "$REVIEWDOG_MODULE/cmd/reviewdog@$REVIEWDOG_VERSION")
+	output bin "$bindir/reviewdog"
+	echo "reviewdog: $("$bindir/reviewdog" -version) built from $REVIEWDOG_MODULE@$REVIEWDOG_VERSION (checksums verified by go)"
+}
+
+# sumdb prints the checksum database go is to use: the job's, unless it
+# is off.
+sumdb() {
+	local db
+	db=$(go env GOSUMDB 2>/dev/null || true)
+	case "$db" in "" | off) db=sum.golang.org ;; esac
+	echo "$db"
+}
+
+# review_mode prints whether run posts a review: "post", or the reason it
+# does not (then a notice says it).
+review_mode() {
+	case "${INPUT_REVIEW:-}" in
+	"") echo off ;;
+	suggestions)
+		case "${GITHUB_EVENT_NAME:-}" in
+		pull_request | pull_request_target) ;;
+		*)
+			echo "not a pull request (${GITHUB_EVENT_NAME:-no event})"
+			return
+			;;
+		esac
+		if [ "${GITHUB_EVENT_NAME:-}" = pull_request ] && [ -n "${PR_HEAD_REPO:-}" ] && [ "${PR_HEAD_REPO}" != "${GITHUB_REPOSITORY:-}" ]; then
+			echo "a pull request from a fork gets a read-only token"
+		elif [ -z "${INPUT_GITHUB_TOKEN:-}" ]; then
+			echo "no github-token"
+		else
+			echo post
+		fi
+		;;
+	esac
+}
+
+# review gives the rdjson FILE to reviewdog, which posts the review; what
+# reviewdog says is printed with a prefix (no line of it is a workflow
+# command: it quotes the API's answers).
+review() {
+	local rdjson="$1" log rc=0
+	log=$(mktemp "${RUNNER_TEMP:?}/reviewdog-log.XXXXXX")
+	REVIEWDOG_GITHUB_API_TOKEN="$INPUT_GITHUB_TOKEN" "${REVIEWDOG:-reviewdog}" -f=rdjson -name=mcplint \
+		-reporter=github-pr-review -filter-mode=added -fail-level=none <"$rdjson" >"$log" 2>&1 || rc=$?
+	sed 's/^/reviewdog: /' "$log"
+	if grep -q "doesn't have write permission" "$log"; then
+		echo "::notice title=mcplint::review: suggestions: the token cannot write reviews (give the job pull-requests: write); the findings are annotations only"
+	elif [ "$rc" -ne 0 ]; then
+		echo "::warning title=mcplint::review: suggestions: reviewdog failed (exit code $rc, its log above); the findings are annotations only"
+	fi
+	rm -f "$log"
+}
+
 # count KEY FILE prints the number of the summary's KEY in mcplint's JSON.
 count() {
 	local n
@@ -322,6 +408,7 @@ run() {
 	: "${GITHUB_OUTPUT:?}"
 	case "$format" in github | sarif | both) ;; *) die "format must be github, sarif or both, not '$format'" ;; esac
 	case "$fail_on" in error | warning | never) ;; *) die "fail-on must be error, warning or never, not '$fail_on'" ;; esac
+	case "${INPUT_REVIEW:-}" in "" | suggestions) ;; *) die "review must be suggestions or empty, not '$INPUT_REVIEW'" ;; esac
 	# A new folder for this run's outputs: nothing of an earlier run, or of
 	# the workspace, is read back as this run's.
 	local tmp
@@ -365,6 +452,14 @@ run() {
 		cmd+=(--format sarif --output "$sarif" --sarif-category "$category")
 	fi
 	cmd+=(--format json --output "$tmp/mcplint.json" --format markdown --output "$tmp/summary.md")
+	local review
+	review=$(review_mode)
+	case "$review" in
+	off) ;;
+	# Before github: the k-th --output is the k-th format's.
+	post) cmd+=(--format rdjson --output "$tmp/mcplint.rdjson") ;;
+	*) echo "::notice title=mcplint::review: suggestions: $review; the findings are annotations only" ;;
+	esac
 	if [ "$format" = "github" ] || [ "$format" = "both" ]; then
 		cmd+=(--format github)
 	fi
@@ -376,13 +471,17 @@ run() {
 
 	echo "mcplint: ${cmd[*]}"
 	local rc=0
-	"${cmd[@]}" || rc=$?
+	# The token is reviewdog's only: mcplint reads the pull request's files.
+	env -u INPUT_GITHUB_TOKEN "${cmd[@]}" || rc=$?
 
 	local findings=0 errors=0 warnings=0
 	if [ -f "$tmp/mcplint.json" ]; then
 		findings=$(count findings "$tmp/mcplint.json")
 		errors=$(count errors "$tmp/mcplint.json")
 		warnings=$(count warnings "$tmp/mcplint.json")
+	fi
+	if [ "$review" = post ] && [ -f "$tmp/mcplint.rdjson" ]; then
+		review "$tmp/mcplint.rdjson"
 	fi
 	if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$tmp/summary.md" ]; then
 		cat "$tmp/summary.md" >>"$GITHUB_STEP_SUMMARY"
@@ -414,8 +513,9 @@ resolve) resolve ;;
 install) install ;;
 build) build ;;
 run) run ;;
+reviewdog) install_reviewdog ;;
 *)
-	echo "usage: $0 resolve|install|build|run" >&2
+	echo "usage: $0 resolve|install|build|run|reviewdog" >&2
 	exit 2
 	;;
 esac

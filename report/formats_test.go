@@ -140,7 +140,7 @@ func TestRDJSONSchemaAndSuggestions(t *testing.T) {
 	if sch.Validate(doc) == nil {
 		t.Fatal("the schema accepts a diagnostic without a message")
 	}
-	suggested := 0
+	suggested, unexpressed, unsafeFixes := 0, 0, 0
 	for i, res := range results(t) {
 		for _, unsafe := range []bool{false, true} {
 			out := render(t, RDJSON, res, Options{Unsafe: unsafe})
@@ -163,26 +163,66 @@ func TestRDJSONSchemaAndSuggestions(t *testing.T) {
 				}
 				f := fix.Choose(d, unsafe)
 				if len(rd.Suggestions) == 0 {
-					if f != nil && src != nil && sameFileEdits(f, d.Path) {
+					if f != nil && src != nil && sameFileEdits(f, d.Path) && !strings.Contains(rd.Message, "```diff\n") {
 						t.Fatalf("result %d, %s: the fix %q is not suggested", i, d.Code, f.Message)
+					}
+					if f != nil && !strings.Contains(rd.Message, "```diff\n") {
+						t.Fatalf("result %d, %s: the fix %q is neither a suggestion nor a diff in the message", i, d.Code, f.Message)
+					}
+					if f != nil {
+						unexpressed++
 					}
 					continue
 				}
 				suggested++
-				want := applyEdits(src, f.Edits)
-				var edits []rules.Edit
-				for _, s := range rd.Suggestions {
-					edits = append(edits, rules.Edit{Start: rdOffset(t, src, s.Range.Start), End: rdOffset(t, src, s.Range.End), New: s.Text})
+				if len(rd.Suggestions) != 1 {
+					t.Fatalf("result %d, %s: %d suggestions; reviewdog places a comment by the first one only", i, d.Code, len(rd.Suggestions))
 				}
-				if got := applyEdits(src, edits); !bytes.Equal(got, want) {
-					t.Fatalf("result %d, %s: the suggestions make\n%s\nthe fix makes\n%s", i, d.Code, got, want)
+				want := applyEdits(src, f.Edits)
+				if got := applySuggestion(t, src, rd.Suggestions[0]); !bytes.Equal(got, want) {
+					t.Fatalf("result %d, %s: the suggestion makes\n%s\nthe fix makes\n%s", i, d.Code, got, want)
+				}
+				if f.Applicability != rules.Safe {
+					unsafeFixes++
+					if !strings.Contains(rd.Message, "The fix is unsafe") {
+						t.Fatalf("result %d, %s: the unsafe fix is not said to be unsafe: %q", i, d.Code, rd.Message)
+					}
+				} else if strings.Contains(rd.Message, "The fix is unsafe") {
+					t.Fatalf("result %d, %s: a safe fix said to be unsafe: %q", i, d.Code, rd.Message)
 				}
 			}
 		}
 	}
-	if suggested < 20 {
-		t.Fatalf("only %d findings with suggestions: the test checks too little", suggested)
+	if suggested < 20 || unexpressed == 0 || unsafeFixes == 0 {
+		t.Fatalf("only %d findings with suggestions (%d unsafe) and %d with a diff instead: the test checks too little", suggested, unsafeFixes, unexpressed)
 	}
+}
+
+// applySuggestion applies a line-based rdjson suggestion as a GitHub review
+// applies a ```suggestion block: lines Start.Line to End.Line are replaced
+// by the text's lines (none when it is empty), the last line's newline
+// kept.
+func applySuggestion(t *testing.T, src []byte, s RDSuggestion) []byte {
+	t.Helper()
+	if s.Range.Start.Column != 0 || s.Range.End.Column != 0 || s.Range.End.Line < s.Range.Start.Line {
+		t.Fatalf("not a line-based suggestion: %+v", s.Range)
+	}
+	start := rdOffset(t, src, RDPosition{Line: s.Range.Start.Line, Column: 1})
+	end := rdOffset(t, src, RDPosition{Line: s.Range.End.Line, Column: 1})
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
+		end++
+	}
+	if end < len(src) && src[end] == '\r' {
+		end++
+	}
+	if end < len(src) && src[end] == '\n' {
+		end++
+	}
+	if s.Text == "" {
+		return slices.Concat(src[:start], src[end:])
+	}
+	nl := lineEnd(src[start:end])
+	return slices.Concat(src[:start], []byte(s.Text+nl), src[end:])
 }
 
 func sameFileEdits(f *rules.Fix, path string) bool {

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bytes"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
@@ -41,7 +44,7 @@ type (
 	// as reviewdog counts them.
 	RDPosition struct {
 		Line   int `json:"line"`
-		Column int `json:"column"`
+		Column int `json:"column,omitempty"` // omitted: the whole line (a line-based suggestion)
 	}
 	RDCode struct {
 		Value string `json:"value"`
@@ -56,11 +59,19 @@ type (
 
 // RDJSON writes the findings in reviewdog's Diagnostic Format (rdjson: one
 // DiagnosticResult), for `reviewdog -f=rdjson`. The message is the whole
-// message; suggestions are the edits of the fix --fix would apply (with
-// --unsafe-fixes, the unsafe one), the edits --diff shows, when they all
-// change the finding's own file: reviewdog suggests changes to the lines a
-// comment is on, so a fix that creates or edits another file is left out
-// (the full format and --diff show it). Columns count bytes, as
+// message. A finding's fix (the one --fix would apply; with --unsafe-fixes,
+// the unsafe one) is one suggestion when all its edits change the finding's
+// own file: the whole lines from the first edit to the last, after the
+// edits, with no columns (reviewdog's line-based form, which a GitHub
+// review shows as a ```suggestion block replacing those lines; reviewdog
+// matches a comment to its first suggestion only, so a fix of several edits
+// is one span). A fix a suggestion cannot express (one that creates a file
+// or edits another, or whose new lines end in an empty one, which
+// reviewdog drops) is none, and the message ends with the fix's diff, as
+// --diff shows it, in a collapsed block; so does the message of a fix whose
+// span reaches past the finding's own lines (an import added at the top):
+// GitHub accepts a suggestion only on lines of the pull request's diff. An
+// unsafe fix's message says so. Columns of locations count bytes, as
 // reviewdog's do. Every finding is listed.
 func RDJSON(w io.Writer, res *engine.Result, opts Options) error {
 	ds := Visible(res.Diagnostics)
@@ -76,7 +87,9 @@ func RDJSON(w io.Writer, res *engine.Result, opts Options) error {
 			Location: RDLocation{Path: opts.repoPath(d.Path), Range: rdRange(lineIndex(res, d.Path, lines), d)},
 		}
 		if f := fix.Choose(d, opts.Unsafe); f != nil {
-			rd.Suggestions = rdSuggestions(res, d, f, lines)
+			var span RDRange
+			rd.Suggestions, span = rdSuggestions(res, d, f, lines)
+			rd.Message += rdFixNote(res, d, f, rd.Suggestions == nil || span.Start.Line < rd.Location.Range.Start.Line || span.End.Line > rd.Location.Range.End.Line)
 		}
 		out.Diagnostics = append(out.Diagnostics, rd)
 	}
@@ -110,19 +123,97 @@ func rdPos(li *pyast.LineIndex, off int) RDPosition {
 	return RDPosition{Line: p.Line, Column: off - li.LineStart(p.Line) + 1}
 }
 
-// rdSuggestions returns f's edits as suggestions, or nil when one of them
-// creates a file or edits another file than d's.
-func rdSuggestions(res *engine.Result, d *rules.Diagnostic, f *rules.Fix, lines map[string]*pyast.LineIndex) []RDSuggestion {
+// rdSuggestions returns f as one line-based suggestion and the lines it
+// replaces, or nil when a suggestion cannot express it: an edit creates a
+// file or edits another file than d's, an edit is out of range, or the new
+// lines end in an empty line (reviewdog writes a suggestion's text and a
+// newline, and drops empty text: a suggestion of one empty line would read
+// as a deletion).
+func rdSuggestions(res *engine.Result, d *rules.Diagnostic, f *rules.Fix, lines map[string]*pyast.LineIndex) ([]RDSuggestion, RDRange) {
+	src := source(res, d.Path)
 	li := lineIndex(res, d.Path, lines)
-	if li == nil {
-		return nil
+	if li == nil || len(f.Edits) == 0 {
+		return nil, RDRange{}
 	}
-	var out []RDSuggestion
+	start, end := len(src), 0
 	for _, e := range f.Edits {
-		if e.Create || e.Path != d.Path {
-			return nil
+		if e.Create || e.Path != d.Path || e.Start < 0 || e.End < e.Start || e.End > len(src) {
+			return nil, RDRange{}
 		}
-		out = append(out, RDSuggestion{Range: RDRange{Start: rdPos(li, e.Start), End: rdPos(li, e.End)}, Text: e.New})
+		s, e := lineSpan(src, li, e)
+		start, end = min(start, s), max(end, e)
 	}
-	return out
+	shifted := make([]rules.Edit, len(f.Edits))
+	for i, e := range f.Edits {
+		e.Start -= start
+		e.End -= start
+		shifted[i] = e
+	}
+	text := string(fix.ApplyNewline(src[start:end], shifted, fix.Newline(src)))
+	// Whole lines in, whole lines out: the span ends with its last line's
+	// line end (or at the end of a file without one), and so must the text.
+	if term := lineEnd(src[start:end]); term != "" {
+		if !strings.HasSuffix(text, term) && text != "" {
+			return nil, RDRange{}
+		}
+		text = strings.TrimSuffix(text, term)
+	}
+	if lineEnd([]byte(text)) != "" || (text == "" && end == start) {
+		return nil, RDRange{}
+	}
+	first := li.Position(start).Line
+	last := li.Position(max(end-1, start)).Line
+	r := RDRange{Start: RDPosition{Line: first}, End: RDPosition{Line: last}}
+	return []RDSuggestion{{Range: r, Text: text}}, r
+}
+
+// lineSpan returns the whole lines an edit touches, from the start of the
+// first to after the newline of the last. A non-empty edit that ends at a
+// line start does not touch that line; an insertion of whole lines covers
+// the line before it (the statement it follows, so that the new lines do
+// not end with the empty line that often comes next), or the first line.
+func lineSpan(src []byte, li *pyast.LineIndex, e rules.Edit) (start, end int) {
+	atLineStart := func(off int) bool { return li.LineStart(li.Position(off).Line) == off }
+	if e.Start == e.End && e.Start > 0 && atLineStart(e.Start) && lineEnd([]byte(e.New)) != "" {
+		return li.LineStart(li.Position(e.Start - 1).Line), e.Start
+	}
+	start = li.LineStart(li.Position(e.Start).Line)
+	if e.End > e.Start && atLineStart(e.End) {
+		return start, e.End
+	}
+	p := li.Position(e.End)
+	if p.Line >= li.Lines() {
+		return start, len(src)
+	}
+	return start, li.LineStart(p.Line + 1)
+}
+
+// lineEnd returns the line end b ends with: "\r\n", "\n", "\r" or "".
+func lineEnd(b []byte) string {
+	switch {
+	case bytes.HasSuffix(b, []byte("\r\n")):
+		return "\r\n"
+	case bytes.HasSuffix(b, []byte("\n")):
+		return "\n"
+	case bytes.HasSuffix(b, []byte("\r")):
+		return "\r"
+	}
+	return ""
+}
+
+// rdFixNote is what the message of a finding with fix f gets: that the fix
+// is unsafe, and, when withDiff, the fix's diff (its files, as --diff shows
+// them) in a collapsed block, for the review comment of a fix no
+// suggestion shows whole.
+func rdFixNote(res *engine.Result, d *rules.Diagnostic, f *rules.Fix, withDiff bool) string {
+	var b strings.Builder
+	if f.Applicability != rules.Safe {
+		fmt.Fprintf(&b, "\n\nThe fix is %s (applied with --unsafe-fixes): %s", f.Applicability, strings.TrimSpace(f.Message))
+	}
+	if withDiff {
+		diff := visibleLines(FixDiff(res, f))
+		fence := mdFence(diff)
+		fmt.Fprintf(&b, "\n\n<details><summary>Fix (%s): %s</summary>\n\n%sdiff\n%s%s\n\n</details>", f.Applicability, mdHTML(f.Message), fence, strings.TrimSuffix(diff, "\n"), fence)
+	}
+	return b.String()
 }
