@@ -477,16 +477,26 @@ func TestWarnsOfStoredCredentials(t *testing.T) {
 	}
 	f.WriteString("[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic " + token + "\n")
 	f.Close()
-	for _, upload := range []string{"false", "true"} {
+	for _, c := range []struct {
+		env  []string
+		want string // what the warning names as on; "" for no warning
+	}{
+		{[]string{"INPUT_UPLOAD_SARIF=false"}, ""},
+		{[]string{"INPUT_UPLOAD_SARIF=true"}, "while upload-sarif is on"},
+		// Outside a pull request review only says so; the token is still
+		// in the file the analysis could be led to.
+		{[]string{"INPUT_UPLOAD_SARIF=false", "INPUT_REVIEW=suggestions"}, "while review: suggestions is on"},
+		{[]string{"INPUT_UPLOAD_SARIF=true", "INPUT_REVIEW=suggestions"}, "while upload-sarif and review: suggestions is on"},
+	} {
 		os.Remove(s.summary)
-		out, err := s.run("INPUT_UPLOAD_SARIF=" + upload)
+		out, err := s.run(c.env...)
 		if err != nil {
 			t.Fatalf("run: %v\n%s", err, out)
 		}
 		sum, _ := os.ReadFile(s.summary)
 		warned := strings.Contains(string(sum), "persist-credentials: false") && strings.Contains(out, "::warning title=mcplint::the job's token is stored in .git/config")
-		if warned != (upload == "true") {
-			t.Errorf("upload-sarif %s: warned %v\nlog:\n%s\nsummary:\n%s", upload, warned, out, sum)
+		if warned != (c.want != "") || c.want != "" && !strings.Contains(out, c.want) {
+			t.Errorf("%v: warned %v, want %q\nlog:\n%s\nsummary:\n%s", c.env, warned, c.want, out, sum)
 		}
 		for _, frag := range []string{token, token[:12], "AUTHORIZATION"} {
 			if strings.Contains(out, frag) || strings.Contains(string(sum), frag) {

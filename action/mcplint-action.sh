@@ -346,12 +346,15 @@ count() {
 # credentials_warning says in the log and the step summary that the job's
 # token is stored in the repository's .git/config (actions/checkout's
 # default persist-credentials: true writes it as an http extraheader) while
-# SARIF is uploaded: whatever could lead a quote to that file would publish
-# it. Only whether the key exists is read (grep -q prints nothing); never
+# SARIF is uploaded or findings are posted as a review: whatever could lead
+# a quote to that file would publish it. Only whether the key exists is read (grep -q prints nothing); never
 # its value. Included files (newer checkouts keep the header in a file
 # under RUNNER_TEMP) are outside the workspace and not looked at.
 credentials_warning() {
-	[ "${INPUT_UPLOAD_SARIF:-false}" = true ] || return 0
+	local on=()
+	[ "${INPUT_UPLOAD_SARIF:-false}" = true ] && on+=(upload-sarif)
+	[ "${INPUT_REVIEW:-}" = suggestions ] && on+=("review: suggestions")
+	[ ${#on[@]} -gt 0 ] || return 0
 	local gitdir config
 	# The common folder: a linked worktree's own has no config.
 	gitdir=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) ||
@@ -360,7 +363,9 @@ credentials_warning() {
 	config="$gitdir/config"
 	[ -f "$config" ] || return 0
 	grep -Eqi '^[[:space:]]*extraheader[[:space:]]*(=|$)' "$config" || return 0
-	local msg="the job's token is stored in .git/config (an http extraheader: actions/checkout's default persist-credentials: true) while upload-sarif is on; set persist-credentials: false on actions/checkout, so that no file of the workspace holds it"
+	local what
+	what=$(printf '%s and ' "${on[@]}")
+	local msg="the job's token is stored in .git/config (an http extraheader: actions/checkout's default persist-credentials: true) while ${what% and } is on; set persist-credentials: false on actions/checkout, so that no file of the workspace holds it"
 	echo "::warning title=mcplint::$msg"
 	if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
 		printf '> [!WARNING]\n> mcplint: %s.\n\n' "$msg" >>"$GITHUB_STEP_SUMMARY"
