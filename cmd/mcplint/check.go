@@ -219,11 +219,11 @@ func printVerbose(w io.Writer, res *engine.Result) {
 	}
 	for _, p := range res.Projects {
 		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", escape.Visible(p.Dir), len(p.Handlers),
-			escape.Visible(p.Deps().Describe("mcp")), escape.Visible(p.Deps().Describe("fastmcp")), escape.Visible(p.Deps().Describe("anyio")))
+			escape.Visible(p.Describe("mcp")), escape.Visible(p.Describe("fastmcp")), escape.Visible(p.Describe("anyio")))
 		for _, j := range p.Joined {
 			fmt.Fprintf(w, "mcplint: project %s: joined %s\n", escape.Visible(p.Dir), escape.Visible(j))
 		}
-		for _, s := range p.Deps().VersionSources() {
+		for _, s := range p.VersionSources() {
 			decides := "decides nothing tracked"
 			if len(s.Decides) > 0 {
 				decides = "decides " + strings.Join(s.Decides, ", ")
@@ -233,7 +233,7 @@ func printVerbose(w io.Writer, res *engine.Result) {
 		if g := p.Guard; g != nil {
 			fmt.Fprintf(w, "mcplint: project %s is guarded by %s:%d (respond() and cancel() return early once answered): code findings are notes\n", escape.Visible(p.Dir), escape.Visible(g.Path), g.Line)
 		}
-		for _, n := range p.Deps().Notes {
+		for _, n := range p.DepNotes() {
 			fmt.Fprintf(w, "mcplint: note: %s\n", escape.Visible(n))
 		}
 		for _, s := range p.Skipped {
