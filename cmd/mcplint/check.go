@@ -99,22 +99,11 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	if f.cpuProfile != "" {
-		out, err := createOutput("--cpuprofile", f.cpuProfile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(out); err != nil {
-			out.Abort()
-			return err
-		}
-		defer func() {
-			pprof.StopCPUProfile()
-			if err := out.Commit(); err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: --cpuprofile: %v\n", err)
-			}
-		}()
+	stop, err := startCPUProfile(cmd, f)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if f.memProfile != "" {
 		runtime.MemProfileRate = 64 << 10
 		defer writeMemProfile(cmd.ErrOrStderr(), f.memProfile)
@@ -240,6 +229,28 @@ func printVerbose(w io.Writer, res *engine.Result) {
 			fmt.Fprintf(w, "mcplint: skipped %s: %s\n", escape.Visible(s.Path), escape.Visible(s.Why))
 		}
 	}
+}
+
+// startCPUProfile starts the --cpuprofile profile, if asked for; stop
+// writes it.
+func startCPUProfile(cmd *cobra.Command, f *checkFlags) (stop func(), err error) {
+	if f.cpuProfile == "" {
+		return func() {}, nil
+	}
+	out, err := createOutput("--cpuprofile", f.cpuProfile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Abort()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := out.Commit(); err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: --cpuprofile: %v\n", err)
+		}
+	}, nil
 }
 
 // writeMemProfile writes the allocation profile of the run to path
