@@ -36,7 +36,8 @@ import (
 //     two seconds after the file's last change ("racy" files, as git calls
 //     them, are hashed again, so an edit within the same timestamp tick
 //     is never missed);
-//   - per project: its findings, handlers and guard, keyed by the hashes of
+//   - per project: its findings, handlers and guard, and what the reports
+//     print of its dependency files (versions, version sources, notes), keyed by the hashes of
 //     every file of the project (and the run configuration), with the hash of
 //     every other file its analysis read (an included requirements file).
 //
@@ -79,7 +80,7 @@ type CacheOptions struct {
 }
 
 // cacheFormat changes when the layout of a cache file changes.
-const cacheFormat = "mcplint-cache-5"
+const cacheFormat = "mcplint-cache-6"
 
 // cacheMagic starts every cache file.
 var cacheMagic = []byte("MCPLINTC")
@@ -206,7 +207,11 @@ type projectEntry struct {
 	Skipped  []Skip
 	Modules  int
 	CodeMCP1 string // what ties the code to mcp 1.x, for the versions reports show
-	Used     int64  // the last run that used it (Unix seconds)
+	// Versions is what the reports print of the project's dependency
+	// files, so that a run reusing the entry reads none of them (a 20 MB
+	// uv.lock parsed again to print three versions).
+	Versions *versionFacts
+	Used     int64 // the last run that used it (Unix seconds)
 
 	// ahead marks an analysis made ahead of the run that will use it
 	// (Options.Speculate), with the number of files it parsed or reused;
@@ -394,6 +399,11 @@ func (c *Cache) load(digest string) *cacheState {
 	}
 	if s.Projects == nil {
 		s.Projects = map[[32]byte]*projectEntry{}
+	}
+	for _, pe := range s.Projects {
+		if pe.Versions != nil {
+			pe.Versions.restore()
+		}
 	}
 	return &s
 }

@@ -697,3 +697,74 @@ func TestReusedEntryUnpacksItsHandlersOnce(t *testing.T) {
 	}
 	same("cache file", handlersOf(cacheRun(t, root, opts)), handlersOf(warm))
 }
+
+// A warm run prints the versions its reports show from the cache entry: it
+// reads no lock file that has no finding (here a 2 MB uv.lock, which a
+// report parsed again for three versions), and its reports say what the
+// cold run's said.
+func TestCacheWarmRunReadsNoDependencyFile(t *testing.T) {
+	var lock strings.Builder
+	lock.WriteString("version = 1\nrequires-python = \">=3.10\"\n\n[[package]]\nname = \"a\"\nversion = \"0.1.0\"\nsource = { editable = \".\" }\ndependencies = [{ name = \"mcp\" }, { name = \"anyio\" }]\n\n[package.metadata]\nrequires-dist = [{ name = \"mcp\", specifier = \">=2,<3\" }, { name = \"anyio\", specifier = \">=4\" }]\n\n")
+	lock.WriteString("[[package]]\nname = \"mcp\"\nversion = \"2.1.0\"\nsource = { registry = \"https://pypi.org/simple\" }\n\n[[package]]\nname = \"anyio\"\nversion = \"4.9.0\"\nsource = { registry = \"https://pypi.org/simple\" }\n\n")
+	for i := 0; lock.Len() < 2<<20; i++ {
+		fmt.Fprintf(&lock, "[[package]]\nname = \"filler-%d\"\nversion = \"1.0.%d\"\nsource = { registry = \"https://pypi.org/simple\" }\nsdist = { url = \"https://files.example/filler-%d.tar.gz\", hash = \"sha256:%x\", size = %d }\n\n", i, i, i, sha256.Sum256([]byte{byte(i), byte(i >> 8)}), 1000+i)
+	}
+	root := testfs.Write(t, map[string]string{
+		"a/pyproject.toml": "[project]\nname='a'\ndependencies=['mcp>=2,<3', 'anyio>=4']\n",
+		"a/uv.lock":        lock.String(),
+		"a/server.py":      offloadServer,
+		"a/helpers.py":     "def work(): return 1\n",
+	})
+	keyFile := filepath.Join(t.TempDir(), "key")
+	later(t) // trusted signatures: the warm run hashes nothing again
+	cold := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile))
+	if len(cold.Projects) != 1 || !strings.Contains(cold.Projects[0].Describe("mcp"), "==2.1.0 (uv.lock)") {
+		t.Fatalf("cold run: %d projects, mcp %q; want one project with mcp locked in uv.lock", len(cold.Projects), cold.Projects[0].Describe("mcp"))
+	}
+	for _, d := range cold.Diagnostics {
+		if d.Path == "a/uv.lock" || d.Path == "a/pyproject.toml" {
+			t.Fatalf("a finding in %s (%s): its file is read for the finding, the test needs one without", d.Path, d.Code)
+		}
+	}
+	var mu sync.Mutex
+	reads := map[string]int{}
+	t.Cleanup(func() { readDisk = ReadFile })
+	readDisk = func(p string) ([]byte, error) {
+		mu.Lock()
+		reads[p]++
+		mu.Unlock()
+		return ReadFile(p)
+	}
+	warm := run(t, []string{"."}, cacheOpts(".mcplint_cache", keyFile))
+	if warm.Reused != 1 || warm.Analysed != 0 {
+		t.Fatalf("warm run: %d reused, %d analysed; want the project reused", warm.Reused, warm.Analysed)
+	}
+	// The project model reads pyproject.toml once (its workspaces and
+	// packages decide what the projects are, before any cache lookup); the
+	// reports read nothing.
+	if reads["a/uv.lock"] != 0 || reads["a/pyproject.toml"] > 1 {
+		t.Errorf("warm run read uv.lock %d times and pyproject.toml %d times, want 0 and at most 1 (the layout)", reads["a/uv.lock"], reads["a/pyproject.toml"])
+	}
+	c, w := cold.Projects[0], warm.Projects[0]
+	for _, pkg := range []string{"mcp", "fastmcp", "anyio"} {
+		if got, want := w.Describe(pkg), c.Describe(pkg); got != want {
+			t.Errorf("warm run: %s %q, want %q", pkg, got, want)
+		}
+	}
+	if got, want := fmt.Sprintf("%+v", w.VersionSources()), fmt.Sprintf("%+v", c.VersionSources()); got != want {
+		t.Errorf("warm run: version sources %s, want %s", got, want)
+	}
+	if got, want := fmt.Sprintf("%q", w.DepNotes()), fmt.Sprintf("%q", c.DepNotes()); got != want {
+		t.Errorf("warm run: notes %s, want %s", got, want)
+	}
+	if reads["a/uv.lock"] != 0 {
+		return
+	}
+	// Deps, the whole reading (fixes), still reads the files when asked.
+	if got := w.Deps().Describe("mcp"); got != c.Describe("mcp") {
+		t.Errorf("warm run: Deps says mcp %q, want %q", got, c.Describe("mcp"))
+	}
+	if reads["a/uv.lock"] != 1 {
+		t.Errorf("Deps read uv.lock %d times, want 1", reads["a/uv.lock"])
+	}
+}

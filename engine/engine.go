@@ -8,6 +8,7 @@
 package engine
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -223,6 +224,11 @@ type ProjectSummary struct {
 
 	codeMCP1 string // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
 
+	// recorded is what the reports print of the dependency files, kept in
+	// the cache entry of an analysis taken from the cache: a warm run
+	// prints it without reading (or hashing) those files again.
+	recorded *versionFacts
+
 	// mu guards what Deps and Versions read on first use.
 	mu       sync.Mutex
 	deps     *deps.Project
@@ -256,6 +262,78 @@ func (p *ProjectSummary) Versions() *deps.Project {
 		p.versions = p.loadDeps(false)
 	}
 	return p.versions
+}
+
+// Describe returns what the project's dependency files say about pkg
+// (deps.Project.Describe), "" when the project has no dependency
+// information. An analysis taken from the cache answers for the packages
+// of deps.VersionSourcePackages from its cache entry.
+func (p *ProjectSummary) Describe(pkg string) string {
+	if r := p.recorded; r != nil {
+		if s, ok := r.Described[pkg]; ok {
+			return s
+		}
+	}
+	v := p.Versions()
+	if v == nil {
+		return ""
+	}
+	return v.Describe(pkg)
+}
+
+// VersionSources returns the project's dependency files in reading order,
+// with what each decided (deps.Project.VersionSources).
+func (p *ProjectSummary) VersionSources() []deps.VersionSource {
+	if r := p.recorded; r != nil {
+		return r.Sources
+	}
+	return p.Versions().VersionSources()
+}
+
+// DepNotes returns what the project's dependency files had read but
+// skipped (deps.Project.Notes).
+func (p *ProjectSummary) DepNotes() []string {
+	if r := p.recorded; r != nil {
+		return r.Notes
+	}
+	if d := p.Deps(); d != nil {
+		return d.Notes
+	}
+	return nil
+}
+
+// versionFacts is what reports print of a project's dependency files
+// (ProjectSummary.Describe, VersionSources, DepNotes), kept in the
+// project's cache entry.
+type versionFacts struct {
+	Described map[string]string // by package of deps.VersionSourcePackages
+	Sources   []deps.VersionSource
+	Notes     []string
+}
+
+// recordVersions is what the reports print of proj.
+func recordVersions(proj *deps.Project) *versionFacts {
+	if proj == nil {
+		return nil
+	}
+	r := &versionFacts{Described: map[string]string{}, Sources: proj.VersionSources(), Notes: slices.Clone(proj.Notes)}
+	for _, pkg := range deps.VersionSourcePackages {
+		r.Described[pkg] = proj.Describe(pkg)
+	}
+	return r
+}
+
+// restore undoes what the cache file's encoding loses: gob writes no empty
+// slice, and a version source that decides nothing says so with [].
+func (r *versionFacts) restore() {
+	for i := range r.Sources {
+		if r.Sources[i].Decides == nil {
+			r.Sources[i].Decides = []string{}
+		}
+	}
+	if r.Described == nil {
+		r.Described = map[string]string{}
+	}
 }
 
 // WithDeps sets what Deps returns (for summaries made by hand, as in

@@ -259,7 +259,8 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 
 // newProjectEntry is the cache entry of an analysis.
 func newProjectEntry(ps *projState, diags []rules.Diagnostic, sum *ProjectSummary) *projectEntry {
-	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), diags...), Handlers: packHandlers(sum.Handlers), Guard: sum.Guard, Skipped: sum.Skipped, Modules: sum.Modules, CodeMCP1: sum.codeMCP1}
+	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), diags...), Handlers: packHandlers(sum.Handlers), Guard: sum.Guard, Skipped: sum.Skipped, Modules: sum.Modules, CodeMCP1: sum.codeMCP1,
+		Versions: recordVersions(sum.deps)}
 	ent.handlersOnce.Do(func() { ent.handlers, ent.handlersOK = sum.Handlers, true })
 	for _, r := range ps.reads {
 		ent.Extra = append(ent.Extra, r)
@@ -310,11 +311,18 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 		}
 		seen[d.Path] = b
 	}
-	// The project's versions, for the reports, read when a report asks:
-	// from the bytes hashed now (the analysis's), no Python is parsed
-	// unless asked (setup.py), and their errors are among the findings.
+	// The project's versions: what the reports print of them is in the
+	// entry (ProjectSummary.Describe, VersionSources), so no dependency
+	// file is read for them; Deps, for a caller that wants the whole
+	// reading, reads the files when asked. An entry without that record
+	// reads them when a report asks, from the bytes hashed now (the
+	// analysis's). No Python is parsed unless asked (setup.py), and their
+	// errors are among the findings.
 	depSrcs := map[string][]byte{}
 	for _, p := range pr.depFiles {
+		if ent.Versions != nil {
+			break
+		}
 		b, ok := ps.srcs[p]
 		if !ok {
 			var err error
@@ -333,7 +341,7 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 	}
 	top := *e
 	top.ps = &projState{srcs: depSrcs, facts: map[string]*fileEntry{}}
-	return &ProjectSummary{Dir: pr.dir, Handlers: hs, Guard: ent.Guard, Skipped: ent.Skipped, Modules: ent.Modules, codeMCP1: ent.CodeMCP1, Joined: pr.joined,
+	return &ProjectSummary{Dir: pr.dir, Handlers: hs, Guard: ent.Guard, Skipped: ent.Skipped, Modules: ent.Modules, codeMCP1: ent.CodeMCP1, Joined: pr.joined, recorded: ent.Versions,
 		loadDeps: func(style bool) *deps.Project {
 			proj := top.loadDeps(pr, style)
 			proj.SetCodeNeedsMCP1(ent.CodeMCP1)

@@ -234,7 +234,7 @@ func jsonProject(p *engine.ProjectSummary, v Verdict) JSONProject {
 		jp.Guard = JSONGuard{Path: g.Path, Line: g.Line}
 	}
 	jp.Sources = []JSONSource{}
-	for _, s := range p.Versions().VersionSources() {
+	for _, s := range p.VersionSources() {
 		jp.Sources = append(jp.Sources, JSONSource{Path: s.Path, Role: s.Role, Why: s.Why, Decides: s.Decides})
 	}
 	jp.Joined = append([]string{}, p.Joined...)

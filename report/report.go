@@ -253,8 +253,8 @@ func source(res *engine.Result, path string) []byte {
 // Describe returns what a project's dependency files say about pkg, or ""
 // when the project has no dependency information.
 func Describe(p *engine.ProjectSummary, pkg string) string {
-	if p == nil || p.Versions() == nil {
+	if p == nil {
 		return ""
 	}
-	return p.Versions().Describe(pkg)
+	return p.Describe(pkg)
 }

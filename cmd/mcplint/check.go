@@ -99,22 +99,11 @@ func runCheck(cmd *cobra.Command, args []string, f *checkFlags) error {
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	if f.cpuProfile != "" {
-		out, err := createOutput("--cpuprofile", f.cpuProfile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(out); err != nil {
-			out.Abort()
-			return err
-		}
-		defer func() {
-			pprof.StopCPUProfile()
-			if err := out.Commit(); err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: --cpuprofile: %v\n", err)
-			}
-		}()
+	stop, err := startCPUProfile(cmd, f)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if f.memProfile != "" {
 		runtime.MemProfileRate = 64 << 10
 		defer writeMemProfile(cmd.ErrOrStderr(), f.memProfile)
@@ -219,11 +208,11 @@ func printVerbose(w io.Writer, res *engine.Result) {
 	}
 	for _, p := range res.Projects {
 		fmt.Fprintf(w, "mcplint: project %s: %d handlers; %s; %s; %s\n", escape.Visible(p.Dir), len(p.Handlers),
-			escape.Visible(p.Deps().Describe("mcp")), escape.Visible(p.Deps().Describe("fastmcp")), escape.Visible(p.Deps().Describe("anyio")))
+			escape.Visible(p.Describe("mcp")), escape.Visible(p.Describe("fastmcp")), escape.Visible(p.Describe("anyio")))
 		for _, j := range p.Joined {
 			fmt.Fprintf(w, "mcplint: project %s: joined %s\n", escape.Visible(p.Dir), escape.Visible(j))
 		}
-		for _, s := range p.Deps().VersionSources() {
+		for _, s := range p.VersionSources() {
 			decides := "decides nothing tracked"
 			if len(s.Decides) > 0 {
 				decides = "decides " + strings.Join(s.Decides, ", ")
@@ -233,13 +222,35 @@ func printVerbose(w io.Writer, res *engine.Result) {
 		if g := p.Guard; g != nil {
 			fmt.Fprintf(w, "mcplint: project %s is guarded by %s:%d (respond() and cancel() return early once answered): code findings are notes\n", escape.Visible(p.Dir), escape.Visible(g.Path), g.Line)
 		}
-		for _, n := range p.Deps().Notes {
+		for _, n := range p.DepNotes() {
 			fmt.Fprintf(w, "mcplint: note: %s\n", escape.Visible(n))
 		}
 		for _, s := range p.Skipped {
 			fmt.Fprintf(w, "mcplint: skipped %s: %s\n", escape.Visible(s.Path), escape.Visible(s.Why))
 		}
 	}
+}
+
+// startCPUProfile starts the --cpuprofile profile, if asked for; stop
+// writes it.
+func startCPUProfile(cmd *cobra.Command, f *checkFlags) (stop func(), err error) {
+	if f.cpuProfile == "" {
+		return func() {}, nil
+	}
+	out, err := createOutput("--cpuprofile", f.cpuProfile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Abort()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := out.Commit(); err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcplint: --cpuprofile: %v\n", err)
+		}
+	}, nil
 }
 
 // writeMemProfile writes the allocation profile of the run to path

@@ -49,6 +49,11 @@ func runHook(cmd *cobra.Command, files []string, f *checkFlags) error {
 	if err := checkWriteTargets(f); err != nil {
 		return err
 	}
+	stop, err := startCPUProfile(cmd, f)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	roots := projectRoots(files)
 	f.cacheAtTop = true
 	opts, err := buildOptions(cmd, roots, f)

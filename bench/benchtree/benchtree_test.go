@@ -1,4 +1,4 @@
-package main
+package benchtree
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 func TestGeneratedToolsAreLiveHandlers(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "proj")
 	const modules = 120 // two packages
-	project(dir, "big", modules, 2<<10)
+	Project(dir, "big", modules, 2<<10)
 
 	// What the generator wrote, counted in the text.
 	var tools, offloads, unsafe int
