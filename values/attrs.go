@@ -46,8 +46,7 @@ func (e *Engine) attrOf(v *Value, name string) Set {
 func (e *Engine) moduleAttr(m *pyast.Module, name string) Set {
 	return e.memoised(memoKey{kind: kModAttr, p: m, s: name}, func() Set {
 		var out Set
-		bs := m.Scope.Local(name)
-		extra := e.extraBindings(m, m.Scope)[name]
+		bs, extra := finalBindings(m, m.Scope.Local(name), e.extraBindings(m, m.Scope)[name], ^uint(0))
 		for _, b := range bs {
 			out = out.union(e.bindingValues(m, b, nil))
 		}

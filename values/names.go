@@ -154,13 +154,11 @@ func (e *Engine) lookupName(m *pyast.Module, s *pyast.Scope, name string) (*pyas
 			continue
 		}
 		for _, x := range extra {
-			switch x.Kind() {
-			case "global_statement":
+			switch {
+			case x.Kind() == "global_statement" && sc != m.Scope:
 				return e.lookupName(m, m.Scope, name)
-			case "nonlocal_statement":
-				if sc.Parent != nil {
-					return e.lookupName(m, sc.Parent, name)
-				}
+			case x.Kind() == "nonlocal_statement" && sc.Parent != nil && sc != m.Scope:
+				return e.lookupName(m, sc.Parent, name)
 			}
 		}
 		return sc, bs, extra
@@ -202,6 +200,14 @@ func (e *Engine) nameValues(m *pyast.Module, n *pyast.Node, name string, ev *env
 	sc, bs, extra := e.lookupName(m, m.ScopeAt(n), name)
 	if sc == nil {
 		return e.unboundName(m, name)
+	}
+	if sc == m.Scope {
+		// Read at module level: the bindings made before this statement.
+		pos := ^uint(0)
+		if m.ScopeAt(n) == m.Scope && m.FuncAt(n) == nil {
+			pos = n.StartByte()
+		}
+		bs, extra = finalBindings(m, bs, extra, pos)
 	}
 	var out Set
 	for _, b := range bs {
@@ -410,4 +416,86 @@ func (e *Engine) entered(m *pyast.Module, cm *pyast.Node, ev *env) Set {
 		out = out.add(unknown("what a context manager enters"))
 	}
 	return out
+}
+
+// finalBindings keeps the module-level bindings of a name that can hold
+// at module-level statement pos (^0: once the module has run, what its
+// functions and other modules read): the module-level bindings made before
+// pos, from the last one made unconditionally (a def, class, import or
+// assignment directly in the module) on; a binding under an if, try or
+// loop, an augmented assignment (it updates the value) and a function's
+// global assignment (made when it runs) do not end the ones before.
+func finalBindings(m *pyast.Module, bs []*pyast.Binding, extra []*pyast.Node, pos uint) ([]*pyast.Binding, []*pyast.Node) {
+	before := func(n *pyast.Node) bool {
+		if inFunction(m, n) {
+			return true
+		}
+		st := topStatement(m, n)
+		if st == nil || st.EndByte() <= pos {
+			return true
+		}
+		// A compound statement that holds the read (a for loop's target,
+		// a with item, a walrus in an if) binds before its body runs; a
+		// simple one (x = x + [...]) after its value is read.
+		switch st.Kind() {
+		case "for_statement", "while_statement", "with_statement", "if_statement", "try_statement", "decorated_definition":
+			return st.StartByte() <= pos
+		}
+		return false
+	}
+	var early []*pyast.Binding
+	for _, b := range bs {
+		if b.Node == nil || before(b.Node) {
+			early = append(early, b)
+		}
+	}
+	var earlyX []*pyast.Node
+	for _, x := range extra {
+		if before(x) {
+			earlyX = append(earlyX, x)
+		}
+	}
+	bs, extra = early, earlyX
+	cut := uint(0)
+	for _, b := range bs {
+		if b.Node == nil || inFunction(m, b.Node) {
+			continue
+		}
+		if st := pyast.Statement(b.Node); st != nil && st.Parent() == m.Root && st.StartByte() > cut {
+			cut = st.StartByte()
+		}
+	}
+	if cut == 0 {
+		return bs, extra
+	}
+	var kb []*pyast.Binding
+	for _, b := range bs {
+		if b.Node == nil || b.Node.StartByte() >= cut || inFunction(m, b.Node) {
+			kb = append(kb, b)
+		}
+	}
+	var kx []*pyast.Node
+	for _, x := range extra {
+		if x.StartByte() >= cut || inFunction(m, x) {
+			kx = append(kx, x)
+		}
+	}
+	return kb, kx
+}
+
+// topStatement returns the module-level statement that holds n.
+func topStatement(m *pyast.Module, n *pyast.Node) *pyast.Node {
+	for c := n; c != nil; c = c.Parent() {
+		if c.Parent() == m.Root {
+			return c
+		}
+	}
+	return nil
+}
+
+// inFunction reports whether n is inside a def's body (a def's own node is
+// not).
+func inFunction(m *pyast.Module, n *pyast.Node) bool {
+	f := m.FuncAt(n)
+	return f != nil && f.Node != n && f.Stmt != n
 }
