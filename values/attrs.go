@@ -363,19 +363,30 @@ func (e *Engine) fieldArguments(km *pyast.Module, k *pyast.Class, name string) S
 // subclasses returns the project's subclasses of c, at any depth, in
 // module and document order.
 func (e *Engine) subclasses(c *pyast.Class) []*pyast.Class {
+	if e.lazy.subsBuilding {
+		e.truncated = true // an answer read from a partial index is not kept
+		return nil
+	}
 	if e.lazy.subs == nil {
-		e.lazy.subs = map[*pyast.Class][]*pyast.Class{}
+		e.lazy.subsBuilding = true
+		subs := map[*pyast.Class][]*pyast.Class{}
 		for _, m := range e.mods {
 			for _, k := range m.Classes {
 				for _, b := range k.Bases {
+					e.steps, e.truncated = 0, false // each base has a budget of its own
 					for _, bv := range e.eval(m, b, nil) {
 						if bv.Kind == Class && bv.Class != k {
-							e.lazy.subs[bv.Class] = append(e.lazy.subs[bv.Class], k)
+							subs[bv.Class] = append(subs[bv.Class], k)
 						}
 					}
 				}
 			}
 		}
+		e.lazy.subs, e.lazy.subsBuilding = subs, false
+		e.steps, e.truncated = 0, false
+	}
+	if c == nil {
+		return nil
 	}
 	var out []*pyast.Class
 	seen := map[*pyast.Class]bool{c: true}

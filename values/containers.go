@@ -148,21 +148,25 @@ func (e *Engine) builtElements(v *Value) Set {
 // whose object's value needs the index itself, x[0].append(f), is indexed
 // by what its object is without it.)
 func (e *Engine) mutationIndex() map[string][]mutation {
-	if e.lazy.mutBy != nil || e.lazy.mutBuilding {
+	if e.lazy.mutBuilding {
+		e.truncated = true // an answer read from a partial index is not kept
+		return nil
+	}
+	if e.lazy.mutBy != nil {
 		return e.lazy.mutBy
 	}
 	e.lazy.mutBuilding = true
 	by := map[string][]mutation{}
-	steps := e.steps
+	steps, truncated := e.steps, e.truncated
 	for _, mu := range e.mutations() {
-		e.steps = 0 // each object has a budget of its own
+		e.steps, e.truncated = 0, false // each object has a budget of its own
 		for _, o := range e.eval(mu.m, mu.obj, nil) {
 			if o.Kind == Container && o.View == Whole {
 				by[o.Key()] = append(by[o.Key()], mu)
 			}
 		}
 	}
-	e.steps = steps
+	e.steps, e.truncated = steps, truncated
 	e.lazy.mutBy, e.lazy.mutBuilding = by, false
 	return by
 }

@@ -41,6 +41,11 @@ type Engine struct {
 	steps   int // the steps of the current top-level question
 	gen     int // the pass over a cycle's questions (memoised)
 	changes int // answers that grew
+	// truncated is set when the current question ran out of its budget:
+	// its answers are not kept; truncations counts such questions.
+	truncated   bool
+	truncations int
+	prepared    bool // the indexes Eval builds first are built
 	// pending are the unfinished answers of cycles, by the depth of the
 	// question on the stack they read.
 	pending [][]*entry
@@ -50,15 +55,16 @@ type Engine struct {
 
 // lazyIndexes are project-wide indexes built on first use.
 type lazyIndexes struct {
-	extra       map[*pyast.Scope]map[string][]*pyast.Node // binding forms pyast's scopes do not hold (names.go)
-	stores      map[string][]store                        // obj.attr = v and setattr(obj, "attr", v), by attribute name
-	mutations   map[string][]mutation                     // x.append(v) and friends, by method name... all in one list
-	mutList     []mutation
-	mutBy       map[string][]mutation // mutations by container (mutationIndex)
-	mutBuilding bool
-	calls       map[string][]callSite // calls by the last name of their callee
-	decorated   map[string][]*pyast.Function
-	subs        map[*pyast.Class][]*pyast.Class // project subclasses by base
+	extra        map[*pyast.Scope]map[string][]*pyast.Node // binding forms pyast's scopes do not hold (names.go)
+	stores       map[string][]store                        // obj.attr = v and setattr(obj, "attr", v), by attribute name
+	mutations    map[string][]mutation                     // x.append(v) and friends, by method name... all in one list
+	mutList      []mutation
+	mutBy        map[string][]mutation // mutations by container (mutationIndex)
+	mutBuilding  bool
+	calls        map[string][]callSite // calls by the last name of their callee
+	decorated    map[string][]*pyast.Function
+	subs         map[*pyast.Class][]*pyast.Class // project subclasses by base
+	subsBuilding bool
 }
 
 type memoKey struct {
@@ -102,7 +108,16 @@ func New(mods []*pyast.Module, cfg Config) *Engine {
 func (e *Engine) Eval(m *pyast.Module, n *pyast.Node) Set {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.steps = 0
+	if !e.prepared {
+		// The project-wide indexes that evaluate code are built first,
+		// from no question (built inside one, they would see its
+		// unfinished answers as final).
+		e.prepared = true
+		e.steps, e.truncated, e.low = 0, false, 1<<30
+		e.subclasses(nil)
+		e.mutationIndex()
+	}
+	e.steps, e.truncated = 0, false
 	e.low = 1 << 30
 	return e.eval(m, n, nil)
 }
@@ -155,6 +170,10 @@ func (e *Engine) memoised(key memoKey, compute func() Set) Set {
 	}
 	e.steps++
 	if e.steps > e.cfg.Budget {
+		if !e.truncated {
+			e.truncated = true
+			e.truncations++
+		}
 		return Set{unknown("evaluation budget")}
 	}
 	if en == nil {
@@ -197,6 +216,12 @@ func (e *Engine) memoised(key memoKey, compute func() Set) Set {
 			e.pending = e.pending[:d]
 		}
 		e.low = min(saved, low)
+		return en.val
+	}
+	if e.truncated {
+		// Cut short by the budget: not an answer to keep.
+		delete(e.memo, key)
+		e.low = saved
 		return en.val
 	}
 	en.done = true
