@@ -18,7 +18,10 @@ import (
 // depend on the workers of the passes that read them), and keeps the
 // project functions each can run.
 func (b *builder) engineCallees() {
-	e := values.New(b.mods, values.Config{ModuleFiles: b.cfg.ModuleFiles})
+	// What tests pass, add and assign does not flow into the server's
+	// values (a test's FileResource added to the resource manager is not
+	// one the server reads).
+	e := values.New(b.mods, values.Config{ModuleFiles: b.cfg.ModuleFiles, Aside: isTestModule})
 	b.engineOf = map[*pyast.Node][]FuncRef{}
 	for _, m := range b.mods {
 		for call := range m.Nodes("call") {

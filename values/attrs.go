@@ -256,6 +256,9 @@ func (e *Engine) stored(v *Value, name string) Set {
 	if e.lazy.stores == nil {
 		e.lazy.stores = map[string][]store{}
 		for _, m := range e.mods {
+			if e.aside(m) {
+				continue
+			}
 			for n := range m.Nodes("assignment") {
 				l := pyast.Unparen(n.ChildByFieldName("left"))
 				if l == nil || l.Kind() != "attribute" || n.ChildByFieldName("right") == nil {

@@ -325,6 +325,9 @@ func (e *Engine) sitesNamed(name string) []callSite {
 			return ""
 		}
 		for _, m := range e.mods {
+			if e.aside(m) {
+				continue
+			}
 			for call := range m.Nodes("call") {
 				if s := last(m, pyast.Callee(call)); s != "" {
 					e.lazy.calls[s] = append(e.lazy.calls[s], callSite{m: m, call: call})

@@ -33,6 +33,9 @@ func (e *Engine) mutations() []mutation {
 	}
 	out := []mutation{}
 	for _, m := range e.mods {
+		if e.aside(m) {
+			continue
+		}
 		for call := range m.Nodes("call") {
 			callee := pyast.Unparen(pyast.Callee(call))
 			if callee == nil || callee.Kind() != "attribute" {

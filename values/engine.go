@@ -14,9 +14,17 @@ type Config struct {
 	// found by their Name only.
 	ModuleFiles func(name string) []string
 	// Budget bounds the evaluation steps of one top-level question (0: a
-	// default of 20,000); past it the answer so far is kept with an unknown.
+	// default of 20,000); past it the answer holds an unknown.
 	Budget int
+	// Aside reports the modules whose calls, container mutations and
+	// attribute stores are not followed into the values of other code (a
+	// project's tests: what a test passes to a function, adds to a registry
+	// or assigns to an attribute is not what the server runs). Nil: none.
+	Aside func(*pyast.Module) bool
 }
+
+// aside reports whether m's calls and writes are not followed (Config.Aside).
+func (e *Engine) aside(m *pyast.Module) bool { return e.cfg.Aside != nil && e.cfg.Aside(m) }
 
 // Engine answers "what can this expression be" for one project. It is
 // demand-driven: nothing is computed before a question asks for it, and
