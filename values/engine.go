@@ -73,6 +73,7 @@ type lazyIndexes struct {
 	decorated    map[string][]*pyast.Function
 	subs         map[*pyast.Class][]*pyast.Class // project subclasses by base
 	subsBuilding bool
+	attrNames    map[string]bool // see mayHoldFunction
 }
 
 type memoKey struct {
@@ -116,6 +117,11 @@ func New(mods []*pyast.Module, cfg Config) *Engine {
 func (e *Engine) Eval(m *pyast.Module, n *pyast.Node) Set {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	return e.question(m, n)
+}
+
+// question answers one top-level question (e.mu held).
+func (e *Engine) question(m *pyast.Module, n *pyast.Node) Set {
 	if !e.prepared {
 		// The project-wide indexes that evaluate code are built first,
 		// from no question (built inside one, they would see its
@@ -133,11 +139,65 @@ func (e *Engine) Eval(m *pyast.Module, n *pyast.Node) Set {
 // Callees returns the project functions a call can run: what its callee
 // evaluates to (Functions).
 func (e *Engine) Callees(m *pyast.Module, call *pyast.Node) []FuncRef {
-	callee := pyast.Callee(call)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	callee := pyast.Unparen(pyast.Callee(call))
 	if callee == nil || e.externalName(m, callee) {
 		return nil
 	}
-	return e.Functions(e.Eval(m, callee))
+	if callee.Kind() == "attribute" && !e.mayHoldFunction(m.TextView(callee.ChildByFieldName("attribute"))) {
+		return nil
+	}
+	return e.functions(e.question(m, callee))
+}
+
+// mayHoldFunction reports whether an attribute named name can hold a
+// project function, class or instance: the project binds that name
+// somewhere (a def or class, a module-level or class-body name, self.name
+// or obj.name = v, setattr with that constant name), or sets attributes by
+// names it computes. An attribute no code of the project binds is a
+// library's (str.lower, dict.get): no project function.
+func (e *Engine) mayHoldFunction(name string) bool {
+	if e.lazy.attrNames == nil {
+		names := map[string]bool{}
+		for _, m := range e.mods {
+			for _, f := range m.Funcs {
+				names[f.Name] = true
+			}
+			for _, c := range m.Classes {
+				names[c.Name] = true
+				for a := range c.Attrs {
+					names[a] = true
+				}
+			}
+			for _, n := range m.Scope.Names() {
+				names[n] = true
+			}
+			for n := range e.extraBindings(m, m.Scope) {
+				names[n] = true
+			}
+			for n := range m.Nodes("assignment") {
+				if l := pyast.Unparen(n.ChildByFieldName("left")); l != nil && l.Kind() == "attribute" {
+					names[m.TextView(l.ChildByFieldName("attribute"))] = true
+				}
+			}
+			for call := range m.Nodes("call") {
+				if c := pyast.Unparen(pyast.Callee(call)); c != nil && c.Kind() == "identifier" && m.TextView(c) == "setattr" {
+					pos, _ := m.Args(call)
+					if len(pos) < 2 {
+						continue
+					}
+					if s, ok := stringConst(m, pyast.Unparen(pos[1])); ok {
+						names[s] = true
+					} else {
+						names["\x00any"] = true
+					}
+				}
+			}
+		}
+		e.lazy.attrNames = names
+	}
+	return e.lazy.attrNames[name] || e.lazy.attrNames["\x00any"]
 }
 
 // module finds a project module by dotted name.

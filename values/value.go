@@ -245,6 +245,13 @@ func (s Set) String() string {
 // functions, bound methods, partials of them, and the __init__ (through the
 // MRO) of classes constructed.
 func (e *Engine) Functions(s Set) []FuncRef {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.functions(s)
+}
+
+// functions is Functions with e.mu held.
+func (e *Engine) functions(s Set) []FuncRef {
 	var out []FuncRef
 	seen := map[*pyast.Function]bool{}
 	add := func(m *pyast.Module, f *pyast.Function) {
