@@ -97,6 +97,9 @@ type builder struct {
 	// exported are the names each module the project star-imports exports
 	// (exportsOf), read once before the workers start.
 	exported map[*pyast.Module]exports
+	// engineOf are the project functions the value-flow engine finds each
+	// call can run (enginecallees.go), found before the workers start.
+	engineOf map[*pyast.Node][]FuncRef
 }
 
 // starKey is a name looked up in a module's star imports.
@@ -148,6 +151,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	b.out.funcs, b.out.moduleOf = b.funcs, b.moduleOf
 	b.out.builder = b
 	b.findLocalFuncs()
+	b.engineCallees()
 	b.indexCalls()
 	found := make([][]*Handler, len(mods))
 	b.forEachModule(func(w *builder, i int) {
@@ -723,7 +727,7 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 			makers = append(makers, maker{n, qs})
 		}
 		caller := m.FuncAt(n)
-		callees := b.calleesOfNames(m, callee, ns)
+		callees := b.withEngine(n, b.calleesOfNames(m, callee, ns))
 		for _, callee := range callees {
 			sites = append(sites, site{module: m, call: n, caller: caller, callee: callee})
 		}

@@ -1,0 +1,402 @@
+package values
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/mcplint/mcplint/pyast"
+)
+
+// Config for New.
+type Config struct {
+	// ModuleFiles maps a dotted module name to the paths of the project's
+	// files it can name (as handlers.Config.ModuleFiles); nil: modules are
+	// found by their Name only.
+	ModuleFiles func(name string) []string
+	// Budget bounds the evaluation steps of one top-level question (0: a
+	// default of 20,000); past it the answer holds an unknown.
+	Budget int
+	// Aside reports the modules whose calls, container mutations and
+	// attribute stores are not followed into the values of other code (a
+	// project's tests: what a test passes to a function, adds to a registry
+	// or assigns to an attribute is not what the server runs). Nil: none.
+	Aside func(*pyast.Module) bool
+}
+
+// aside reports whether m's calls and writes are not followed (Config.Aside).
+func (e *Engine) aside(m *pyast.Module) bool { return e.cfg.Aside != nil && e.cfg.Aside(m) }
+
+// Engine answers "what can this expression be" for one project. It is
+// demand-driven: nothing is computed before a question asks for it, and
+// every answer is memoised. An Engine is safe for concurrent use (its
+// questions are serialised).
+type Engine struct {
+	cfg    Config
+	mods   []*pyast.Module
+	byName map[string]*pyast.Module
+	byPath map[string]*pyast.Module
+	modOf  map[*pyast.Function]*pyast.Module
+	clsMod map[*pyast.Class]*pyast.Module
+
+	mu sync.Mutex
+	// memo holds the answers: by node (an expression's values), by
+	// binding, by function (its return values), by class and name (an
+	// attribute through the MRO).
+	memo    map[memoKey]*entry
+	stack   int // the depth of questions being answered
+	depth   int // the depth of expressions being evaluated (maxDepth)
+	low     int // the lowest stack depth of an unfinished answer read (cycle detection)
+	steps   int // the steps of the current top-level question
+	gen     int // the pass over a cycle's questions (memoised)
+	changes int // answers that grew
+	// truncated is set when the current question ran out of its budget:
+	// its answers are not kept; truncations counts such questions.
+	truncated   bool
+	truncations int
+	prepared    bool // the indexes Eval builds first are built
+	// pending are the unfinished answers of cycles, by the depth of the
+	// question on the stack they read.
+	pending [][]*entry
+
+	lazy lazyIndexes
+}
+
+// lazyIndexes are project-wide indexes built on first use.
+type lazyIndexes struct {
+	extra        map[*pyast.Scope]map[string][]*pyast.Node // binding forms pyast's scopes do not hold (names.go)
+	stores       map[string][]store                        // obj.attr = v and setattr(obj, "attr", v), by attribute name
+	mutations    map[string][]mutation                     // x.append(v) and friends, by method name... all in one list
+	mutList      []mutation
+	mutBy        map[string][]mutation // mutations by container (mutationIndex)
+	mutBuilding  bool
+	calls        map[string][]callSite // calls by the last name of their callee
+	decorated    map[string][]*pyast.Function
+	subs         map[*pyast.Class][]*pyast.Class // project subclasses by base
+	subsBuilding bool
+	attrNames    map[string]bool // see mayHoldFunction
+}
+
+type memoKey struct {
+	kind uint8
+	p    any
+	s    string
+}
+
+type entry struct {
+	val     Set
+	done    bool
+	onStack bool
+	depth   int // on the stack: its depth there
+	low     int // unfinished: the lowest depth on the stack its answer read
+	gen     int // unfinished: the pass it was answered in
+}
+
+// New returns the engine of a project's modules.
+func New(mods []*pyast.Module, cfg Config) *Engine {
+	if cfg.Budget <= 0 {
+		cfg.Budget = 20000
+	}
+	e := &Engine{cfg: cfg, mods: mods, byName: map[string]*pyast.Module{}, byPath: map[string]*pyast.Module{},
+		modOf: map[*pyast.Function]*pyast.Module{}, clsMod: map[*pyast.Class]*pyast.Module{}, memo: map[memoKey]*entry{}}
+	for _, m := range mods {
+		e.byPath[m.Path] = m
+		if m.Name != "" {
+			e.byName[m.Name] = m
+		}
+		for _, f := range m.Funcs {
+			e.modOf[f] = m
+		}
+		for _, c := range m.Classes {
+			e.clsMod[c] = m
+		}
+	}
+	return e
+}
+
+// Eval returns the values expression n of module m can have.
+func (e *Engine) Eval(m *pyast.Module, n *pyast.Node) Set {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.question(m, n)
+}
+
+// question answers one top-level question (e.mu held).
+func (e *Engine) question(m *pyast.Module, n *pyast.Node) Set {
+	if !e.prepared {
+		// The project-wide indexes that evaluate code are built first,
+		// from no question (built inside one, they would see its
+		// unfinished answers as final).
+		e.prepared = true
+		e.steps, e.truncated, e.low = 0, false, 1<<30
+		e.subclasses(nil)
+		e.mutationIndex()
+	}
+	e.steps, e.truncated = 0, false
+	e.low = 1 << 30
+	return e.eval(m, n, nil)
+}
+
+// Callees returns the project functions a call can run: what its callee
+// evaluates to (Functions).
+func (e *Engine) Callees(m *pyast.Module, call *pyast.Node) []FuncRef {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	callee := pyast.Unparen(pyast.Callee(call))
+	if callee == nil || e.externalName(m, callee) {
+		return nil
+	}
+	if callee.Kind() == "attribute" && !e.mayHoldFunction(m.TextView(callee.ChildByFieldName("attribute"))) {
+		return nil
+	}
+	return e.functions(e.question(m, callee))
+}
+
+// mayHoldFunction reports whether an attribute named name can hold a
+// project function, class or instance: the project binds that name
+// somewhere (a def or class, a module-level or class-body name, self.name
+// or obj.name = v, setattr with that constant name), or sets attributes by
+// names it computes. An attribute no code of the project binds is a
+// library's (str.lower, dict.get): no project function.
+func (e *Engine) mayHoldFunction(name string) bool {
+	if e.lazy.attrNames == nil {
+		names := map[string]bool{}
+		for _, m := range e.mods {
+			for _, f := range m.Funcs {
+				names[f.Name] = true
+			}
+			for _, c := range m.Classes {
+				names[c.Name] = true
+				for a := range c.Attrs {
+					names[a] = true
+				}
+			}
+			for _, n := range m.Scope.Names() {
+				names[n] = true
+			}
+			for n := range e.extraBindings(m, m.Scope) {
+				names[n] = true
+			}
+			for n := range m.Nodes("assignment") {
+				if l := pyast.Unparen(n.ChildByFieldName("left")); l != nil && l.Kind() == "attribute" {
+					names[m.TextView(l.ChildByFieldName("attribute"))] = true
+				}
+			}
+			for call := range m.Nodes("call") {
+				if c := pyast.Unparen(pyast.Callee(call)); c != nil && c.Kind() == "identifier" && m.TextView(c) == "setattr" {
+					pos, _ := m.Args(call)
+					if len(pos) < 2 {
+						continue
+					}
+					if s, ok := stringConst(m, pyast.Unparen(pos[1])); ok {
+						names[s] = true
+					} else {
+						names["\x00any"] = true
+					}
+				}
+			}
+		}
+		e.lazy.attrNames = names
+	}
+	return e.lazy.attrNames[name] || e.lazy.attrNames["\x00any"]
+}
+
+// module finds a project module by dotted name.
+func (e *Engine) module(name string) *pyast.Module {
+	if m := e.byName[name]; m != nil {
+		return m
+	}
+	if e.cfg.ModuleFiles != nil {
+		for _, p := range e.cfg.ModuleFiles(name) {
+			if m := e.byPath[p]; m != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+// memoised answers key by compute, once. A question asked again while it
+// is being answered (a recursive definition) gets what is known so far;
+// the question at the head of such a cycle (the lowest one on the stack
+// that a question of the cycle read) is answered again, in a new pass over
+// the cycle's questions, until no answer grows (a fixpoint: answers only
+// grow, and unions are bounded). The cycle's answers are final when its
+// head's is, as in Tarjan's algorithm for strongly connected components.
+func (e *Engine) memoised(key memoKey, compute func() Set) Set {
+	en := e.memo[key]
+	if en != nil {
+		switch {
+		case en.done:
+			return en.val
+		case en.onStack:
+			e.low = min(e.low, en.depth)
+			return en.val
+		case en.gen == e.gen:
+			e.low = min(e.low, en.low)
+			return en.val
+		}
+	}
+	e.steps++
+	if e.steps > e.cfg.Budget {
+		if !e.truncated {
+			e.truncated = true
+			e.truncations++
+		}
+		return Set{unknown("evaluation budget")}
+	}
+	if en == nil {
+		en = &entry{}
+		e.memo[key] = en
+	}
+	e.stack++
+	en.onStack, en.depth = true, e.stack
+	saved := e.low
+	low := 1 << 30
+	for iter := 0; ; iter++ {
+		e.low = 1 << 30
+		changes := e.changes
+		n := len(en.val)
+		en.val = en.val.union(compute())
+		if len(en.val) != n {
+			e.changes++
+		}
+		low = e.low
+		if low == en.depth && e.changes != changes && iter < 8 {
+			e.gen++ // a new pass over the cycle's questions
+			continue
+		}
+		break
+	}
+	en.onStack = false
+	e.stack--
+	d := en.depth
+	if low < d {
+		// Part of a cycle headed further up: answered again in its passes.
+		en.low, en.gen = low, e.gen
+		for len(e.pending) <= low {
+			e.pending = append(e.pending, nil)
+		}
+		e.pending[low] = append(e.pending[low], en)
+		for i := d; i < len(e.pending); i++ {
+			e.pending[low] = append(e.pending[low], e.pending[i]...)
+		}
+		if d < len(e.pending) {
+			e.pending = e.pending[:d]
+		}
+		e.low = min(saved, low)
+		return en.val
+	}
+	if e.truncated {
+		// Cut short by the budget: not an answer to keep.
+		delete(e.memo, key)
+		e.low = saved
+		return en.val
+	}
+	en.done = true
+	for i := d; i < len(e.pending); i++ {
+		for _, p := range e.pending[i] {
+			p.done = true
+		}
+	}
+	if d < len(e.pending) {
+		e.pending = e.pending[:d]
+	}
+	e.low = saved
+	return en.val
+}
+
+// resolveQual returns what a qualified name (an import's target) is: a
+// project module or a member of one, else an external name.
+func (e *Engine) resolveQual(q string, env *env) Set {
+	return e.memoised(memoKey{kind: kQual, s: q}, func() Set {
+		parts := strings.Split(q, ".")
+		for i := len(parts); i >= 1; i-- {
+			m := e.module(strings.Join(parts[:i], "."))
+			if m == nil {
+				continue
+			}
+			vals := Set{&Value{Kind: Module, Mod: m}}
+			for _, a := range parts[i:] {
+				vals = e.attrOfSet(vals, a, nil)
+			}
+			return vals
+		}
+		return Set{&Value{Kind: External, Name: q}}
+	})
+}
+
+const (
+	kNode uint8 = iota
+	kBinding
+	kReturns
+	kAttr
+	kQual
+	kElems
+	kParam
+	kModAttr
+)
+
+// externalName reports whether callee is a name or attribute chain whose
+// root is a builtin or an import of a module outside the project: its value
+// is an external name the engine need not evaluate to know it runs no
+// project function. (A project module's name as the root is not external;
+// nor is a builtin the engine follows.)
+func (e *Engine) externalName(m *pyast.Module, callee *pyast.Node) bool {
+	root := pyast.Unparen(callee)
+	for root != nil && root.Kind() == "attribute" {
+		root = pyast.Unparen(root.ChildByFieldName("object"))
+	}
+	if root == nil || root.Kind() != "identifier" {
+		return false
+	}
+	name := m.TextView(root)
+	for p := root.Parent(); p != nil && !pyast.IsFunctionBoundary(p); p = p.Parent() {
+		switch p.Kind() {
+		case "list_comprehension", "set_comprehension", "generator_expression", "dictionary_comprehension":
+			return false // maybe the comprehension's own variable
+		}
+	}
+	if pyast.Ancestor(root, "lambda") != nil {
+		return false
+	}
+	sc, bs, extra := e.lookupName(m, m.ScopeAt(root), name)
+	if sc == nil {
+		if len(m.Stars) > 0 {
+			return false
+		}
+		switch name {
+		case "getattr", "super", "next", "staticmethod", "classmethod", "property":
+			return false
+		}
+		return true
+	}
+	if len(extra) > 0 {
+		return false
+	}
+	for _, b := range bs {
+		if b.Kind != pyast.BindImport {
+			return false
+		}
+		for _, t := range b.Targets() {
+			if e.inProject(t) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// inProject reports whether a prefix of qualified name q names a project
+// module.
+func (e *Engine) inProject(q string) bool {
+	for {
+		if e.module(q) != nil {
+			return true
+		}
+		i := strings.LastIndexByte(q, '.')
+		if i < 0 {
+			return false
+		}
+		q = q[:i]
+	}
+}
