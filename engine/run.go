@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -370,6 +371,11 @@ func (e *runner) readRaw(p string) ([]byte, error) {
 		return nil, &os.PathError{Op: "read", Path: p, Err: err}
 	}
 	if !e.opts.Walk.Tracked.Has(filepath.FromSlash(p)) {
+		if _, err := os.Lstat(filepath.FromSlash(p)); errors.Is(err, fs.ErrNotExist) {
+			// Not there at all: the fixer asks before it creates a file
+			// (the guard module), and "untracked" would stop it.
+			return nil, &os.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
+		}
 		return nil, &os.PathError{Op: "read", Path: p, Err: errUntracked}
 	}
 	return readDisk(p)
