@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -106,10 +107,7 @@ func TestLayoutUVWorkspace(t *testing.T) {
 }
 
 func TestLayoutMemberLockStaysApart(t *testing.T) {
-	files := map[string]string{}
-	for k, v := range uvWorkspace {
-		files[k] = v
-	}
+	files := maps.Clone(uvWorkspace)
 	// uv reads the root's lock only: a member's leftover lock does not pin
 	// the workspace's environment.
 	files["packages/srv/uv.lock"] = "version = 1\n\n[[package]]\nname = \"mcp\"\nversion = \"1.3.0\"\nsource = { registry = \"https://pypi.org/simple\" }\n"
@@ -248,10 +246,7 @@ func TestLayoutNestedPackage(t *testing.T) {
 }
 
 func TestLayoutNestedPackageMain(t *testing.T) {
-	files := map[string]string{}
-	for k, v := range nestedPackage {
-		files[k] = v
-	}
+	files := maps.Clone(nestedPackage)
 	files["pyproject.toml"] = "[project]\nname = \"mysrv\"\nversion = \"0\"\ndependencies = [\"mcp==1.26.0\"]\n"
 	files["mysrv/__main__.py"] = "from mysrv.cli import main\n\nmain()\n"
 	root, res := runLayout(t, files)
@@ -263,10 +258,7 @@ func TestLayoutNestedPackageMain(t *testing.T) {
 // Without an entry point into the package (or outside any package), the
 // folder's code stays with its own dependency files.
 func TestLayoutNestedStaysApart(t *testing.T) {
-	files := map[string]string{}
-	for k, v := range nestedPackage {
-		files[k] = v
-	}
+	files := maps.Clone(nestedPackage)
 	files["pyproject.toml"] = "[project]\nname = \"mysrv\"\nversion = \"0\"\ndependencies = [\"mcp==1.26.0\"]\n\n[project.scripts]\nother = \"othertool.cli:main\"\n"
 	root, res := runLayout(t, files)
 	wantProjects(t, root, res,
