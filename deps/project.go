@@ -201,6 +201,12 @@ func IsDependencyPath(p string) bool {
 	return IsDependencyFile(path.Base(p)) || InRequirementsFolder(p)
 }
 
+// OnlyByFolder reports whether p is a dependency file only because of its
+// folder (requirements/prod.txt): its name alone says nothing.
+func OnlyByFolder(p string) bool {
+	return !IsDependencyFile(path.Base(p)) && InRequirementsFolder(p)
+}
+
 // InRequirementsFolder reports whether p is a .txt or .in file of a folder
 // named requirements.
 func InRequirementsFolder(p string) bool {

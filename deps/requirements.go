@@ -119,7 +119,7 @@ func (l *loader) readRequirements(f *File, constraint bool) []*Requirement {
 	// (requirements/README.txt) and that no include names is not one when
 	// none of its lines reads as a requirement or an option: its errors are
 	// dropped for a note, so a folder's prose is no MCP000.
-	byFolder := len(l.reqStack) == 1 && !isRequirementsName(path.Base(f.Path)) && InRequirementsFolder(f.Path)
+	byFolder := len(l.reqStack) == 1 && OnlyByFolder(f.Path)
 	errsBefore, lines, bad, lineErrs := len(l.errs), 0, 0, -1
 	endLine := func() { // counts the line just read as bad when it added an error
 		if lineErrs >= 0 && len(l.errs) > lineErrs {

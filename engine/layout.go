@@ -285,10 +285,9 @@ func isManifest(p string) bool {
 }
 
 // isRequirementsFile tells a pip requirements file among a project's
-// dependency files (not a TOML file, a setup file, a Pipfile or a lock).
+// dependency files, by name or by its folder (deps.FormatOf).
 func isRequirementsFile(f string) bool {
-	base := path.Base(f)
-	return !deps.IsLockFile(base) && !strings.HasSuffix(base, ".toml") && !strings.HasPrefix(base, "setup.") && !strings.HasPrefix(base, "Pipfile")
+	return deps.FormatOf(path.Base(f)) == "requirements" || deps.InRequirementsFolder(f)
 }
 
 // dropIncluded removes from their folder's project the files that only
@@ -300,7 +299,7 @@ func (e *runner) dropIncluded(byDir map[string]*project) {
 	folderOnly := map[string]string{} // file -> its project's folder
 	for d, pr := range byDir {
 		for _, f := range pr.depFiles {
-			if !deps.IsDependencyFile(path.Base(f)) && deps.InRequirementsFolder(f) {
+			if deps.OnlyByFolder(f) {
 				folderOnly[f] = d
 			}
 		}

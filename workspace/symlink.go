@@ -22,11 +22,12 @@ var ErrSymlinkNotFollowed = errors.New("symlink not followed")
 // target's name, never its content).
 type NotFollowedError struct {
 	Link, Target string // base names
+	Kind         Kind   // the link's, as classified by its path
 }
 
 func (e *NotFollowedError) Error() string {
 	what := "a Python file (.py)"
-	if k, _ := Classify(e.Link); k == Dependency {
+	if e.Kind == Dependency {
 		what = "a dependency file of the same format"
 	}
 	return "symlink not followed: it leads to " + escape.Quote(e.Target) + ", not " + what
@@ -71,7 +72,7 @@ func symlinkRefusal(p, tree string) error {
 	lk, _ := Classify(filepath.ToSlash(abs))
 	tk, ok := Classify(filepath.ToSlash(real))
 	if !ok || tk != lk || lk == Dependency && deps.FormatOf(link) != deps.FormatOf(target) {
-		return &NotFollowedError{Link: link, Target: target}
+		return &NotFollowedError{Link: link, Target: target, Kind: lk}
 	}
 	return nil
 }
