@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcplint/mcplint/config"
 	"github.com/spf13/cobra"
 )
 
@@ -136,5 +137,19 @@ func TestAuditProgressNotOnAPipe(t *testing.T) {
 	defer tty.Close()
 	if !isTerminal(tty) {
 		t.Error("/dev/tty is not a terminal")
+	}
+}
+
+// rules --output-format json quotes the configuration (Why) that a
+// repository writes: no raw bidi control or NEL reaches it, as in every
+// other JSON output.
+func TestRulesJSONEscapes(t *testing.T) {
+	var b bytes.Buffer
+	sel := map[string]config.Decision{"MCP101": {On: false, Why: "ignore = [\"MCP101\"] in a\u202egnp.toml\u0085"}}
+	if err := writeRulesJSON(&b, nil, sel); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); strings.ContainsAny(s, "\u202e\u0085") || !strings.Contains(s, `\u202e`) {
+		t.Errorf("raw controls in the rules JSON, or the escape missing:\n%.300s", s)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -111,10 +112,17 @@ func writeRulesJSON(w io.Writer, cfg *config.Config, sel map[string]config.Decis
 			Tags: append([]string{}, r.Tags...), Explanation: r.Markdown(),
 		})
 	}
-	enc := json.NewEncoder(w)
+	// Why quotes the configuration, which a repository writes: the same
+	// escaping as every other JSON output (no raw controls or bidi).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(escape.JSON(b.Bytes()))
+	return err
 }
 
 func newExplainCmd() *cobra.Command {
