@@ -17,7 +17,7 @@ import (
 func TestFramesMaskCredentials(t *testing.T) {
 	const b64 = "eC1hY2Nlc3MtdG9rZW46Z2hzX0ZBS0UwMTIzNDU2Nzg5YWJjZGVm"
 	long := "x" + strings.Repeat("a", 200) + " ==! extraheader = AUTHORIZATION: basic " + b64
-	src := "[http]\n\textraheader = AUTHORIZATION: basic " + b64 + "\n--index-url https://u:s3cr3tPassw0rd@pypi.example.com/simple\nbad ==!\n" + long + "\n"
+	src := "[http]\n\textraheader = AUTHORIZATION: basic " + b64 + "\n--index-url https://u:s3cr3tPassw0rd@pypi.example.com/simple\nbad ==!\nghs_FAKE0123456789abcdef0123456789abcd\n" + long + "\n"
 	li := pyast.NewLineIndex([]byte(src))
 	res := &engine.Result{Sources: map[string][]byte{"requirements.txt": []byte(src)}, Suppressed: map[string]int{}, Dropped: map[string]int{}}
 	at := strings.Index(src, "bad")
@@ -35,13 +35,16 @@ func TestFramesMaskCredentials(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, secret := range []string{b64[:8], b64[len(b64)-8:], "s3cr3tPa", "Passw0rd", "ghs_"} {
+		for _, secret := range []string{b64[:8], b64[len(b64)-8:], "s3cr3tPa", "Passw0rd", "ghs_FAKE", "23456789abcd"} {
 			if strings.Contains(out, secret) {
 				t.Errorf("%s: %q in the frame:\n%s", name, secret, out)
 			}
 		}
 		if !strings.Contains(out, "bad ==!") || !strings.Contains(out, "--index-url https://u:") {
 			t.Errorf("%s: the frame lost what is not a secret:\n%s", name, out)
+		}
+		if !strings.Contains(out, "ghs_****") {
+			t.Errorf("%s: the raw token is not in the frame, masked (the check above would pass without it):\n%s", name, out)
 		}
 		if name == "text" && !strings.Contains(out, "4 | bad ==!\n  | ^^^ MCP000") {
 			t.Errorf("text: the carets moved:\n%s", out)
