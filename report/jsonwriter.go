@@ -133,7 +133,6 @@ func (j *jsonWriter) boolField(k string, v bool) {
 // such as NEL, bidirectional controls, U+2028 and U+2029) as \uXXXX;
 // everything else as it is.
 func (j *jsonWriter) str(s string) {
-	const hex = "0123456789abcdef"
 	b := append(j.buf, '"')
 	start := 0 // s[start:i] is written as it is
 	for i := 0; i < len(s); {
@@ -158,7 +157,7 @@ func (j *jsonWriter) str(s string) {
 			case '\t':
 				b = append(b, '\\', 't')
 			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+				b = escape.AppendJSONEscape(b, rune(c))
 			}
 			i++
 			start = i
