@@ -210,6 +210,7 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 		Edits:         []Edit{{Path: r.Path, Start: r.VersionStart, End: r.VersionEnd, New: spec}},
 		MovesToMCP2:   true,
 	}
+	conflict := installConflict(p, r, spec)
 	switch c, pinned := pinComment(p, r, "mcp"); {
 	case hashPinned(p, r):
 		f.Message += hashAdvice
@@ -219,9 +220,9 @@ func mcp2Bump(p *Pass, r *deps.Requirement, blockers []apiUse) Fix {
 		f.Message = "require mcp" + spec + ": not applied, the project's fastmcp below 4 requires mcp 1.x, so the " +
 			"installer could not resolve it; move fastmcp to >=4,<5 (MCP002), which brings mcp 2"
 		f.Applicability, f.Edits = DisplayOnly, nil
-	case installConflict(p, r, spec) != "":
+	case conflict != "":
 		f.Message = "require mcp" + spec + " (" + mcp2Migration + "): not applied, the requirements installed with it could not " +
-			"be resolved: " + installConflict(p, r, spec) + relock(p, r, "mcp", spec)
+			"be resolved: " + conflict + relock(p, r, "mcp", spec)
 		f.Applicability, f.Edits = DisplayOnly, nil
 	case len(blockers) > 0:
 		f.Message = "require mcp" + spec + " after migrating: not applied, the project uses APIs that mcp 2 removed, so it " +

@@ -241,16 +241,9 @@ func (s Set) String() string {
 	return strings.Join(parts, " | ")
 }
 
-// Functions returns the project functions the values can run when called:
-// functions, bound methods, partials of them, and the __init__ (through the
-// MRO) of classes constructed.
-func (e *Engine) Functions(s Set) []FuncRef {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.functions(s)
-}
-
-// functions is Functions with e.mu held.
+// functions returns the project functions the values of s can run when
+// called: functions, bound methods, partials of them, and the __init__
+// (through the MRO) of classes constructed. The caller holds e.mu.
 func (e *Engine) functions(s Set) []FuncRef {
 	var out []FuncRef
 	seen := map[*pyast.Function]bool{}
