@@ -100,6 +100,7 @@ type Project struct {
 	// includes are the files each requirements file names with -r or -c
 	// (slash paths, cleaned), for the install sets (requires.go).
 	includes map[string][]string
+	idx      *reqIndex // requires.go
 }
 
 // WorkspaceRoot reports whether the project's pyproject.toml declares a
@@ -289,6 +290,8 @@ type loader struct {
 	// entry for a package overrides the root's).
 	rootSources     *ttable
 	rootSourcesFile *File
+	// parsed holds the parse of the requirement lines read so far.
+	parsed requirementCache
 }
 
 // errorf records an error in f. The message is bounded and made printable

@@ -264,15 +264,54 @@ func checkMarker(m string) error {
 // newRequirement builds a Requirement from a PEP 508 string found at offset
 // base of file path; off maps offsets in s to file offsets (nil: base+i).
 func newRequirement(path, s string, off func(int) int) (*Requirement, error) {
+	return parseRequirement(s).place(path, off)
+}
+
+// parsedRequirement is a PEP 508 string read, before it is placed in a file:
+// what a file that repeats a line needs only once (requirementCache).
+type parsedRequirement struct {
+	p       pep508
+	name    string // normalised
+	clauses []Clause
+	set     Set
+	unknown bool
+	err     error
+}
+
+func parseRequirement(s string) *parsedRequirement {
 	p, err := parsePEP508(s)
 	if err != nil {
-		return nil, err
+		return &parsedRequirement{err: err}
 	}
+	pr := &parsedRequirement{p: p, name: NormalizeName(p.name)}
+	switch spec := strings.TrimSpace(p.spec); {
+	case p.url != "":
+		pr.set, pr.unknown = All(), true
+		if v, ok := vcsTagVersion(p.url); ok {
+			pr.set, pr.unknown = Point(v), false
+		}
+	case strings.Contains(spec, "${"):
+		pr.set, pr.unknown = All(), true
+	default:
+		pr.clauses, pr.set, pr.err = ParseSpecifier(spec)
+	}
+	return pr
+}
+
+// place makes the Requirement of pr at off in file path. Requirements
+// placed from one parsedRequirement share its slices and set, which no one
+// changes in place.
+func (pr *parsedRequirement) place(path string, off func(int) int) (*Requirement, error) {
+	if pr.err != nil {
+		return nil, pr.err
+	}
+	p := pr.p
 	r := &Requirement{
-		Name: NormalizeName(p.name), RawName: p.name, Extras: p.extras,
+		Name: pr.name, RawName: p.name, Extras: p.extras,
 		Specifier: strings.TrimSpace(p.spec), Marker: p.marker, URL: p.url,
 		Path: path, Start: off(p.nameStart), End: off(p.end-1) + 1,
 		VersionStart: -1, VersionEnd: -1,
+		Clauses: pr.clauses, Set: pr.set, Unknown: pr.unknown,
 	}
 	if p.specStart >= 0 {
 		r.VersionStart, r.VersionEnd = off(p.specStart), off(p.specEnd)
@@ -280,22 +319,25 @@ func newRequirement(path, s string, off func(int) int) (*Requirement, error) {
 			r.VersionEnd = off(p.specEnd-1) + 1
 		}
 	}
-	if p.url != "" {
-		r.Set, r.Unknown = All(), true
-		if v, ok := vcsTagVersion(p.url); ok {
-			r.Set, r.Unknown = Point(v), false
-		}
-		return r, nil
-	}
-	if strings.Contains(r.Specifier, "${") {
-		r.Set, r.Unknown = All(), true
-		return r, nil
-	}
-	r.Clauses, r.Set, err = ParseSpecifier(r.Specifier)
-	if err != nil {
-		return nil, err
-	}
 	return r, nil
+}
+
+// requirementCache keeps the parse of each requirement text a file repeats
+// (a requirements file may hold the same line a million times), for a
+// bounded number of distinct texts.
+type requirementCache map[string]*parsedRequirement
+
+const requirementCacheSize = 4096
+
+func (c requirementCache) parse(s string) *parsedRequirement {
+	if pr, ok := c[s]; ok {
+		return pr
+	}
+	pr := parseRequirement(s)
+	if len(c) < requirementCacheSize {
+		c[s] = pr
+	}
+	return pr
 }
 
 // vcsTagVersion reads the version of a VCS reference that names a release

@@ -202,7 +202,10 @@ func (l *loader) requirementLine(f *File, ll logicalLine, start int, s string) *
 	if strings.Contains(s, "${") && strings.Index(s, "${") < nameLen(s) {
 		return nil // the name itself comes from the environment
 	}
-	r, err := newRequirement(f.Path, s, off)
+	if l.parsed == nil {
+		l.parsed = requirementCache{}
+	}
+	r, err := l.parsed.parse(s).place(f.Path, off)
 	if err != nil {
 		l.errorf(f, off(0), "invalid requirement: %v", err)
 		return nil

@@ -3,6 +3,7 @@ package deps
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -101,6 +102,7 @@ func Requires(pkg string, s Set, dep string) (Set, bool) {
 // requirements admit everything) never conflicts. When a need is Changed,
 // only the conflicts of changed needs count.
 func Conflict(needs []Need) string {
+	needs = distinctNeeds(needs)
 	anyChanged := false
 	for _, n := range needs {
 		anyChanged = anyChanged || n.Changed
@@ -115,6 +117,9 @@ func Conflict(needs []Need) string {
 		}
 	}
 	for _, a := range needs {
+		if !requiresSome[a.Name] {
+			continue
+		}
 		for _, x := range needs {
 			if a.Name == x.Name || !counts(a, x) {
 				continue
@@ -128,6 +133,39 @@ func Conflict(needs []Need) string {
 	return ""
 }
 
+// requiresSome holds the packages knownRequires has rows for.
+var requiresSome = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range knownRequires {
+		m[r.pkg] = true
+	}
+	return m
+}()
+
+// distinctNeeds drops repeats of a need (the same requirement written many
+// times: a requirements file may repeat a line a million times), keeping at
+// most two of each in their first order, so that a need that conflicts with
+// itself (an empty set) still does and Conflict's answer is the same as over
+// the whole list, at a cost in proportion to the distinct needs.
+func distinctNeeds(needs []Need) []Need {
+	type needKey struct {
+		name, marker, what string
+		set                setID
+		changed, written   bool
+	}
+	seen := make(map[needKey]int, len(needs))
+	out := needs[:0:0]
+	for _, n := range needs {
+		k := needKey{n.Name, n.Marker, n.What, n.Set.id(), n.Changed, n.Written}
+		if seen[k] >= 2 {
+			continue
+		}
+		seen[k]++
+		out = append(out, n)
+	}
+	return out
+}
+
 // Installs returns the sets of manifest requirements installed together
 // with r: r's file's main dependencies (Group "") with one of its extras or
 // groups, each set once; r's own group only when r is in one. A
@@ -136,16 +174,25 @@ func Conflict(needs []Need) string {
 // file that no other includes and whose includes reach r's. Lock entries
 // are not in them (a lock is re-made from the manifest).
 func (p *Project) Installs(r *Requirement) [][]*Requirement {
+	x := p.index()
+	k := fileGroup{r.Path, r.Group}
+	if sets, ok := x.installs[k]; ok {
+		return sets
+	}
+	sets := p.installs(r)
+	x.installs[k] = sets
+	return sets
+}
+
+// installs is Installs without the memo: the sets depend only on r's file
+// and group.
+func (p *Project) installs(r *Requirement) [][]*Requirement {
 	if r.Group != "" {
 		return [][]*Requirement{append(p.mainOf(r.Path), p.groupOf(r.Path, r.Group)...)}
 	}
 	var out [][]*Requirement
-	seen := map[string]bool{}
-	for _, q := range p.reqs {
-		if q.Path == r.Path && q.Group != "" && !q.Locked && !q.Constraint && !seen[q.Group] {
-			seen[q.Group] = true
-			out = append(out, append(p.mainOf(r.Path), p.groupOf(r.Path, q.Group)...))
-		}
+	for _, g := range p.index().groups[r.Path] {
+		out = append(out, append(p.mainOf(r.Path), p.groupOf(r.Path, g)...))
 	}
 	if len(out) > 0 {
 		return out
@@ -162,6 +209,49 @@ func (p *Project) Installs(r *Requirement) [][]*Requirement {
 		out = append(out, set)
 	}
 	return out
+}
+
+// fileGroup names a file's group of requirements ("" for its main ones).
+type fileGroup struct{ path, group string }
+
+// reqIndex is the project's manifest requirements by file and group, and
+// the install sets asked for so far, made on first use: the dependency
+// rules ask for the sets of every requirement, and a file may hold a
+// million lines.
+type reqIndex struct {
+	byGroup     map[fileGroup][]*Requirement // by cleaned path
+	groups      map[string][]string          // a file's extras and groups, in their first order (by path as read)
+	constraints map[string][]*Requirement    // -c constraints, by cleaned path
+	installs    map[fileGroup][][]*Requirement
+}
+
+func (p *Project) index() *reqIndex {
+	if p.idx != nil {
+		return p.idx
+	}
+	x := &reqIndex{
+		byGroup:     map[fileGroup][]*Requirement{},
+		groups:      map[string][]string{},
+		constraints: map[string][]*Requirement{},
+		installs:    map[fileGroup][][]*Requirement{},
+	}
+	for _, q := range p.reqs {
+		if q.Locked {
+			continue
+		}
+		clean := path.Clean(q.Path)
+		if q.Constraint {
+			x.constraints[clean] = append(x.constraints[clean], q)
+			continue
+		}
+		k := fileGroup{clean, q.Group}
+		if q.Group != "" && !slices.Contains(x.groups[q.Path], q.Group) {
+			x.groups[q.Path] = append(x.groups[q.Path], q.Group)
+		}
+		x.byGroup[k] = append(x.byGroup[k], q)
+	}
+	p.idx = x
+	return x
 }
 
 // includeClosure returns file and the files its includes reach, in order.
@@ -214,13 +304,7 @@ func (p *Project) includeTops(file string) []string {
 }
 
 func (p *Project) constraintsOf(file string) []*Requirement {
-	var out []*Requirement
-	for _, q := range p.reqs {
-		if path.Clean(q.Path) == file && q.Constraint && !q.Locked {
-			out = append(out, q)
-		}
-	}
-	return out
+	return slices.Clip(p.index().constraints[file])
 }
 
 // ManifestInstalls returns every install set of the project's manifests
@@ -249,12 +333,8 @@ func (p *Project) ManifestInstalls() [][]*Requirement {
 
 func (p *Project) mainOf(file string) []*Requirement { return p.groupOf(file, "") }
 
+// groupOf returns file's requirements of group, clipped: callers append to
+// it.
 func (p *Project) groupOf(file, group string) []*Requirement {
-	var out []*Requirement
-	for _, q := range p.reqs {
-		if path.Clean(q.Path) == path.Clean(file) && q.Group == group && !q.Locked && !q.Constraint {
-			out = append(out, q)
-		}
-	}
-	return out
+	return slices.Clip(p.index().byGroup[fileGroup{path.Clean(file), group}])
 }

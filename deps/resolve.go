@@ -221,7 +221,12 @@ func (p *Project) resolve(pkg string, narrow bool) *Resolution {
 	case len(res.Declared) > 0:
 		res.Known = true
 		res.Set = None()
+		done := map[setID]bool{} // a set repeated adds nothing to the union
 		for _, d := range res.Declared {
+			if done[d.Set.id()] {
+				continue
+			}
+			done[d.Set.id()] = true
 			s := d.Set.Intersect(constraint).withPre(d.Set.Prereleases || constraint.Prereleases)
 			if hasImplied {
 				s = s.Intersect(implied).withPre(s.Prereleases)

@@ -267,6 +267,24 @@ func (s Set) Max(versions []Version) (Version, bool) {
 	return best, found
 }
 
+// setID names a Set by its storage: sets read from one requirement text
+// share it (requirementCache), so equal IDs mean equal sets (not the
+// reverse). It lets a loop over a million repeated requirements do the
+// work of one.
+type setID struct {
+	first *interval
+	n     int
+	pre   bool
+}
+
+func (s Set) id() setID {
+	id := setID{n: len(s.ivs), pre: s.Prereleases}
+	if len(s.ivs) > 0 {
+		id.first = &s.ivs[0]
+	}
+	return id
+}
+
 // String describes s for debugging and messages.
 func (s Set) String() string {
 	if len(s.ivs) == 0 {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcplint/mcplint/deps"
@@ -229,6 +230,22 @@ var guardNeed = func() deps.Need {
 // import: the first --fix withholds the guard because it moves the
 // manifest, and the second sees the moved manifest and withholds it too.
 func offeredGuard(p *Pass) (Fix, bool) {
+	if p.guardOffer == nil {
+		g, ok := offerGuard(p)
+		p.guardOffer = &guardOffer{g, ok}
+	}
+	g := p.guardOffer.fix
+	g.Edits = slices.Clone(g.Edits) // each finding's fix is its own
+	return g, p.guardOffer.ok
+}
+
+// guardOffer is offeredGuard's answer, kept for the pass.
+type guardOffer struct {
+	fix Fix
+	ok  bool
+}
+
+func offerGuard(p *Pass) (Fix, bool) {
 	g, ok := GuardFix(p)
 	if !ok || p.Project.MCP1() == deps.No {
 		return Fix{}, false
@@ -353,15 +370,32 @@ func cannotMove(p *Pass, q *deps.Requirement, target string, req deps.Set, block
 
 // installConflict says why setting manifest requirement r to spec leaves
 // one of the sets installed with it unsatisfiable, or "".
+//
+// The answer depends on r's install sets (its file and group) and on what
+// r requires, not on which of several equal lines r is (the need that
+// replaces r is Written, so where it sits among the others does not
+// change Conflict's answer): it is kept for the pass by those.
 func installConflict(p *Pass, r *deps.Requirement, spec string) string {
-	set, err := r.SpecifierSet(spec)
-	if err != nil {
-		return ""
+	k := conflictKey{r.Path, r.Group, r.Name, r.Marker, r.String(), r.Set.String(), spec}
+	if c, ok := p.conflicts[k]; ok {
+		return c
 	}
-	for _, s := range p.Project.Installs(r) {
-		if c := deps.Conflict(needsOf(s, r, deps.Need{Name: r.Name, Set: set, Marker: r.Marker, What: r.RawName + spec, Changed: true, Written: true})); c != "" {
-			return c
+	c := ""
+	if set, err := r.SpecifierSet(spec); err == nil {
+		for _, s := range p.Project.Installs(r) {
+			if c = deps.Conflict(needsOf(s, r, deps.Need{Name: r.Name, Set: set, Marker: r.Marker, What: r.RawName + spec, Changed: true, Written: true})); c != "" {
+				break
+			}
 		}
 	}
-	return ""
+	if p.conflicts == nil {
+		p.conflicts = map[conflictKey]string{}
+	}
+	p.conflicts[k] = c
+	return c
+}
+
+// conflictKey is what installConflict's answer depends on.
+type conflictKey struct {
+	path, group, name, marker, text, set, spec string
 }

@@ -297,6 +297,11 @@ type Pass struct {
 	notServer *string
 	// analyzers are the checkpoint analyzers the rule made (TooComplex).
 	analyzers []*checkpoint.Analyzer
+	// conflicts memoises installConflict, and guardOffer offeredGuard, for
+	// the pass (depfixes.go): a requirement repeated a million times is
+	// judged once.
+	conflicts  map[conflictKey]string
+	guardOffer *guardOffer
 }
 
 // TooComplex returns the functions whose analysis ran out of its step budget
