@@ -45,3 +45,28 @@ func TestConflict(t *testing.T) {
 		}
 	}
 }
+
+// Conflict gives the same answer over a list with repeated needs as over
+// the list with each need once or twice, in order: a need that conflicts
+// with itself (an empty set) still does.
+func TestConflictRepeatedNeeds(t *testing.T) {
+	lists := [][]Need{
+		{need(t, "fastmcp", ">=4,<5", true), need(t, "mcp", "==1.28.1", false)},
+		{need(t, "mcp", "==1.20", false), need(t, "mcp", "==1.21", false)},
+		{need(t, "mcp", ">2,<1", false)},
+		{need(t, "mcp", ">=2,<3", false), need(t, "mcp", ">=1.3.0rc1,<2", true)},
+	}
+	for i, l := range lists {
+		var repeated []Need
+		for range 1000 {
+			repeated = append(repeated, l...)
+		}
+		want := Conflict(append(append([]Need{}, l...), l...))
+		if got := Conflict(repeated); got != want {
+			t.Errorf("list %d repeated: Conflict = %q, want %q", i, got, want)
+		}
+	}
+	if got := Conflict([]Need{need(t, "mcp", ">2,<1", false), need(t, "mcp", ">2,<1", false)}); !strings.Contains(got, "no common version") {
+		t.Errorf("an empty set twice: Conflict = %q, want a conflict", got)
+	}
+}

@@ -52,3 +52,31 @@ func benchPythonFiles(b *testing.B) [][]byte {
 	b.SetBytes(n)
 	return srcs
 }
+
+// BenchmarkRepeatedRequirement runs the analysis on a server whose
+// requirements file repeats "mcp==1.20.0" 20,000 times: a finding per line,
+// each with the dependency fixes' install-conflict checks. The work must
+// grow with the lines, not with their square (it took 511 s before the
+// checks were judged once per distinct requirement).
+func BenchmarkRepeatedRequirement(b *testing.B) {
+	dir := b.TempDir()
+	files := map[string]string{
+		"requirements.txt": strings.Repeat("mcp==1.20.0\n", 20_000),
+		"server.py":        "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP(\"s\")\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := Run([]string{dir}, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Diagnostics) == 0 {
+			b.Fatal("no finding")
+		}
+	}
+}
