@@ -31,6 +31,24 @@ func (p *Pass) style() pystyle.Style {
 	return p.Project.Style
 }
 
+// widthFor is the line length the fixes keep to in m (pystyle.WidthFor),
+// read once per module for the pass: it scans the whole file, and a
+// module of 10,000 handlers has a fix each.
+func (p *Pass) widthFor(m *pyast.Module) int {
+	if p == nil {
+		return pystyle.Style{}.WidthFor(m)
+	}
+	if w, ok := p.widths[m]; ok {
+		return w
+	}
+	w := p.style().WidthFor(m)
+	if p.widths == nil {
+		p.widths = map[*pyast.Module]int{}
+	}
+	p.widths[m] = w
+	return w
+}
+
 // firstParty reports whether top is a top-level module of the project (isort
 // and ruff place its imports in the first-party section).
 func (p *Pass) firstParty(top string) bool {

@@ -88,7 +88,7 @@ func mcp103Fixes(p *Pass, h *handlers.Handler) []Fix {
 				// the def as it is and register an async wrapper after it.
 				if w, wok := asyncWrapperFix(p, h, nil); wok {
 					fx = w
-					fx.Message += fmt.Sprintf(" (moving the body into an inner function would push line %d past the line length of %d)", over, p.style().WidthFor(m))
+					fx.Message += fmt.Sprintf(" (moving the body into an inner function would push line %d past the line length of %d)", over, p.widthFor(m))
 				}
 			}
 			if ok {
@@ -331,7 +331,7 @@ func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool)
 	if !ok || !strings.HasPrefix(bodyIndent, defIndent) || len(bodyIndent) == len(defIndent) {
 		return Fix{}, false
 	}
-	width := p.style().WidthFor(m)
+	width := p.widthFor(m)
 	nl := pystyle.Newline(m.Src)
 	// The registration, with name= so that the tool keeps its name.
 	regText, ok := withNameArg(m, site, f.Name, defIndent, width, nl)
@@ -486,7 +486,7 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 		b.WriteString(bodyIndent + "import anyio" + nl)
 		imp = nil
 	}
-	width := p.style().WidthFor(m)
+	width := p.widthFor(m)
 	b.WriteString(formatBracketed(bodyIndent, "def "+helper+"(", params, "):", width, nl) + nl)
 	b.WriteString(indentLines(m, start, end, unit))
 	call := append(append([]string{helper}, params...), "abandon_on_cancel=True")
@@ -525,7 +525,7 @@ func reindentOver(p *Pass, m *pyast.Module, f *pyast.Function) int {
 		return 0
 	}
 	unit := bodyIndent[len(defIndent):]
-	width := p.style().WidthFor(m)
+	width := p.widthFor(m)
 	start := pystyle.LineStart(m.Src, int(stmts[0].StartByte()))
 	end := pystyle.LineEnd(m.Src, int(stmts[len(stmts)-1].EndByte()))
 	old := strings.Split(strings.ReplaceAll(string(m.Src[start:end]), "\r\n", "\n"), "\n")

@@ -302,6 +302,8 @@ type Pass struct {
 	// judged once.
 	conflicts  map[conflictKey]string
 	guardOffer *guardOffer
+	// widths memoises widthFor (edits.go).
+	widths map[*pyast.Module]int
 }
 
 // TooComplex returns the functions whose analysis ran out of its step budget

@@ -102,7 +102,7 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 	}
 	head := string(m.Src[ls : open+1])
 	tail := string(m.Src[close:eol])
-	width := p.style().WidthFor(m)
+	width := p.widthFor(m)
 	one := lineWidth(head) + headDelta + lineWidth(strings.Join(texts, ", ")) + lineWidth(tail)
 	if from == open+1 && one <= width {
 		return Edit{}, false
