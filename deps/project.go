@@ -70,6 +70,9 @@ type File struct {
 	Path  string // slash path as the workspace gives it
 	Src   []byte
 	Lines *pyast.LineIndex
+	// Encoding names the encoding Src was decoded from ("UTF-16",
+	// "UTF-32": encoding.go), "" for a file read as its bytes.
+	Encoding string
 }
 
 // Project is one directory with dependency files and what they resolve to.
@@ -356,7 +359,8 @@ func (l *loader) file(p string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &File{Path: p, Src: src, Lines: pyast.NewLineIndex(src)}
+	src, enc := Decode(src)
+	f := &File{Path: p, Src: src, Lines: pyast.NewLineIndex(src), Encoding: enc}
 	l.files[key] = f
 	l.proj.Files = append(l.proj.Files, f)
 	return f, nil

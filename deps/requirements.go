@@ -54,6 +54,9 @@ func splitLogicalLines(src []byte) []logicalLine {
 	var out []logicalLine
 	var cur *logicalLine
 	pos := 0
+	if bytes.HasPrefix(src, utf8BOM) {
+		pos = len(utf8BOM) // pip reads the file as utf-8-sig
+	}
 	for pos < len(src) || cur != nil {
 		end := bytes.IndexByte(src[pos:], '\n')
 		next := len(src)

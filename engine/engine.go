@@ -182,7 +182,10 @@ type Result struct {
 }
 
 // Read returns a file's contents as the run saw them (the overlay first,
-// then the disk), and remembers it in Sources.
+// then the disk), and remembers it in Sources. A dependency file in UTF-16
+// or UTF-32 is the UTF-8 text its analysis read (deps.Decode), so that its
+// code frames, fingerprints and suppression comments are those of its
+// findings' lines.
 func (r *Result) Read(path string) ([]byte, error) {
 	if b, ok := r.Sources[path]; ok {
 		return b, nil
@@ -193,12 +196,23 @@ func (r *Result) Read(path string) ([]byte, error) {
 	}
 	b, err := read(path)
 	if err == nil {
+		b = asAnalysed(path, b)
 		if r.Sources == nil {
 			r.Sources = map[string][]byte{}
 		}
 		r.Sources[path] = b
 	}
 	return b, err
+}
+
+// asAnalysed returns the text the analysis read from file path's bytes b: a
+// dependency file's decoded from UTF-16 or UTF-32 (deps.Decode), b itself
+// otherwise.
+func asAnalysed(path string, b []byte) []byte {
+	if deps.IsDependencyPath(path) {
+		b, _ = deps.Decode(b)
+	}
+	return b
 }
 
 // Markerless reports whether the run knows that a file it read holds no

@@ -415,7 +415,7 @@ func (e *runner) keepSource(p string) {
 		return
 	}
 	if b, err := e.read(p); err == nil {
-		e.res.Sources[p] = b
+		e.res.Sources[p] = asAnalysed(p, b)
 	}
 }
 
@@ -428,7 +428,7 @@ func (e *runner) keepSeen(p string, seen map[string][]byte) {
 	e.resMu.Lock()
 	defer e.resMu.Unlock()
 	if _, ok := e.res.Sources[p]; !ok {
-		e.res.Sources[p] = b
+		e.res.Sources[p] = asAnalysed(p, b)
 	}
 }
 

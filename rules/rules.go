@@ -10,6 +10,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -360,10 +361,35 @@ func (p *Pass) Report(d Diagnostic) {
 		}
 		d.Fixes[i] = Fix{Message: f.Message + " (not applied: a file it edits has syntax errors)", Applicability: DisplayOnly, Partial: f.Partial}
 	}
+	for i, f := range d.Fixes {
+		if f.Applicability == DisplayOnly {
+			continue
+		}
+		if file, enc := p.decodedFile(&f); enc != "" {
+			if !copied {
+				d.Fixes, copied = append([]Fix(nil), d.Fixes...), true
+			}
+			d.Fixes[i] = Fix{Message: f.Message + " (not applied: " + path.Base(file) + " is " + enc + ", and mcplint writes a file only in the encoding it read)", Applicability: DisplayOnly, Partial: f.Partial}
+		}
+	}
 	if p.Project != nil && d.Project == "" {
 		d.Project = p.Project.Dir
 	}
 	p.report(d)
+}
+
+// decodedFile returns a dependency file that f edits and that was read
+// decoded from UTF-16 or UTF-32 (deps.Decode), with its encoding.
+func (p *Pass) decodedFile(f *Fix) (string, string) {
+	if p.Project == nil {
+		return "", ""
+	}
+	for _, e := range f.Edits {
+		if df := p.Project.File(e.Path); df != nil && df.Encoding != "" {
+			return e.Path, df.Encoding
+		}
+	}
+	return "", ""
 }
 
 // editsBrokenFile reports whether f edits a module of the pass that has
