@@ -91,7 +91,8 @@ var mcp104 = Register(&Rule{
 		Summary: "Handler-reachable code catches the request's cancellation and does not re-raise it",
 		WhatItDoes: "Flags, in code a request handler can run, an `except` clause that can catch the handler's own " +
 			"cancellation (`asyncio.CancelledError`, `anyio.get_cancelled_exc_class()`, `trio.Cancelled`, " +
-			"`BaseException`, a bare `except:`, a tuple or `except*` naming one of them) around an `await` whose body " +
+			"`BaseException`, a bare `except:`, a tuple or `except*` naming one of them) around an `await` that can " +
+			"suspend (not one of a project coroutine that itself awaits nothing that can: no cancellation arrives inside it), whose body " +
 			"does not re-raise it or raises a different exception on some path (unless a type check keeps the " +
 			"cancellation out of that path), `contextlib.suppress()` of those around an `await`, and `return` / " +
 			"`break` / `continue` in a `finally:` block whose `try` awaits. A swallow is reported only when the " +
@@ -176,7 +177,7 @@ func (e *requestEnds) endsAfterSwallow(m *pyast.Module, f *pyast.Function, from,
 func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *pyast.Node) {
 	p := ends.pass
 	body := try.ChildByFieldName("body")
-	if !suspends(body) {
+	if !ends.suspends(m, body) {
 		return
 	}
 	inFinally := inFinallyOf(try, f)
@@ -361,7 +362,7 @@ func loopBelow(n, fin *pyast.Node) bool {
 
 func swallowInSuppress(ends *requestEnds, m *pyast.Module, f *pyast.Function, with *pyast.Node) {
 	body := with.ChildByFieldName("body")
-	if !suspends(body) || inFinallyOf(with, f) {
+	if !ends.suspends(m, body) || inFinallyOf(with, f) {
 		return
 	}
 	for _, item := range withItems(with) {
@@ -389,9 +390,14 @@ func swallowInSuppress(ends *requestEnds, m *pyast.Module, f *pyast.Function, wi
 	}
 }
 
-// suspends reports whether code under n (not in nested functions) suspends:
-// await, async with or async for.
-func suspends(n *pyast.Node) bool {
+// suspends reports whether code under n in module m (not in nested
+// functions) can suspend its task, where a cancellation is delivered: an
+// async with or async for, or an await, except an await of a call of a
+// project coroutine that cannot suspend itself (an undecorated async def
+// whose body awaits nothing that can: awaiting it runs it to its end without
+// yielding to the event loop). What the call runs is unknown, or a library's:
+// it can.
+func (e *requestEnds) suspends(m *pyast.Module, n *pyast.Node) bool {
 	found := false
 	pyast.WalkCode(n, func(c *pyast.Node) bool {
 		if found {
@@ -399,7 +405,9 @@ func suspends(n *pyast.Node) bool {
 		}
 		switch c.Kind() {
 		case "await":
-			found = true
+			if c.IsNamed() { // not the keyword inside it
+				found = e.awaitSuspends(m, c)
+			}
 		case "with_statement", "for_statement":
 			if pyast.HasChildKind(c, "async") {
 				found = true
@@ -409,6 +417,47 @@ func suspends(n *pyast.Node) bool {
 	})
 	return found
 }
+
+func (e *requestEnds) awaitSuspends(m *pyast.Module, await *pyast.Node) bool {
+	call := pyast.Unparen(await.NamedChild(0))
+	if call == nil || call.Kind() != "call" || e.pass.Handlers == nil {
+		return true
+	}
+	cm, fn, ok := e.pass.Handlers.Callee(m, call)
+	if !ok || cm == nil || fn == nil || !fn.Async() || len(fn.Decorators) > 0 {
+		return true
+	}
+	// The call's arguments are evaluated first: an await among them counts.
+	if args := call.ChildByFieldName("arguments"); args != nil && e.suspends(m, args) {
+		return true
+	}
+	switch e.yields[fn] {
+	case yieldsYes, yieldsAsking: // asking: a recursive coroutine, taken to suspend
+		return true
+	case yieldsNo:
+		return false
+	}
+	if e.yields == nil {
+		e.yields = map[*pyast.Function]yieldState{}
+	}
+	e.yields[fn] = yieldsAsking
+	y := e.suspends(cm, fn.Body)
+	e.yields[fn] = yieldsNo
+	if y {
+		e.yields[fn] = yieldsYes
+	}
+	return y
+}
+
+// yieldState is what requestEnds.suspends knows of a project coroutine.
+type yieldState uint8
+
+const (
+	yieldsUnknown yieldState = iota
+	yieldsAsking
+	yieldsYes
+	yieldsNo
+)
 
 // inFinallyOf reports whether n is in a finally: block of function f.
 func inFinallyOf(n *pyast.Node, f *pyast.Function) bool {

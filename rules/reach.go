@@ -24,6 +24,8 @@ type requestEnds struct {
 	state       map[exitOf]walkState
 	// handlerFuncs are the functions of the handlers (isHandler).
 	handlerFuncs map[*pyast.Function]bool
+	// yields memoises whether a project coroutine can suspend (suspends).
+	yields map[*pyast.Function]yieldState
 }
 
 // exitOf is a function left one way (one of checkpoint.ExitReturn,
