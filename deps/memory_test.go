@@ -1,7 +1,9 @@
 package deps
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -179,5 +181,54 @@ func TestRepeatedRequirementLinesShareTheirParse(t *testing.T) {
 	}
 	if per := live / n; per > 400 {
 		t.Errorf("the project keeps %d bytes per repeated line (%d in all), want at most 400", per, live)
+	}
+}
+
+// splitLogicalLines is logicalLines as a slice, each line with segments of
+// its own.
+func splitLogicalLines(src []byte) []logicalLine {
+	var out []logicalLine
+	for ll := range logicalLines(src) {
+		ll.segs = slices.Clone(ll.segs)
+		out = append(out, ll)
+	}
+	return out
+}
+
+// Past Options.KeepRepeats copies, a line a requirements file repeats
+// exactly is a place of the last copy kept (Requirement.Repeats), 8 bytes
+// a line; a line that differs (a marker, an option, another name) is a
+// requirement of its own, and 0 keeps every copy.
+func TestRepeatedRequirementLinesPastTheLimit(t *testing.T) {
+	src := "mcp==1.20.0\nmcp==1.20.0\nmcp==1.20.0 ; python_version > '3'\n" +
+		strings.Repeat("mcp==1.20.0\n", 5) + "mcp==1.20.0 --hash=sha256:abc\nmcp==1.20.0  # a comment\n"
+	load := func(keep int) []*Requirement {
+		opts := Options{KeepRepeats: keep, ReadFile: func(string) ([]byte, error) { return []byte(src), nil }}
+		p, errs := Load(".", []string{"requirements.txt"}, opts)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return p.Requirements()
+	}
+	lineOf := func(off int32) int { return strings.Count(src[:off], "\n") + 1 }
+	reqs := load(2)
+	var got []string
+	for _, r := range reqs {
+		s := fmt.Sprintf("%d", lineOf(int32(r.Start)))
+		for _, sp := range r.Repeats {
+			if src[sp.Start:sp.End] != "mcp==1.20.0" {
+				t.Errorf("repeat at %d..%d reads %q", sp.Start, sp.End, src[sp.Start:sp.End])
+			}
+			s += fmt.Sprintf("+%d", lineOf(sp.Start))
+		}
+		got = append(got, s)
+	}
+	// Lines 1, 2 kept; 3 has a marker; 4-8 and 10 repeat line 1 (the
+	// comment is not part of it); 9 has an option.
+	if want := "1 2+4+5+6+7+8+10 3 9"; strings.Join(got, " ") != want {
+		t.Errorf("requirements at lines %q, want %q", strings.Join(got, " "), want)
+	}
+	if n := len(load(0)); n != 10 {
+		t.Errorf("KeepRepeats 0 kept %d requirements, want 10", n)
 	}
 }

@@ -136,6 +136,13 @@ type Options struct {
 	// million entries costs its parse, not a million records. Tests of the
 	// file readers set it to see every requirement.
 	AllRequirements bool
+	// KeepRepeats is how many copies of a line that a requirements file
+	// repeats exactly are kept as requirements of their own; the others are
+	// Repeats of the last copy kept. 0 keeps them all. The engine sets it to
+	// its display limit of findings of one kind (--max-same-findings): the
+	// findings past it are folded to their place anyway, and 1.3 million
+	// copies of a line cost 10 MB, not 360.
+	KeepRepeats int
 	// ParseLimits bound the parsing of setup.py; nil means pyast.DefaultLimits.
 	ParseLimits *pyast.Limits
 	// NoStyle leaves Style empty: no formatter configuration is looked for
@@ -295,6 +302,17 @@ type loader struct {
 	rootSourcesFile *File
 	// parsed holds the parse of the requirement lines read so far.
 	parsed requirementCache
+	// repeats counts the copies of each requirements-file line read so
+	// far (Options.KeepRepeats), by file and text.
+	repeats map[repeatKey]*repeated
+}
+
+type repeatKey struct{ path, line string }
+
+// repeated is the copies of a line read so far, and the last one kept.
+type repeated struct {
+	n    int
+	kept *Requirement
 }
 
 // errorf records an error in f. The message is bounded and made printable

@@ -43,7 +43,16 @@ type Requirement struct {
 	// git, path or URL source), or nil: the line to change to move the
 	// package to another version.
 	Source *Source
+	// Repeats are the places of the lines of its requirements file that
+	// repeat this one's text exactly, past the copies kept as requirements
+	// of their own (Options.KeepRepeats): each is the same requirement, a
+	// finding of its own that the outputs fold (rules.Pass.Folded).
+	Repeats []Span
 }
+
+// Span is a byte span of a file, for a repeated requirement (Requirement.
+// Repeats): 8 bytes where a Requirement takes 280.
+type Span struct{ Start, End int32 }
 
 // Source is a [tool.uv.sources] entry: where a package is installed from.
 type Source struct {

@@ -23,12 +23,13 @@ func (r *Result) Refold(d rules.Diagnostic, keep func(*rules.Diagnostic) bool) (
 		return d, keep(&d)
 	}
 	li := r.lineIndex(d.Path)
-	var kept []rules.Place
+	kept := make([]rules.Place, 0, len(more))
 	if keep(&d) {
 		out, ok = d, true
 	}
+	var m rules.Diagnostic // one for all: keep does not hold on to it
 	for _, pl := range more {
-		m := d.FoldedAt(pl, li)
+		m = d.FoldedAt(pl, li)
 		if !keep(&m) {
 			continue
 		}

@@ -318,7 +318,7 @@ func (e *runner) dropIncluded(byDir map[string]*project) {
 		if len(reqs) == 0 {
 			continue
 		}
-		proj, _ := deps.Load(d, reqs, deps.Options{NoStyle: true, ReadFile: e.readRaw, Root: filepath.FromSlash(e.containRoot(d))})
+		proj, _ := deps.Load(d, reqs, deps.Options{NoStyle: true, ReadFile: e.readRaw, Root: filepath.FromSlash(e.containRoot(d)), KeepRepeats: 1})
 		for _, f := range proj.Files {
 			if from := folderOnly[f.Path]; from != "" && from != d {
 				included[f.Path] = true

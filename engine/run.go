@@ -787,7 +787,7 @@ func (e *runner) loadDeps(pr *project, style bool) *deps.Project {
 
 func (e *runner) loadDepsWith(pr *project, read func(string) ([]byte, error), style bool) (*deps.Project, []error) {
 	lim := e.opts.limits().Parse
-	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim, NoStyle: !style}
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim, NoStyle: !style, KeepRepeats: e.opts.MaxSame}
 	var proj *deps.Project
 	var errs []error
 	if pr.script {

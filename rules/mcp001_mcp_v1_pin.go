@@ -415,27 +415,37 @@ func reportRequirementAs(p *Pass, r *deps.Requirement, msg string, fixes func() 
 	reportRequirementWith(p, r, msg, fixes, exposure, false)
 }
 
+//
+// The lines that repeat r (r.Repeats) are findings too, each at its place:
+// they come past the display limit of findings of one kind, so each is
+// folded to its place (Pass.Folded) and has no fixes.
 func reportRequirementWith(p *Pass, r *deps.Requirement, msg string, fixes func() []Fix, exposure deps.Tri, unguardable bool) {
 	f := p.Project.File(r.Path)
 	if f == nil {
 		return
 	}
-	start, end := f.Lines.Position(r.Start), f.Lines.Position(r.End)
-	lineEnd := f.Lines.LineStart(end.Line+1) - 1
-	if end.Line >= f.Lines.Lines() {
-		lineEnd = len(f.Src)
+	at := func(startOff, endOff int) Diagnostic {
+		start, end := f.Lines.Position(startOff), f.Lines.Position(endOff)
+		lineEnd := f.Lines.LineStart(end.Line+1) - 1
+		if end.Line >= f.Lines.Lines() {
+			lineEnd = len(f.Src)
+		}
+		return Diagnostic{
+			Location:    SpanLocation(r.Path, f.Lines, startOff, endOff),
+			Message:     msg,
+			Exposure:    exposure,
+			Anchor:      r.Name,
+			AnchorStart: f.Lines.LineStart(start.Line),
+			AnchorEnd:   lineEnd,
+			Unguardable: unguardable,
+		}
 	}
-	d := Diagnostic{
-		Location:    SpanLocation(r.Path, f.Lines, r.Start, r.End),
-		Message:     msg,
-		Exposure:    exposure,
-		Anchor:      r.Name,
-		AnchorStart: f.Lines.LineStart(start.Line),
-		AnchorEnd:   lineEnd,
-		Unguardable: unguardable,
-	}
+	d := at(r.Start, r.End)
 	if exposure != deps.No && !p.Folded(d) { // nothing to fix where nothing can crash
 		d.Fixes = fixes()
 	}
 	p.Report(d)
+	for _, s := range r.Repeats {
+		p.Report(at(int(s.Start), int(s.End)))
+	}
 }
