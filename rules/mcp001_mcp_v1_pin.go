@@ -415,7 +415,6 @@ func reportRequirementAs(p *Pass, r *deps.Requirement, msg string, fixes func() 
 	reportRequirementWith(p, r, msg, fixes, exposure, false)
 }
 
-//
 // The lines that repeat r (r.Repeats) are findings too, each at its place:
 // they come past the display limit of findings of one kind, so each is
 // folded to its place (Pass.Folded) and has no fixes.
