@@ -2,16 +2,13 @@ package workspace
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Tracked is the set of files git tracks in the work trees of a run's roots:
@@ -33,14 +30,6 @@ type Tracked struct {
 	skipped []string          // display paths of files not read
 }
 
-// maxLsFiles bounds what git may print: 64 MiB is a million paths of 64
-// bytes, far above real repositories (the Linux kernel's index lists about
-// 80,000 files in 3 MiB).
-const maxLsFiles = 64 << 20
-
-// gitTimeout bounds one git command.
-const gitTimeout = 2 * time.Minute
-
 // ErrNoGit is the error (wrapped) when git cannot say which files it
 // tracks: git is not installed, or a root is not in a work tree.
 var ErrNoGit = errors.New("git cannot list the tracked files")
@@ -55,7 +44,7 @@ func GitTracked(roots []string) (*Tracked, error) {
 		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 			dir = filepath.Dir(dir)
 		}
-		out, err := git(dir, "rev-parse", "--show-toplevel")
+		out, err := Git(dir, "rev-parse", "--show-toplevel")
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrNoGit, r, err)
 		}
@@ -66,7 +55,7 @@ func GitTracked(roots []string) (*Tracked, error) {
 		if t.set[top] != nil {
 			continue
 		}
-		out, err = git(top, "ls-files", "-z", "--cached", "--recurse-submodules")
+		out, err = Git(top, "ls-files", "-z", "--cached", "--recurse-submodules")
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrNoGit, r, err)
 		}
@@ -82,62 +71,6 @@ func GitTracked(roots []string) (*Tracked, error) {
 	// The deepest top first: a submodule's own work tree decides its files.
 	sort.Slice(t.tops, func(i, j int) bool { return len(t.tops[i]) > len(t.tops[j]) })
 	return t, nil
-}
-
-// InWorkTree tells whether dir is inside a git work tree, looking for a
-// .git (folder or file) at or above it, without running git.
-func InWorkTree(dir string) bool {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return false
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-		if filepath.Dir(d) == d {
-			return false
-		}
-	}
-}
-
-// git runs git in dir with args, no shell, its output bounded.
-func git(dir string, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	var out, stderr limitedBuffer
-	out.max, stderr.max = maxLsFiles, 4096
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	err := cmd.Run()
-	if out.over {
-		return nil, fmt.Errorf("git %s printed more than %d bytes", args[0], maxLsFiles)
-	}
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, errors.New(strings.Join(strings.Fields(msg), " "))
-	}
-	return out.Bytes(), nil
-}
-
-// limitedBuffer keeps at most max bytes; past them, a write fails (git
-// then stops on a broken pipe).
-type limitedBuffer struct {
-	bytes.Buffer
-	max  int
-	over bool
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.Len()+len(p) > b.max {
-		b.over = true
-		return 0, errors.New("output over the limit")
-	}
-	return b.Buffer.Write(p)
 }
 
 // Has tells whether git tracks the file at p (an OS path: as the walk
