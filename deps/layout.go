@@ -46,12 +46,14 @@ type Workspace struct {
 }
 
 // ReadManifest reads the layout declarations of a pyproject.toml; ok is
-// false when it is not valid TOML (Load reports that).
+// false when it is not valid TOML (Load reports that). Parsed.ReadManifest
+// is the same, parsing the file once per run.
 func ReadManifest(p string, src []byte) (m Manifest, ok bool) {
-	root, err := parseTOML(p, src)
-	if err != nil {
-		return m, false
-	}
+	return (*Parsed)(nil).ReadManifest(p, src)
+}
+
+// manifestOf reads the layout declarations of a parsed pyproject.toml.
+func manifestOf(root *ttable) (m Manifest) {
 	if t := root.table("tool", "uv", "workspace"); t != nil {
 		m.Workspaces = append(m.Workspaces, Workspace{Tool: "uv", Table: "tool.uv.workspace", Lock: "uv.lock",
 			Members: tomlStrings(t.get("members")), Exclude: tomlStrings(t.get("exclude"))})
@@ -106,7 +108,7 @@ func ReadManifest(p string, src []byte) (m Manifest, ok bool) {
 			}
 		}
 	}
-	return m, true
+	return m
 }
 
 // tomlStrings returns the strings of an array (a Hatch member may also be

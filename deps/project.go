@@ -156,6 +156,9 @@ type Options struct {
 	// MembersJoined says that the project's files include its workspace
 	// members' (WorkspaceRoot is then false).
 	MembersJoined bool
+	// Parsed, when set, holds the manifests the run parsed already (the
+	// engine's project model read them): each is parsed once per run.
+	Parsed *Parsed
 }
 
 func (o Options) read(p string) ([]byte, error) {

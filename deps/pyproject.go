@@ -19,7 +19,7 @@ import (
 // Not read: [build-system] requires (build time only), dynamic dependencies.
 
 func readPyproject(l *loader, f *File) []*Requirement {
-	root, err := parseTOML(f.Path, f.Src)
+	root, err := l.opts.Parsed.toml(f.Path, f.Src)
 	if err != nil {
 		l.addErr(err)
 		return nil

@@ -53,20 +53,13 @@ func (e *runner) layout(byDir map[string]*project, pyFiles []string, packages ma
 		sort.Strings(out)
 		return out
 	}
-	manifests := map[string]deps.Manifest{}
+	// A manifest is read and parsed once per run (readDep, e.parsed).
 	manifest := func(f string) (deps.Manifest, bool) {
-		if m, ok := manifests[f]; ok {
-			return m, true
-		}
-		src, err := e.readRaw(f)
+		src, err := e.readDep(f)
 		if err != nil {
 			return deps.Manifest{}, false
 		}
-		m, ok := deps.ReadManifest(f, src)
-		if ok {
-			manifests[f] = m
-		}
-		return m, ok
+		return e.parsed.ReadManifest(f, src)
 	}
 	has := func(pr *project, base string) string {
 		for _, f := range pr.depFiles {
@@ -165,7 +158,7 @@ func (e *runner) layout(byDir map[string]*project, pyFiles []string, packages ma
 			if !isRequirementsFile(f) {
 				continue
 			}
-			src, err := e.readRaw(f)
+			src, err := e.readDep(f)
 			if err != nil {
 				continue
 			}
@@ -318,7 +311,7 @@ func (e *runner) dropIncluded(byDir map[string]*project) {
 		if len(reqs) == 0 {
 			continue
 		}
-		proj, _ := deps.Load(d, reqs, deps.Options{NoStyle: true, ReadFile: e.readRaw, Root: filepath.FromSlash(e.containRoot(d)), KeepRepeats: 1})
+		proj, _ := deps.Load(d, reqs, deps.Options{NoStyle: true, ReadFile: e.readDep, Parsed: e.parsed, Root: filepath.FromSlash(e.containRoot(d)), KeepRepeats: 1})
 		for _, f := range proj.Files {
 			if from := folderOnly[f.Path]; from != "" && from != d {
 				included[f.Path] = true
@@ -357,7 +350,8 @@ func (e *runner) outerWorkspaces(byDir map[string]*project) {
 		if err != nil {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(abs, ".git")); err == nil {
+		top := workspace.RepoTop(abs)
+		if top == abs {
 			continue // the repository's top
 		}
 	search:
@@ -366,9 +360,11 @@ func (e *runner) outerWorkspaces(byDir map[string]*project) {
 			if byDir[rootDir] != nil {
 				break // walked: layout joined what it declares
 			}
-			pp := filepath.Join(up, "pyproject.toml")
-			if src, err := e.readRaw(filepath.ToSlash(pp)); err == nil {
-				if m, ok := deps.ReadManifest(pp, src); ok {
+			// By its display path, as the other readers of the file name it
+			// (each project's search for its formatter settings).
+			pp := path.Join(rootDir, "pyproject.toml")
+			if src, err := e.readDep(pp); err == nil {
+				if m, ok := e.parsed.ReadManifest(pp, src); ok {
 					rel, _ := filepath.Rel(up, abs)
 					for _, w := range m.Workspaces {
 						if w.Lock == "" || !w.Matches(filepath.ToSlash(rel)) {
@@ -388,7 +384,7 @@ func (e *runner) outerWorkspaces(byDir map[string]*project) {
 					}
 				}
 			}
-			if _, err := os.Stat(filepath.Join(up, ".git")); err == nil || filepath.Dir(up) == up {
+			if up == top || filepath.Dir(up) == up {
 				break
 			}
 		}

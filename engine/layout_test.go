@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcplint/mcplint/internal/testfs"
 	"github.com/mcplint/mcplint/rules"
+	"github.com/mcplint/mcplint/workspace"
 )
 
 // projectsOf returns, for each project of the run, "dir: handlers; mcp line"
@@ -332,4 +334,67 @@ func TestLayoutCached(t *testing.T) {
 	if got := second.Projects[0].Versions().VersionSources(); len(got) != 4 || got[1].Path != filepath.ToSlash(filepath.Join(root, "uv.lock")) || got[1].Role != "lock" {
 		t.Errorf("cached version sources %+v", got)
 	}
+}
+
+// countReads counts, by absolute path, what the run reads from the disk
+// (readDisk, under readRaw: every read of a run goes through it), for the
+// dependency files only.
+func countReads(t *testing.T) map[string]int {
+	t.Helper()
+	var mu sync.Mutex
+	reads := map[string]int{}
+	t.Cleanup(func() { readDisk = ReadFile })
+	readDisk = func(p string) ([]byte, error) {
+		if k, ok := workspace.Classify(p); ok && k == workspace.Dependency {
+			abs, _ := filepath.Abs(filepath.FromSlash(p))
+			mu.Lock()
+			reads[abs]++
+			mu.Unlock()
+		}
+		return ReadFile(p)
+	}
+	return reads
+}
+
+// The project model reads the manifests and requirements files (their
+// workspaces, compile headers and includes) before the projects are
+// loaded, and the loads read them again; a workspace's root manifest above
+// the scan is asked once per member. Each is read from the disk once per
+// run, with a cache or without.
+func TestLayoutReadsEachDependencyFileOnce(t *testing.T) {
+	files := maps.Clone(uvWorkspace)
+	files[".git/HEAD"] = "ref: refs/heads/main\n"
+	files["svc/requirements.txt"] = "-r requirements/prod.txt\nmcp>=1.2\n"
+	files["svc/requirements/prod.txt"] = "anyio>=4\n"
+	files["svc/server.py"] = offloadServer
+	files["api/pyproject.toml"] = "[project]\nname = \"api\"\nversion = \"0\"\ndependencies = [\"mcp\"]\n"
+	files["api/requirements.txt"] = "#\n#    pip-compile pyproject.toml\n#\nmcp==1.9.0\n"
+	files["api/server.py"] = offloadServer
+	root := testfs.Write(t, files)
+	t.Chdir(root)
+	check := func(what string, roots []string, opts Options) {
+		t.Helper()
+		reads := countReads(t)
+		res := run(t, roots, opts)
+		if len(res.Projects) < 2 {
+			t.Fatalf("%s: %d projects: the tree tests too little", what, len(res.Projects))
+		}
+		if len(reads) < 3 {
+			t.Fatalf("%s: %d dependency files read: the tree tests too little", what, len(reads))
+		}
+		for p, n := range reads {
+			if n != 1 {
+				rel, _ := filepath.Rel(root, p)
+				t.Errorf("%s: %s read %d times, want once", what, filepath.ToSlash(rel), n)
+			}
+		}
+	}
+	all := Options{Jobs: 2, Rules: rules.All()}
+	check("the whole tree", []string{"."}, all)
+	cached := all
+	cached.Cache = NewCache(CacheOptions{})
+	check("the whole tree, a cache", []string{"."}, cached)
+	// The members alone (the pre-commit hook's roots): the root's
+	// pyproject.toml, above them, says they are members.
+	check("two members", []string{"packages/srv", "packages/core"}, all)
 }

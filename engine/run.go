@@ -65,7 +65,8 @@ func Run(roots []string, opts Options) (*Result, error) {
 		opts.Jobs = runtime.NumCPU()
 	}
 	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}, markerless: map[string]bool{}}, refused: map[string]error{},
-		resMu: &sync.Mutex{}, sink: &sink{}, start: now(), runFacts: &sync.Map{}, usedProjects: map[[32]byte]bool{}, counts: &runCounts{}}
+		resMu: &sync.Mutex{}, sink: &sink{}, start: now(), runFacts: &sync.Map{}, usedProjects: map[[32]byte]bool{}, counts: &runCounts{},
+		depReads: &readCache{}, parsed: &deps.Parsed{}}
 	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore, Tracked: opts.Walk.Tracked})
 	e.res.Untracked = opts.Walk.Tracked.Skipped()
 	for _, err := range walkErrs {
@@ -207,6 +208,15 @@ type runner struct {
 	// into version-control internals, to a file of another kind), not even
 	// for a code frame, and why; written before the analysis starts.
 	refused map[string]error
+	// depReads are the reads of dependency files the run keeps (readDep,
+	// keepsRead), which every later read of them takes (readRaw); parsed
+	// are the manifests parsed, for the layout and the projects' loads:
+	// each dependency file is read and parsed once per run.
+	depReads *readCache
+	parsed   *deps.Parsed
+	// depShared are the dependency files of more than one project
+	// (keepsRead); written before the analysis starts.
+	depShared map[string]bool
 }
 
 type sink struct {
@@ -362,11 +372,87 @@ func (e *runner) read(p string) ([]byte, error) {
 	return b, err
 }
 
-// readRaw reads a file from the overlay or the disk.
-func (e *runner) readRaw(p string) ([]byte, error) {
+// readRaw reads a file from the overlay or the disk, or from what the run
+// kept of an earlier read (depReads, keepsRead).
+func (e *runner) readRaw(p string) ([]byte, error) { return e.readKeeping(p, false) }
+
+// readDep is readRaw for the files the project model reads before the
+// projects are analysed (manifests, requirements files and what they
+// include, the manifests above a workspace member), whatever their names:
+// what it reads, bytes or error, is kept for the rest of the run, so that
+// the analysis of the project, the cache's hashing and the reports read
+// the same bytes, and the disk once.
+func (e *runner) readDep(p string) ([]byte, error) { return e.readKeeping(p, true) }
+
+// readKeeping is readRaw, keeping what it reads from the disk when keep
+// says so or keepsRead does. The overlay is read first and never kept.
+func (e *runner) readKeeping(p string, keep bool) ([]byte, error) {
 	if b, ok := e.opts.Overlay[p]; ok {
 		return b, nil
 	}
+	if r, ok := e.depReads.get(p); ok {
+		return r.b, r.err
+	}
+	b, err := e.readUncached(p)
+	if keep || e.keepsRead(p) {
+		e.depReads.put(p, b, err)
+	}
+	return b, err
+}
+
+// keepsRead tells the files whose reads the run keeps (depReads): the
+// dependency files that more than one reader asks for. Those are the
+// manifests and requirements files (the project model reads them before
+// the projects' loads do, and each project's search for its formatter
+// settings asks for the pyproject.toml and setup.cfg of the folders above
+// it, most of which do not exist), and a lock that more than one project
+// reads (a workspace's, for members scanned apart). A lock of one project
+// is read once, by it; keeping it would keep the largest files of a run
+// alive to its end.
+func (e *runner) keepsRead(p string) bool {
+	if e.depShared[p] {
+		return true
+	}
+	k, ok := workspace.Classify(p)
+	return ok && k == workspace.Dependency && !deps.IsLockFile(path.Base(p))
+}
+
+// readCache is the bytes (or the error) of files read once for a run, by
+// path. A nil *readCache holds nothing.
+type readCache struct {
+	mu sync.Mutex
+	m  map[string]cachedRead
+}
+
+type cachedRead struct {
+	b   []byte
+	err error
+}
+
+func (c *readCache) get(p string) (cachedRead, bool) {
+	if c == nil {
+		return cachedRead{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[p]
+	return r, ok
+}
+
+func (c *readCache) put(p string, b []byte, err error) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]cachedRead{}
+	}
+	c.m[p] = cachedRead{b, err}
+}
+
+// readUncached is readRaw past the overlay and the run's reads.
+func (e *runner) readUncached(p string) ([]byte, error) {
 	if err := e.refused[p]; err != nil {
 		return nil, &os.PathError{Op: "read", Path: p, Err: err}
 	}
@@ -514,8 +600,17 @@ func (e *runner) projects(files []workspace.File, roots []string) []*project {
 	}
 	e.outerWorkspaces(byDir)
 	out := make([]*project, 0, len(byDir))
+	owners := map[string]int{}
 	for _, pr := range byDir {
 		out = append(out, pr)
+		for _, f := range pr.depFiles {
+			if owners[f]++; owners[f] == 2 {
+				if e.depShared == nil {
+					e.depShared = map[string]bool{}
+				}
+				e.depShared[f] = true
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
 	return out
@@ -787,7 +882,7 @@ func (e *runner) loadDeps(pr *project, style bool) *deps.Project {
 
 func (e *runner) loadDepsWith(pr *project, read func(string) ([]byte, error), style bool) (*deps.Project, []error) {
 	lim := e.opts.limits().Parse
-	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim, NoStyle: !style, KeepRepeats: e.opts.MaxSame}
+	dopts := deps.Options{AssumeMCP: e.opts.AssumeMCP, AssumeFastMCP: e.opts.AssumeFastMCP, ReadFile: read, Root: filepath.FromSlash(e.containRoot(pr.dir)), ParseLimits: &lim, NoStyle: !style, Parsed: e.parsed, KeepRepeats: e.opts.MaxSame}
 	var proj *deps.Project
 	var errs []error
 	if pr.script {

@@ -13,11 +13,9 @@ package newfromrev
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -27,6 +25,7 @@ import (
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
+	"github.com/mcplint/mcplint/workspace"
 )
 
 // Changes are the changed lines of each file, keyed by absolute path.
@@ -275,19 +274,15 @@ func isHex(s string) bool {
 	return s != ""
 }
 
-// git runs a git command in dir and returns its standard output.
+// git runs a git command in dir and returns its standard output, through
+// the runner every git command of mcplint takes (workspace.Git: bounded in
+// time and output, no fsmonitor hook).
 func git(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	out, err := workspace.Git(dir, args...)
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
-	return stdout.String(), nil
+	return string(out), nil
 }
 
 // Filter is the processor that keeps only findings in changed code.

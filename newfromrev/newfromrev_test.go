@@ -285,3 +285,35 @@ func TestFetchHint(t *testing.T) {
 		}
 	}
 }
+
+// git runs as mcplint's other git commands do (workspace.Git): a
+// repository's core.fsmonitor, a command git would run on `git diff` and
+// `git ls-files`, is not run.
+func TestFromRevRunsNoFSMonitor(t *testing.T) {
+	dir := t.TempDir()
+	gitCmd(t, dir, "init", "-q", "-b", "main")
+	writeFiles(t, dir, map[string]string{"a.py": "x = 1\n"})
+	gitCmd(t, dir, "add", ".")
+	gitCmd(t, dir, "commit", "-q", "-m", "one")
+	marker := filepath.Join(t.TempDir(), "ran")
+	hook := filepath.Join(t.TempDir(), "fsmonitor.sh")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch '"+marker+"'\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, dir, "config", "core.fsmonitor", hook)
+	writeFiles(t, dir, map[string]string{"a.py": "x = 2\n", "b.py": "y = 1\n"})
+	c, err := FromRev(dir, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range c.Files() {
+		names = append(names, filepath.Base(f))
+	}
+	if strings.Join(names, " ") != "a.py b.py" {
+		t.Fatalf("changed files %q, want a.py and the untracked b.py", c.Files())
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("git ran the repository's core.fsmonitor command")
+	}
+}

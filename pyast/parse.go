@@ -12,6 +12,7 @@ package pyast
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -37,6 +38,7 @@ type Module struct {
 	Classes []*Class
 
 	imports imported // ImportedAs's index, built on first use
+	broken  memoBool // HasErrors's answer, found on first use
 
 	funcSpans  spans // function_definition ranges
 	scopeSpans spans // function and class body ranges
@@ -110,9 +112,20 @@ func (m *Module) NodeCount() int { return len(m.tree) }
 // HasErrors reports whether the file has syntax errors: what tree-sitter
 // finds, Python 2 syntax and misplaced future imports (grammarErrors), and
 // a byte order mark where CPython rejects one (StrayBOM). Not the encoding
-// errors of SyntaxErrors: the tree of such a file is sound.
+// errors of SyntaxErrors: the tree of such a file is sound. The answer is
+// found once per module (the scan for grammar errors goes through the whole
+// tree, and every rule's fixes ask).
 func (m *Module) HasErrors() bool {
-	return m.Root.HasError() || m.StrayBOM() >= 0 || len(m.grammarErrors()) > 0
+	m.broken.once.Do(func() {
+		m.broken.v = m.Root.HasError() || m.StrayBOM() >= 0 || len(m.grammarErrors()) > 0
+	})
+	return m.broken.v
+}
+
+// memoBool is a bool found once, by whichever goroutine asks first.
+type memoBool struct {
+	once sync.Once
+	v    bool
 }
 
 // FirstError returns the first ERROR or MISSING node, or nil.

@@ -243,6 +243,24 @@ func TestBOMAndErrors(t *testing.T) {
 	}
 }
 
+// HasErrors answers from what it found the first time: the scan of the
+// whole tree (grammarErrors) runs once per module, not once per rule that
+// asks. The test marks the tree broken after the first answer; a second
+// scan would see it.
+func TestHasErrorsOnce(t *testing.T) {
+	for _, src := range []string{"import anyio\n", "print 'x'\n"} {
+		m := parse(t, "m", src)
+		first := m.HasErrors()
+		if first != (src != "import anyio\n") {
+			t.Fatalf("%q: HasErrors %v", src, first)
+		}
+		m.Root.meta ^= flagHasError
+		if got := m.HasErrors(); got != first {
+			t.Errorf("%q: HasErrors %v the second time, %v the first: found again", src, got, first)
+		}
+	}
+}
+
 func TestStrayBOM(t *testing.T) {
 	for _, c := range []struct {
 		src  string

@@ -11,7 +11,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/mcplint/mcplint/fix"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
+	"github.com/mcplint/mcplint/workspace"
 )
 
 // Options control rendering.
@@ -86,21 +86,8 @@ func RepoRelative(root string) func(string) string {
 }
 
 // FindRepoRoot returns the nearest directory at or above dir that holds a
-// .git entry, or "" when there is none.
-func FindRepoRoot(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
+// .git entry, or "" when there is none (workspace.RepoTop).
+func FindRepoRoot(dir string) string { return workspace.RepoTop(dir) }
 
 // Format is one renderer.
 type Format func(w io.Writer, res *engine.Result, opts Options) error

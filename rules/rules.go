@@ -291,9 +291,9 @@ type Pass struct {
 	// callsIn caches, per Python file that is not in Modules, the
 	// qualified names it calls, with the line of each call (directCalls).
 	callsIn map[string][]resolvedCall
-	// broken holds the paths of the modules with syntax errors
-	// (editsBrokenFile), computed on first use.
-	broken map[string]bool
+	// byPath holds the pass's modules by path (editsBrokenFile), made on
+	// first use.
+	byPath map[string]*pyast.Module
 	// notServer memoises notAServer for the pass.
 	notServer *string
 	// analyzers are the checkpoint analyzers the rule made (TooComplex).
@@ -393,18 +393,17 @@ func (p *Pass) decodedFile(f *Fix) (string, string) {
 }
 
 // editsBrokenFile reports whether f edits a module of the pass that has
-// syntax errors.
+// syntax errors. Only the modules a fix edits are asked, and each module
+// finds its answer once for every rule (pyast.Module.HasErrors).
 func (p *Pass) editsBrokenFile(f *Fix) bool {
-	if p.broken == nil {
-		p.broken = map[string]bool{}
+	if p.byPath == nil {
+		p.byPath = make(map[string]*pyast.Module, len(p.Modules))
 		for _, m := range p.Modules {
-			if m.HasErrors() {
-				p.broken[m.Path] = true
-			}
+			p.byPath[m.Path] = m
 		}
 	}
 	for _, e := range f.Edits {
-		if p.broken[e.Path] {
+		if m := p.byPath[e.Path]; m != nil && m.HasErrors() {
 			return true
 		}
 	}

@@ -297,20 +297,12 @@ type ignorer struct {
 // repository's exclude files.
 func newIgnorer(absRoot string) *ignorer {
 	ig := &ignorer{root: absRoot, top: absRoot}
-	gitPath := ""
-	for dir := absRoot; ; dir = path.Dir(dir) {
-		p := filepath.Join(filepath.FromSlash(dir), ".git")
-		if _, err := os.Lstat(p); err == nil {
-			ig.top, gitPath = dir, p
-			break
-		}
-		if path.Dir(dir) == dir {
-			break
-		}
-	}
-	if gitPath == "" {
+	top := RepoTop(filepath.FromSlash(absRoot))
+	if top == "" {
 		return ig
 	}
+	ig.top = filepath.ToSlash(top)
+	gitPath := filepath.Join(top, ".git")
 	// Lowest precedence first: core.excludesFile, then info/exclude.
 	common := commonDir(gitPath)
 	if name := excludesFile(common, ig.top); name != "" {

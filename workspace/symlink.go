@@ -47,11 +47,12 @@ func Refused(err error) bool {
 // given as tree, before anything reads it. A symlink is followed only to
 // what mcplint would have read by its own name, in the tree: never into a
 // version-control folder (a CI checkout keeps the job's token in
-// .git/config), never outside tree (unless tree is ""), and only to a file
+// .git/config), never outside tree (unless tree is nil), and only to a file
 // that Classify puts in the link's kind, and for a dependency file in its
 // format (deps.FormatOf): requirements-dev.txt may lead to another
-// requirements file, not to config, .env, a JSON or .netrc.
-func symlinkRefusal(p, tree string) error {
+// requirements file, not to config, .env, a JSON or .netrc. The tree is
+// resolved once (safeio.NewRoot) for all the symlinks of a walk.
+func symlinkRefusal(p string, tree *safeio.Root) error {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return err
@@ -63,7 +64,7 @@ func symlinkRefusal(p, tree string) error {
 	if d := safeio.VCSDir(real); d != "" && safeio.VCSDir(abs) == "" {
 		return &safeio.VCSInternalError{Dir: d, Target: real}
 	}
-	if tree != "" && safeio.Within(tree, p) != nil {
+	if tree != nil && tree.Within(p) != nil {
 		return ErrSymlinkOutside
 	}
 	link, target := filepath.Base(abs), filepath.Base(real)

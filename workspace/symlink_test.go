@@ -211,6 +211,50 @@ func TestTrackedOnly(t *testing.T) {
 	}
 }
 
+// The tracked set looks at a file once per run: the walk knows which
+// entries are symlinks (no lstat), and a file read later (every file the
+// analysis reads is asked again) is answered from what the walk found.
+func TestTrackedLooksOnce(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := tree(t, "a.py=x = 1\n", "requirements.txt=mcp\n", "sub/b.py=\n", "sub/c.py=\n", "untracked.py=\n")
+	symlinks(t, dir, "requirements-dev.txt=requirements.txt")
+	cmd := exec.Command("git", "-C", dir, "-c", "user.email=t@t", "-c", "user.name=t", "init", "-q")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	cmd = exec.Command("git", "-C", dir, "add", "a.py", "requirements.txt", "sub", "requirements-dev.txt")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git add: %v\n%s", err, out)
+	}
+	tr, err := GitTracked([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lstats []string
+	t.Cleanup(func() { lstat = os.Lstat })
+	lstat = func(p string) (os.FileInfo, error) {
+		lstats = append(lstats, p)
+		return os.Lstat(p)
+	}
+	files, errs := Walk([]string{dir}, Options{Tracked: tr})
+	if len(files) != 5 || len(errs) != 0 {
+		t.Fatalf("walked %v, errors %v; want the five tracked files", files, errs)
+	}
+	for _, f := range files {
+		if !tr.Has(filepath.FromSlash(f.Path)) {
+			t.Errorf("Has(%s) after the walk: false", f.Path)
+		}
+	}
+	if tr.Has(filepath.Join(dir, "untracked.py")) {
+		t.Error("Has(untracked.py): true")
+	}
+	if len(lstats) != 0 {
+		t.Errorf("%d lstat calls (%v), want none: the walk's entries say which files are symlinks", len(lstats), lstats)
+	}
+}
+
 // Without git on PATH, GitTracked fails with ErrNoGit (the caller says so).
 func TestTrackedWithoutGit(t *testing.T) {
 	dir := tree(t, ".git/HEAD=", "a.py=")

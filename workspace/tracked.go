@@ -2,16 +2,13 @@ package workspace
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Tracked is the set of files git tracks in the work trees of a run's roots:
@@ -27,19 +24,19 @@ type Tracked struct {
 	tops []string                   // the work trees' tops, real paths
 	set  map[string]map[string]bool // top -> slash paths relative to it
 
+	// cwd is the working directory when git was asked: a relative path
+	// is made absolute against it (the run's paths are relative to it).
+	cwd string
+
 	mu      sync.Mutex
 	dirs    map[string]string // folder (absolute) -> its real path
 	allowed map[string]bool   // files given as roots (absolute)
+	known   map[string]bool   // Has's answers (absolute paths)
 	skipped []string          // display paths of files not read
 }
 
-// maxLsFiles bounds what git may print: 64 MiB is a million paths of 64
-// bytes, far above real repositories (the Linux kernel's index lists about
-// 80,000 files in 3 MiB).
-const maxLsFiles = 64 << 20
-
-// gitTimeout bounds one git command.
-const gitTimeout = 2 * time.Minute
+// lstat is os.Lstat (a test counts the calls).
+var lstat = os.Lstat
 
 // ErrNoGit is the error (wrapped) when git cannot say which files it
 // tracks: git is not installed, or a root is not in a work tree.
@@ -49,13 +46,14 @@ var ErrNoGit = errors.New("git cannot list the tracked files")
 // root may be a file). git runs without a shell, with its output bounded,
 // and reads nothing mcplint would not (no fsmonitor hook).
 func GitTracked(roots []string) (*Tracked, error) {
-	t := &Tracked{set: map[string]map[string]bool{}, dirs: map[string]string{}, allowed: map[string]bool{}}
+	t := &Tracked{set: map[string]map[string]bool{}, dirs: map[string]string{}, allowed: map[string]bool{}, known: map[string]bool{}}
+	t.cwd, _ = os.Getwd()
 	for _, r := range roots {
 		dir := filepath.FromSlash(r)
 		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 			dir = filepath.Dir(dir)
 		}
-		out, err := git(dir, "rev-parse", "--show-toplevel")
+		out, err := Git(dir, "rev-parse", "--show-toplevel")
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrNoGit, r, err)
 		}
@@ -66,7 +64,7 @@ func GitTracked(roots []string) (*Tracked, error) {
 		if t.set[top] != nil {
 			continue
 		}
-		out, err = git(top, "ls-files", "-z", "--cached", "--recurse-submodules")
+		out, err = Git(top, "ls-files", "-z", "--cached", "--recurse-submodules")
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrNoGit, r, err)
 		}
@@ -84,73 +82,32 @@ func GitTracked(roots []string) (*Tracked, error) {
 	return t, nil
 }
 
-// InWorkTree tells whether dir is inside a git work tree, looking for a
-// .git (folder or file) at or above it, without running git.
-func InWorkTree(dir string) bool {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return false
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-		if filepath.Dir(d) == d {
-			return false
-		}
-	}
-}
-
-// git runs git in dir with args, no shell, its output bounded.
-func git(dir string, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	var out, stderr limitedBuffer
-	out.max, stderr.max = maxLsFiles, 4096
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	err := cmd.Run()
-	if out.over {
-		return nil, fmt.Errorf("git %s printed more than %d bytes", args[0], maxLsFiles)
-	}
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, errors.New(strings.Join(strings.Fields(msg), " "))
-	}
-	return out.Bytes(), nil
-}
-
-// limitedBuffer keeps at most max bytes; past them, a write fails (git
-// then stops on a broken pipe).
-type limitedBuffer struct {
-	bytes.Buffer
-	max  int
-	over bool
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.Len()+len(p) > b.max {
-		b.over = true
-		return 0, errors.New("output over the limit")
-	}
-	return b.Buffer.Write(p)
-}
-
 // Has tells whether git tracks the file at p (an OS path: as the walk
 // found it, or as a dependency file names it). git tracks a symlink as
 // such: a tracked symlink counts only when what it leads to is tracked too
 // (a committed requirements-dev.txt -> requirements-ci.txt that a CI step
-// writes is not the repository's content).
+// writes is not the repository's content). The answer for a path is found
+// once per run: the walk asks for every file, and the analysis again for
+// each file it reads.
 func (t *Tracked) Has(p string) bool {
 	if t == nil {
 		return true
 	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
+	return t.has(p, nil)
+}
+
+// hasEntry is Has for a file the walk found, whose directory entry says
+// whether it is a symlink (no lstat is needed).
+func (t *Tracked) hasEntry(p string, link bool) bool {
+	if t == nil {
+		return true
+	}
+	return t.has(p, &link)
+}
+
+func (t *Tracked) has(p string, link *bool) bool {
+	abs := t.abs(p)
+	if abs == "" {
 		return false
 	}
 	t.mu.Lock()
@@ -158,12 +115,45 @@ func (t *Tracked) Has(p string) bool {
 	if t.allowed[abs] {
 		return true
 	}
-	if !t.has(t.realDir(filepath.Dir(abs)), filepath.Base(abs)) {
+	if ok, found := t.known[abs]; found {
+		return ok
+	}
+	ok := t.lookup(abs, link)
+	t.known[abs] = ok
+	return ok
+}
+
+// abs is p made absolute against the working directory t saw ("" when
+// there is none).
+func (t *Tracked) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	if t.cwd == "" {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return ""
+		}
+		return abs
+	}
+	return filepath.Join(t.cwd, p)
+}
+
+// lookup answers Has for abs; link, when known, says whether it is a
+// symlink.
+func (t *Tracked) lookup(abs string, link *bool) bool {
+	if !t.inIndex(t.realDir(filepath.Dir(abs)), filepath.Base(abs)) {
 		return false
 	}
-	if li, err := os.Lstat(abs); err == nil && li.Mode()&os.ModeSymlink != 0 {
+	isLink := false
+	if link != nil {
+		isLink = *link
+	} else if li, err := lstat(abs); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		isLink = true
+	}
+	if isLink {
 		real, err := filepath.EvalSymlinks(abs)
-		return err == nil && t.has(filepath.Dir(real), filepath.Base(real))
+		return err == nil && t.inIndex(filepath.Dir(real), filepath.Base(real))
 	}
 	return true
 }
@@ -181,8 +171,8 @@ func (t *Tracked) realDir(dir string) string {
 	return real
 }
 
-// has tells whether git tracks name in the real folder dir.
-func (t *Tracked) has(dir, name string) bool {
+// inIndex tells whether git tracks name in the real folder dir.
+func (t *Tracked) inIndex(dir, name string) bool {
 	full := filepath.Join(dir, name)
 	for _, top := range t.tops {
 		if rel, err := filepath.Rel(top, full); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -199,7 +189,7 @@ func (t *Tracked) Allow(p string) {
 	if t == nil {
 		return
 	}
-	if abs, err := filepath.Abs(filepath.FromSlash(p)); err == nil {
+	if abs := t.abs(filepath.FromSlash(p)); abs != "" {
 		t.mu.Lock()
 		t.allowed[abs] = true
 		t.mu.Unlock()

@@ -138,6 +138,7 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 		if li, err := os.Lstat(walkRoot); err == nil && li.Mode()&fs.ModeSymlink != 0 {
 			walkRoot += string(filepath.Separator)
 		}
+		var tree *safeio.Root // the root resolved, on the first symlink to a file
 		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 			sp := strings.TrimSuffix(filepath.ToSlash(p), "/") // the symlinked root's trailing "/"
 			if sp == "" {
@@ -189,12 +190,15 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 				// quote) a file outside it, such as /proc/self/environ, or
 				// one inside it that is not a file of the link's kind, such
 				// as .git/config.
-				if err := symlinkRefusal(p, filepath.FromSlash(root)); err != nil {
+				if tree == nil {
+					tree = safeio.NewRoot(filepath.FromSlash(root))
+				}
+				if err := symlinkRefusal(p, tree); err != nil {
 					errs = append(errs, &PathError{Path: sp, Err: err})
 					return nil
 				}
 			}
-			if !opts.Tracked.Has(p) {
+			if !opts.Tracked.hasEntry(p, d.Type()&fs.ModeSymlink != 0) {
 				opts.Tracked.skip(sp)
 				return nil
 			}
@@ -224,7 +228,7 @@ func rootRefusal(root string, isDir bool) error {
 		}
 		return nil
 	}
-	return symlinkRefusal(root, tree)
+	return symlinkRefusal(root, safeio.NewRoot(tree))
 }
 
 func skipDir(p, name string, opts Options) bool {
