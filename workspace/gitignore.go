@@ -448,6 +448,14 @@ func (ig *ignorer) load(dir string) {
 	}
 }
 
+// handle returns folder dir open, if load opened it, or nil.
+func (ig *ignorer) handle(dir string) *os.Root {
+	if st := ig.state(dir); st != nil && st.dir == dir {
+		return st.handle
+	}
+	return nil
+}
+
 // close releases the folders' handles; the ignorer still works after it.
 func (ig *ignorer) close() {
 	for _, st := range ig.stack {

@@ -152,18 +152,23 @@ func Walk(roots []string, opts Options) ([]File, []error) {
 				return nil
 			}
 			if d.IsDir() {
-				if sp != root && skipDir(p, d.Name(), opts) {
+				if sp == root {
+					return nil
+				}
+				if skipDirName(d.Name(), opts) || opts.Exclude != nil && opts.Exclude(sp, true) {
 					return fs.SkipDir
 				}
-				if sp != root && opts.Exclude != nil && opts.Exclude(sp, true) {
-					return fs.SkipDir
-				}
-				if ig != nil && sp != root {
+				var dir *os.Root // the folder, open: a lookup in it costs no walk of its path
+				if ig != nil {
 					a := abs(p)
 					if ig.ignored(a, true) {
 						return fs.SkipDir
 					}
 					ig.load(a)
+					dir = ig.handle(a)
+				}
+				if isVenv(p, dir) {
+					return fs.SkipDir
 				}
 				return nil
 			}
@@ -231,18 +236,24 @@ func rootRefusal(root string, isDir bool) error {
 	return symlinkRefusal(root, safeio.NewRoot(tree))
 }
 
-func skipDir(p, name string, opts Options) bool {
+// skipDirName reports whether a folder is skipped by its name alone.
+func skipDirName(name string, opts Options) bool {
 	if skippedDirs[name] {
 		return true
 	}
-	if strings.HasPrefix(name, ".") && !opts.IncludeHidden && name != "." && name != ".." {
-		return true
+	return strings.HasPrefix(name, ".") && !opts.IncludeHidden && name != "." && name != ".."
+}
+
+// isVenv reports whether folder p is a virtual environment, under any name
+// (it holds a pyvenv.cfg). dir is p open, when the walk has it: in a chain
+// of folders thousands deep, a lookup by path walks the whole path again.
+func isVenv(p string, dir *os.Root) bool {
+	if dir != nil {
+		_, err := dir.Stat("pyvenv.cfg")
+		return err == nil
 	}
-	// A virtual environment under any name.
-	if _, err := os.Stat(filepath.Join(p, "pyvenv.cfg")); err == nil {
-		return true
-	}
-	return false
+	_, err := os.Stat(filepath.Join(p, "pyvenv.cfg"))
+	return err == nil
 }
 
 // Classify tells whether a path is a file mcplint reads.

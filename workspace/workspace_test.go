@@ -93,6 +93,11 @@ func TestDefaultSkips(t *testing.T) {
 	if got := walk(t, dir, Options{}); got != "app.py requirements-dev.txt" {
 		t.Errorf("default: %s", got)
 	}
+	// Without .gitignore matching the walk has no folder open: the venv is
+	// found by its path.
+	if got := walk(t, dir, Options{NoGitignore: true}); got != "app.py requirements-dev.txt" {
+		t.Errorf("NoGitignore: %s", got)
+	}
 	if got := walk(t, dir, Options{IncludeHidden: true}); got != ".hidden/h.py app.py requirements-dev.txt" {
 		t.Errorf("IncludeHidden: %s", got)
 	}
