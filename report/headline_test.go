@@ -3,6 +3,7 @@ package report
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -88,4 +89,59 @@ func scriptResult(t *testing.T, script string) *engine.Result {
 		t.Fatalf("%s: %v", script, err)
 	}
 	return res
+}
+
+// longMessage is a rule's message in the "problem: why; why" form, longer
+// than HeadlineWidth, with a hostile workflow command in a note.
+const longMessage = "`anyio.to_thread.run_sync` waits for its worker after a cancel: no checkpoint follows before the handler returns; " +
+	"100% sure\r::error file=x::injected"
+
+// A GitHub annotation's message is the headline, then each note on a line
+// of its own (%0A), escaped as @actions/core escapes it: one workflow
+// command a finding, no line of it a command of its own.
+func TestGitHubHeadlineThenNotes(t *testing.T) {
+	d := diag("server.py", server, "MCP101", "anyio.to_thread.run_sync(work, x)", rules.SeverityError)
+	d.Message = longMessage
+	out := render(t, GitHub, &engine.Result{Diagnostics: []rules.Diagnostic{d}}, Options{})
+	first, _, _ := strings.Cut(out, "\n")
+	_, msg, ok := strings.Cut(first, "title=MCP101 test-rule::")
+	if !ok {
+		t.Fatalf("no annotation:\n%s", out)
+	}
+	lines := strings.Split(msg, "%0A")
+	want := []string{"`anyio.to_thread.run_sync` waits for its worker after a cancel", "no checkpoint follows before the handler returns"}
+	if len(lines) < 3 || lines[0] != want[0] || lines[1] != want[1] || !strings.HasPrefix(lines[2], "100%25 sure") {
+		t.Errorf("annotation message lines %q, want %q then the escaped note", lines, want)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "::") && !strings.HasPrefix(l, "::error file=server.py,") {
+			t.Errorf("a line GitHub reads as a command of its own: %q", l)
+		}
+	}
+	// Past the annotation limits: a log line with the headline, the notes below.
+	d2 := d
+	d2.Message = "another " + longMessage
+	var b strings.Builder
+	if err := GitHubWithLimits(&b, &engine.Result{Diagnostics: []rules.Diagnostic{d2, d}}, Options{}, GitHubLimits{PerLevel: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "- server.py:9:30: error MCP101: "+want[0]+"\n  note: "+want[1]+"\n") {
+		t.Errorf("the plain log line is not headline then notes:\n%s", b.String())
+	}
+}
+
+// The markdown report shows the headline beside the location and the notes
+// folded in a <details> below the excerpt.
+func TestMarkdownHeadlineThenNotes(t *testing.T) {
+	d := diag("server.py", server, "MCP101", "anyio.to_thread.run_sync(work, x)", rules.SeverityError)
+	d.Message = longMessage
+	out := render(t, Markdown, newResult(d), Options{})
+	head := "**`server.py:9:30`** (error): `anyio.to_thread.run_sync` waits for its worker after a cancel\n\n```python\n"
+	notes := "<details><summary>Why</summary>\n\n- no checkpoint follows before the handler returns\n- 100% sure"
+	if !strings.Contains(out, head) || !strings.Contains(out, notes) {
+		t.Errorf("the finding is not headline, excerpt, then the notes folded:\n%s", out)
+	}
+	if strings.Index(out, notes) < strings.Index(out, head) {
+		t.Errorf("the notes come before the headline:\n%s", out)
+	}
 }
