@@ -35,7 +35,7 @@ func TestCodeOnMCP1(t *testing.T) {
 	if got, want := strings.Join(codes(root, res), " "), "below2/server.py:8:MCP101:error open/server.py:8:MCP101:error"; got != want {
 		t.Fatalf("findings %q, want %q", got, want)
 	}
-	const why = "; the project runs only on mcp 1.x although its requirement admits 2.x: its code imports mcp.server.fastmcp (server.py:1), which mcp 2.x removed"
+	const why = "\nthe project runs only on mcp 1.x although its requirement admits 2.x: its code imports mcp.server.fastmcp (server.py:1), which mcp 2.x removed"
 	for _, d := range res.Diagnostics {
 		open := strings.Contains(d.Path, "/open/")
 		if strings.HasSuffix(d.Message, why) != open {

@@ -791,7 +791,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			} else {
 				d.Exposure, d.Severity = exposure, sev
 				if byCode {
-					d.Message += "; the project runs only on mcp 1.x although its requirement admits 2.x: its code " +
+					d.Message += "\nthe project runs only on mcp 1.x although its requirement admits 2.x: its code " +
 						codeMCP1 + ", which mcp 2.x removed"
 				}
 			}

@@ -22,10 +22,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// fixtureResults are the engine's results on every rule fixture project
-// and example (the same set TestJSONWriterEngineResults reads), and the
-// hand-made results of this package's tests, among them a hostile one.
-var fixtureResults = sync.OnceValues(func() ([]*engine.Result, error) {
+// engineResults are the engine's results on every rule fixture project and
+// example (the same set TestJSONWriterEngineResults reads).
+var engineResults = sync.OnceValues(func() ([]*engine.Result, error) {
 	var roots []string
 	for _, pattern := range []string{"../testdata/rules/*/*", "../testdata/examples/*"} {
 		dirs, err := filepath.Glob(pattern)
@@ -41,7 +40,7 @@ var fixtureResults = sync.OnceValues(func() ([]*engine.Result, error) {
 	if len(roots) < 50 {
 		return nil, fmt.Errorf("only %d fixture projects found", len(roots))
 	}
-	out := []*engine.Result{newResult(), newResult(offload(), unsafeOnly()), hostileResult(hostilePaths)}
+	var out []*engine.Result
 	for _, root := range roots {
 		res, err := engine.Run([]string{root}, engine.Options{Jobs: 1, ReportUnreachable: true, ShowSafe: true})
 		if err != nil {
@@ -50,6 +49,16 @@ var fixtureResults = sync.OnceValues(func() ([]*engine.Result, error) {
 		out = append(out, res)
 	}
 	return out, nil
+})
+
+// fixtureResults are engineResults and the hand-made results of this
+// package's tests, among them a hostile one.
+var fixtureResults = sync.OnceValues(func() ([]*engine.Result, error) {
+	rs, err := engineResults()
+	if err != nil {
+		return nil, err
+	}
+	return append([]*engine.Result{newResult(), newResult(offload(), unsafeOnly()), hostileResult(hostilePaths)}, rs...), nil
 })
 
 func results(t *testing.T) []*engine.Result {

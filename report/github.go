@@ -80,7 +80,11 @@ func GitHubWithLimits(w io.Writer, res *engine.Result, opts Options, lim GitHubL
 				// start a line GitHub reads as a workflow command, and so
 				// would a path that starts with "::" (the runner trims
 				// leading spaces before it looks), hence the "- ".
-				fmt.Fprintf(b, "- %s:%d:%d: %s %s: %s\n", vis(d.Path), d.Start.Line, d.Start.Column, d.Severity, d.Code, vis(d.Message))
+				head, why := rules.Headline(d.Message)
+				fmt.Fprintf(b, "- %s:%d:%d: %s %s: %s\n", vis(d.Path), d.Start.Line, d.Start.Column, d.Severity, d.Code, vis(head))
+				for _, n := range why {
+					fmt.Fprintf(b, "  note: %s\n", vis(n))
+				}
 				for _, n := range []string{s.SameNote(), s.MoreNote(opts.MaxSame)} {
 					if n != "" {
 						fmt.Fprintf(b, "  note: %s\n", n)
@@ -126,9 +130,15 @@ func writeCommand(b sink, s Shown, opts Options) {
 		props = append(props, fmt.Sprintf("col=%d", max(d.Start.Column16, 1)), fmt.Sprintf("endColumn=%d", max(d.End.Column16, d.Start.Column16, 1)))
 	}
 	props = append(props, "title="+escapeProperty(vis(d.Code+" "+d.Name)))
-	// The message's own newlines are kept (escapeData encodes them);
-	// other control characters become visible.
-	msg := escape.VisibleKeepNewlines(d.Message)
+	// The headline is the first line (what the log and the annotation's
+	// first line show), each note (rules.Headline) a line below it;
+	// escapeData encodes the newlines as %0A, and other control characters
+	// become visible, so no line of a message can be read as a command.
+	head, why := rules.Headline(d.Message)
+	msg := escape.VisibleKeepNewlines(head)
+	for _, n := range why {
+		msg += "\n" + escape.VisibleKeepNewlines(n)
+	}
 	for _, r := range d.Related {
 		msg += fmt.Sprintf("\n%s (%s:%d)", escape.VisibleKeepNewlines(r.Message), vis(opts.repoPath(r.Path)), r.Start.Line)
 	}

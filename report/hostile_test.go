@@ -136,7 +136,9 @@ func TestHostilePathsGitHub(t *testing.T) {
 	if commands != 2 {
 		t.Errorf("github: %d workflow commands, want the 2 annotations:\n%s", commands, out)
 	}
-	if !strings.Contains(out, "\n- "+`term\x1b[2J\x1b]0;title\x07.py:3:27: error MCP101: invalid \x1b[31mred\n::error::pwned`) {
+	// The headline on the list line, the rest on note lines below it: no
+	// line starts with "::", and the controls are visible.
+	if !strings.Contains(out, "\n- "+`term\x1b[2J\x1b]0;title\x07.py:3:27: error MCP101: invalid \x1b[31mred`+"\n  note: ::error::pwned <script>") {
 		t.Errorf("github: the overflow list does not escape:\n%s", out)
 	}
 	if !strings.Contains(out, "::error file=evil%0A%3A%3Aerror file%3Dx.py%2Cline%3D1%3A%3Apwned.py,") &&

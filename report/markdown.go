@@ -182,7 +182,11 @@ func writeFindings(b MarkdownWriter, res *engine.Result, ds []*rules.Diagnostic,
 		for _, s := range foldPtrs(list, opts.MaxSame) {
 			d := s.D
 			if *details >= MaxMarkdownDetails {
-				fmt.Fprintf(b, "- %s %s: %s\n", mdCode(fmt.Sprintf("%s:%d:%d", d.Path, d.Start.Line, d.Start.Column)), d.Severity, mdText(d.Message))
+				head, why := rules.Headline(d.Message)
+				fmt.Fprintf(b, "- %s %s: %s\n", mdCode(fmt.Sprintf("%s:%d:%d", d.Path, d.Start.Line, d.Start.Column)), d.Severity, mdText(head))
+				for _, n := range why {
+					fmt.Fprintf(b, "  - %s\n", mdText(n))
+				}
 			} else {
 				*details++
 				writeFindingDetail(b, res, d, opts, lines)
@@ -200,7 +204,11 @@ func writeFindings(b MarkdownWriter, res *engine.Result, ds []*rules.Diagnostic,
 }
 
 func writeFindingDetail(b MarkdownWriter, res *engine.Result, d *rules.Diagnostic, opts Options, lines map[string]*pyast.LineIndex) {
-	fmt.Fprintf(b, "**%s** (%s): %s\n\n", mdCode(fmt.Sprintf("%s:%d:%d", d.Path, d.Start.Line, d.Start.Column)), d.Severity, mdText(d.Message))
+	// The headline beside the location; the notes (the mechanism,
+	// versions) folded below the excerpt, as the fix's diff is: a reviewer
+	// scans headlines and opens the why when needed.
+	head, why := rules.Headline(d.Message)
+	fmt.Fprintf(b, "**%s** (%s): %s\n\n", mdCode(fmt.Sprintf("%s:%d:%d", d.Path, d.Start.Line, d.Start.Column)), d.Severity, mdText(head))
 	if li := lineIndex(res, d.Path, lines); li != nil {
 		first := max(1, d.Start.Line-1)
 		last := min(li.Lines(), max(d.End.Line, d.Start.Line)+1, first+maxFrameLines)
@@ -223,6 +231,13 @@ func writeFindingDetail(b MarkdownWriter, res *engine.Result, d *rules.Diagnosti
 		}
 		fence := mdFence(code.String())
 		fmt.Fprintf(b, "%s%s\n%s%s\n\n", fence, fenceLanguage(d.Path), code.String(), fence)
+	}
+	if len(why) > 0 {
+		b.WriteString("<details><summary>Why</summary>\n\n")
+		for _, n := range why {
+			fmt.Fprintf(b, "- %s\n", mdText(n))
+		}
+		b.WriteString("\n</details>\n\n")
 	}
 	for _, r := range d.Related {
 		fmt.Fprintf(b, "- %s (%s)\n", mdText(r.Message), mdCode(fmt.Sprintf("%s:%d", r.Path, r.Start.Line)))

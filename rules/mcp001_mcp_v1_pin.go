@@ -128,7 +128,7 @@ func runMCP001(p *Pass) {
 			}
 			continue
 		}
-		msg := fmt.Sprintf("%s admits only mcp 1.x: %s", reqText(p, r), crashes)
+		msg := fmt.Sprintf("%s admits only mcp 1.x: %s", reqHead(p, r, 72), crashes)
 		// The guard closes the cancel crash, not the transport-close crash
 		// below 1.27.0: where this requirement admits such a version and the
 		// project can run one (a lock's exact version decides), the finding
@@ -341,7 +341,7 @@ func reportSource(p *Pass, r *deps.Requirement, src *deps.Source, crashes string
 	if r.Locked {
 		how = fmt.Sprintf("%s resolves it to mcp %s", path.Base(r.Path), r.Version)
 	}
-	msg := fmt.Sprintf("mcp is installed from %s ([tool.uv.sources]) and %s, only 1.x: %s", from, how, crashes)
+	msg := fmt.Sprintf("mcp from a %s source ([tool.uv.sources]) is only 1.x: it is installed from %s and %s; %s", escape.Line(src.Kind, 20), from, how, crashes)
 	advice := "point the source at a 2.x release of the SDK, or remove it and require mcp>=2,<3 (" + mcp2Migration + "), then re-lock"
 	if len(blockers) > 0 {
 		advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
@@ -369,14 +369,19 @@ func mcp1Crashes(set deps.Set) []string {
 }
 
 // reqText is the requirement as written, for messages.
-func reqText(p *Pass, r *deps.Requirement) string {
+func reqText(p *Pass, r *deps.Requirement) string { return reqHead(p, r, escape.CodeRunes) }
+
+// reqHead is reqText cut to n characters of code, for a headline
+// (rules.Headline), which must stay within HeadlineWidth whatever the
+// requirement says.
+func reqHead(p *Pass, r *deps.Requirement, n int) string {
 	if r.Locked {
-		return fmt.Sprintf("%s %s locked in %s", r.RawName, escape.Cut(r.Version, escape.CodeRunes), escape.Visible(path.Base(r.Path)))
+		return fmt.Sprintf("%s %s locked in %s", escape.Cut(r.RawName, n), escape.Cut(r.Version, n), escape.Cut(path.Base(r.Path), n))
 	}
 	if f := p.Project.File(r.Path); f != nil && r.Start >= 0 && r.End <= len(f.Src) && r.Start < r.End && !r.Poetry {
-		return "`" + escape.Cut(strings.Join(strings.Fields(string(f.Src[r.Start:r.End])), " "), escape.CodeRunes) + "`"
+		return "`" + escape.Cut(strings.Join(strings.Fields(string(f.Src[r.Start:r.End])), " "), n) + "`"
 	}
-	return "`" + escape.Cut(r.String(), escape.CodeRunes) + "`"
+	return "`" + escape.Cut(r.String(), n) + "`"
 }
 
 // lockAdvice says what to do about a lock entry, and whether the lock

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/internal/escape"
 )
 
 // MCP002 flags each requirement on PrefectHQ fastmcp (or fastmcp-slim) whose
@@ -65,7 +66,7 @@ func runMCP002(p *Pass) {
 		if !set.AdmitsRange("", "4.0.0") || set.AdmitsRange("4.0.0.dev0", "") {
 			continue
 		}
-		msg := fmt.Sprintf("%s admits only %s below 4: %s", reqText(p, r), r.RawName, strings.Join(fastmcp3Crashes(set), "; "))
+		msg := fmt.Sprintf("%s admits only %s below 4: %s", reqHead(p, r, 60), escape.Cut(r.RawName, 16), strings.Join(fastmcp3Crashes(set), "; "))
 		v2 := fastmcp2Only(p, r, set)
 		if t := twin[r]; t != nil {
 			msg += fmt.Sprintf(" (the lock also holds %s %s, the same release split in two packages: one finding for both)", t.RawName, t.Version)

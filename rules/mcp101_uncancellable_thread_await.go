@@ -132,18 +132,19 @@ func reportWait(p *Pass, m *pyast.Module, f *pyast.Function, w checkpoint.Wait, 
 	info := w.Offload
 	what := "`" + shortOffloadName(info.Func) + "`"
 	if info.Leaves {
-		what = "leaving the `async with` awaits " + what + ", which" // the file's close
+		what += " (leaving the `async with`)" // the file's close
 	}
-	why := "waits for its worker even after the request is cancelled"
+	why := "waits for its worker after a cancel"
 	switch {
 	case info.KeywordArg != nil:
 		why = fmt.Sprintf("with `%s` %s", escape.Cut(m.Text(info.KeywordArg), escape.CodeRunes), why)
 	case info.Keyword != "":
 		why = fmt.Sprintf("without `%s=True` %s", info.Keyword, why)
 	}
-	msg := fmt.Sprintf("%s %s, and no checkpoint follows before the handler returns: on mcp 1.x the late result is a second response that crashes the server", what, why)
+	// The headline (rules.Headline) says what waits; the notes why it crashes.
+	msg := fmt.Sprintf("%s %s: no checkpoint follows before the handler returns; on mcp 1.x the late result is a second response that crashes the server", what, why)
 	if how == checkpoint.ExitRaise {
-		msg = fmt.Sprintf("%s %s, and no checkpoint follows before the handler raises another exception: on mcp 1.x that error is a second response that crashes the server", what, why)
+		msg = fmt.Sprintf("%s %s: no checkpoint follows before the handler raises another exception; on mcp 1.x that error is a second response that crashes the server", what, why)
 	}
 	var fixes []Fix
 	if why := abandonHazard(m, f, info); why != "" {

@@ -91,7 +91,7 @@ func runMCP103(p *Pass) {
 		}
 		seen[h.Func] = true
 		m, f := h.Module, h.Func
-		msg := fmt.Sprintf("sync def %s %s runs in a worker thread under fastmcp 3.x without abandon_on_cancel: after a client's cancel it returns normally and mcp 1.x responds twice and crashes", h.Kind, f.Name)
+		msg := fmt.Sprintf("sync def %s %s ignores the cancel in a fastmcp 3.x worker thread: fastmcp 3.x runs it without abandon_on_cancel; after a client's cancel it returns normally and mcp 1.x responds twice and crashes", h.Kind, f.Name)
 		fixes := mcp103Fixes(p, h)
 		name := f.Node.ChildByFieldName("name")
 		loc := SpanLocation(m.Path, m.Lines, int(f.Node.StartByte()), int(name.EndByte()))

@@ -51,7 +51,7 @@ def probe() -> str:
 	byName := map[string][]Fix{}
 	for _, d := range diags {
 		for _, n := range []string{"names", "nap", "work", "probe"} {
-			if strings.Contains(d.Message, " "+n+" runs") {
+			if strings.Contains(d.Message, " "+n+" ignores") {
 				byName[n] = d.Fixes
 			}
 		}
@@ -189,7 +189,7 @@ register(mcp)
 	byName := map[string][]Fix{}
 	for _, d := range diags {
 		for _, n := range []string{"add", "read_note", "ping"} {
-			if strings.Contains(d.Message, " "+n+" runs") {
+			if strings.Contains(d.Message, " "+n+" ignores") {
 				byName[n] = d.Fixes
 			}
 		}

@@ -225,12 +225,12 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 					fixes = append(fixes, fx)
 				}
 				if reraises {
-					msg := fmt.Sprintf("%s catches the handler's cancellation and on one path raises %s instead: that path does not re-raise the cancellation, and mcp 1.x turns the exception into a second response to the cancelled request and crashes", what, other)
+					msg := fmt.Sprintf("%s raises %s instead of the cancellation on one path: it catches the handler's cancellation, and that path does not re-raise it; mcp 1.x turns the exception into a second response to the cancelled request and crashes", what, other)
 					advice := Fix{Message: fmt.Sprintf("re-raise the cancellation on that path too: raise %s only when the caught exception is not the cancellation (an isinstance check), or re-raise the caught exception", other), Applicability: DisplayOnly}
 					reportIn(p, f, loc, msg, append(fixes, advice)...)
 					continue
 				}
-				msg := fmt.Sprintf("%s catches the handler's cancellation and raises %s instead: mcp 1.x turns it into a second response to the cancelled request and crashes", what, other)
+				msg := fmt.Sprintf("%s replaces the handler's cancellation with %s: it catches the cancellation and raises %s instead; mcp 1.x turns it into a second response to the cancelled request and crashes", what, other, other)
 				reportIn(p, f, loc, msg, append(fixes, reraiseFix(m, blk))...)
 				continue
 			}
@@ -241,7 +241,7 @@ func swallowInTry(ends *requestEnds, m *pyast.Module, f *pyast.Function, try *py
 			if how == 0 {
 				continue
 			}
-			msg := fmt.Sprintf("%s catches the handler's cancellation and does not re-raise it: after a client's cancel the handler %s and mcp 1.x responds twice and crashes", what, endWords(how))
+			msg := fmt.Sprintf("%s swallows the handler's cancellation: it catches the cancellation and does not re-raise it; after a client's cancel the handler %s and mcp 1.x responds twice and crashes", what, endWords(how))
 			var fixes []Fix
 			if fx, ok := exceptCheckpointFix(p, m, f, blk); ok {
 				fixes = append(fixes, fx)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -89,7 +90,10 @@ func runMCP105(p *Pass) {
 			if !ok {
 				return true
 			}
-			msg := fmt.Sprintf("%s waits for the client's answer; if the transport closes meanwhile (stdin EOF), %s", what, mcp105Cause(p))
+			// The call's text is the headline's subject: cut, since code
+			// can write it at any length.
+			msg := fmt.Sprintf("%s can crash the server when the transport closes: it waits for the client's answer; if the transport closes meanwhile (stdin EOF), %s",
+				escape.Line(what, 48), mcp105Cause(p))
 			if g := p.Handlers.GuardOf(f); g != nil {
 				msg += fmt.Sprintf("; the respond/cancel guard (%s) closes only the cancel crash, not this one",
 					where(p, g.Module, int(g.Stmt().StartByte())))

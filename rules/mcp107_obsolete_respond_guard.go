@@ -40,7 +40,7 @@ func runMCP107(p *Pass) {
 		return
 	}
 	for _, g := range p.Handlers.Guards() {
-		p.ReportNode(g.Module, g.Stmt(), "the project can only run mcp >= 2, which has no RequestResponder and never "+
-			"answers a cancelled request twice: this guard can be removed, with its imports", nil)
+		p.ReportNode(g.Module, g.Stmt(), "this respond/cancel guard is not needed: the project can only run mcp >= 2, which has no RequestResponder and never "+
+			"answers a cancelled request twice; remove the guard, with its imports", nil)
 	}
 }

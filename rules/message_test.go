@@ -20,6 +20,14 @@ func TestHeadline(t *testing.T) {
 		}},
 		{"the problem\nwhy it happens\n\nwhich versions", "the problem", []string{"why it happens", "which versions"}},
 		{strings.Repeat("x", 130), strings.Repeat("x", 130), nil},
+		// A clause a later stage adds on a line of its own is a note; the
+		// first line is still split.
+		{long + "\nthe project runs only on mcp 1.x", "`mcp==1.26.0` admits only mcp 1.x", []string{
+			"a handler that returns after a client's cancel crashes the server (AssertionError \"Request: already responded to\"; every 1.x)",
+			"below 1.27.0 closing the transport crashes",
+			"the project runs only on mcp 1.x",
+		}},
+		{"short: line\nnote", "short: line", []string{"note"}},
 		{"`a: b` " + strings.Repeat("y", 130), "`a: b` " + strings.Repeat("y", 130), nil},
 	} {
 		head, notes := Headline(tc.msg)

@@ -214,6 +214,69 @@ def record_hash(payload):
     return "sha256=" + digest.decode()
 
 
+# --- the long description ---------------------------------------------------
+
+# Markdown link targets, as scripts/docs_test.go reads them: inline links and
+# images, reference definitions, and HTML href/src attributes.
+_INLINE_LINK = re.compile(r'(!?\[[^\]]*\]\(\s*<?)([^)\s>]+)')
+_REF_LINK = re.compile(r'^(\s{0,3}\[[^\]]+\]:\s*<?)(\S+?)(?=>?(?:\s|$))')
+_HTML_LINK = re.compile(r'(\b(?:href|src)=")([^"]*)')
+_FENCE = re.compile(r'^\s*(```|~~~)')
+_CODE_SPAN = re.compile(r'`+[^`]*`+')
+_SCHEME = re.compile(r'^[a-zA-Z][a-zA-Z0-9+.-]*:')
+
+
+def readme_ref(version):
+    """The git ref whose files a release's README links to: the release tag
+    (vX.Y.Z, as the release workflow names it), or main for a dev build."""
+    v = version.strip()
+    if ".dev" in pep440(v) or "+" in v:
+        return "main"
+    return "v" + (v[1:] if v[:1] in "vV" else v)
+
+
+def absolute_links(readme, ref):
+    """The README with every relative link made absolute to the repository at
+    ref: PyPI renders the long description with no repository around it, so a
+    link to docs/ci.md or #in-ci would lead nowhere there. Images point at the
+    raw file, other links at GitHub's page for it (a heading anchor at the
+    README's). Code blocks and code spans are left as they are."""
+    def target(t, image):
+        if _SCHEME.match(t) or t.startswith("//"):
+            return t
+        if t.startswith("#"):
+            return "%s/blob/%s/README.md%s" % (HOMEPAGE, ref, t)
+        path = t[2:] if t.startswith("./") else t.lstrip("/")
+        return "%s/%s/%s/%s" % (HOMEPAGE, "raw" if image else "blob", ref, path)
+
+    def inline(m):
+        return m.group(1) + target(m.group(2), m.group(1).startswith("!"))
+
+    def html(m):
+        return m.group(1) + target(m.group(2), m.group(1).startswith("src"))
+
+    def prose(line):
+        out, last = [], 0
+        for span in _CODE_SPAN.finditer(line):
+            out.append(_HTML_LINK.sub(html, _INLINE_LINK.sub(inline, line[last:span.start()])))
+            out.append(span.group(0))
+            last = span.end()
+        out.append(_HTML_LINK.sub(html, _INLINE_LINK.sub(inline, line[last:])))
+        return _REF_LINK.sub(lambda m: m.group(1) + target(m.group(2), False), "".join(out))
+
+    lines, fence = [], None
+    for line in readme.split("\n"):
+        m = _FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(1)
+        elif fence is not None and m and m.group(1) == fence:
+            fence = None
+        elif fence is None:
+            line = prose(line)
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def metadata(version, readme):
     lines = [
         "Metadata-Version: 2.1",
@@ -269,6 +332,8 @@ def build(binary, version, out, plat=None, readme=None, generator="mcplint scrip
         data = f.read()
     detected, exe = platform_tag(data) if plat is None else (plat, plat.startswith("win"))
     tag = "py3-none-" + detected
+    if readme:
+        readme = absolute_links(readme, readme_ref(version))
     version = pep440(version)
     dist = "%s-%s" % (NAME, version)
     files = [

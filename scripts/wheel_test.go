@@ -458,3 +458,97 @@ func TestWheelMusl(t *testing.T) {
 		t.Errorf("the musl mcplint (exit %d) differs from go run (exit %d):\n--- musl\n%s\n--- go run\n%s", gotCode, wantCode, got, want)
 	}
 }
+
+// TestWheelReadmeLinks: the wheel's long description (PyPI's project page)
+// has no relative link: PyPI renders it with no repository around it, so
+// each link to a file or a heading points at the repository on GitHub, at
+// the release's tag (main for a dev build), as scripts/build_wheel.py
+// writes them. The README itself keeps relative links (GitHub resolves them
+// on any branch), so the test is not vacuous.
+func TestWheelReadmeLinks(t *testing.T) {
+	readme := filepath.Join(repoRoot(t), "README.md")
+	src, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relative := 0
+	for _, target := range linkTargets(string(src)) {
+		if !scheme.MatchString(target) {
+			relative++
+		}
+	}
+	if relative < 5 {
+		t.Fatalf("the README has %d relative links: the test would check nothing", relative)
+	}
+	for version, ref := range map[string]string{"0.3.0": "v0.3.0", "v0.2.0-rc.1": "v0.2.0-rc.1", "0.1.0-dev": "main"} {
+		// Any file is a binary once --plat-tag says which.
+		out := t.TempDir()
+		b, err := exec.Command(python(t), "build_wheel.py", "--binary", readme, "--version", version, "--out", out,
+			"--plat-tag", "win_amd64", "--readme", readme).CombinedOutput()
+		if err != nil {
+			t.Fatalf("build_wheel.py: %v\n%s", err, b)
+		}
+		desc := longDescription(t, wheelPath(t, out))
+		targets := linkTargets(desc)
+		base := "https://github.com/mcplint/mcplint/"
+		ours := 0
+		for _, target := range targets {
+			switch {
+			case !scheme.MatchString(target) && !strings.HasPrefix(target, "//"):
+				t.Errorf("%s: relative link %q in the wheel's README", version, target)
+			case strings.HasPrefix(target, base+"blob/"+ref+"/") || strings.HasPrefix(target, base+"raw/"+ref+"/"):
+				ours++
+			}
+		}
+		if ours < relative {
+			t.Errorf("%s: %d links point at %s, want the README's %d relative ones", version, ours, base+"blob/"+ref, relative)
+		}
+	}
+}
+
+// linkTargets returns the targets of a Markdown text's links and images
+// (inline, reference definitions, HTML href and src) outside code.
+func linkTargets(text string) []string {
+	html := regexp.MustCompile(`\b(?:href|src)="([^"]*)"`)
+	var out []string
+	lines, _ := prose(text)
+	for _, l := range lines {
+		for _, m := range inlineLink.FindAllStringSubmatch(l, -1) {
+			out = append(out, m[1])
+		}
+		for _, m := range html.FindAllStringSubmatch(l, -1) {
+			out = append(out, m[1])
+		}
+		if m := refLink.FindStringSubmatch(l); m != nil {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// longDescription is the body of a wheel's METADATA (after its headers).
+func longDescription(t *testing.T, whl string) string {
+	t.Helper()
+	z, err := zip.OpenReader(whl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	for _, f := range z.File {
+		if strings.HasSuffix(f.Name, ".dist-info/METADATA") {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			_, body, ok := strings.Cut(string(b), "\n\n")
+			if !ok || !strings.Contains(string(b), "Description-Content-Type: text/markdown\n") {
+				t.Fatalf("%s: METADATA has no Markdown long description", whl)
+			}
+			return body
+		}
+	}
+	t.Fatalf("%s has no METADATA", whl)
+	return ""
+}

@@ -129,7 +129,7 @@ func TestPullRequestCannotPrintTheToken(t *testing.T) {
 			os.Remove(filepath.Join(dir, "requirements.txt"))
 			link(t, dir, "requirements.txt", "gha-creds-1a2b.json")
 			writeTree(t, dir, map[string]string{"requirements-pin.txt": "mcp==1.20.0\n"})
-		}, []string{`requirements.txt:1:1: MCP000 requirements.txt: symlink not followed: it leads to "gha-creds-1a2b.json", not a dependency file of the same format`}, nil},
+		}, []string{"requirements.txt:1:1: MCP000 requirements.txt\n", `= note: symlink not followed: it leads to "gha-creds-1a2b.json", not a dependency file of the same format`}, nil},
 		{"a .py symlink to .git/HEAD", func(t *testing.T, dir string) {
 			link(t, dir, "tool.py", ".git/HEAD")
 		}, []string{"tool.py:1:1: MCP000 tool.py: a symlink into version-control internals (.git): not read"}, nil},

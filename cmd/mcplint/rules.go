@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/config"
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/rules"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // selectionFlags registers the flags that change which rules are enabled,
@@ -63,8 +66,7 @@ func newRulesCmd() *cobra.Command {
 			} else {
 				fmt.Fprintf(out, "configuration: none found (defaults)\n\n")
 			}
-			w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "CODE\tNAME\tFIX\tENABLED\tWHY\tSUMMARY")
+			var rows [][]string
 			for _, r := range rules.All() {
 				fix := map[rules.FixAvailability]string{rules.FixNone: "-", rules.FixSometimes: "sometimes", rules.FixAlways: "yes"}[r.Fix]
 				d := sel[r.Code]
@@ -72,14 +74,129 @@ func newRulesCmd() *cobra.Command {
 				if d.On {
 					on = "on"
 				}
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Name, fix, on, d.Why, r.Doc.Summary)
+				rows = append(rows, []string{r.Code, r.Name, fix, on, d.Why, r.Doc.Summary})
 			}
-			return w.Flush()
+			_, err = io.WriteString(out, rulesTable(rows, tableWidth(out)))
+			return err
 		},
 	}
 	selectionFlags(c, f)
 	c.Flags().StringVar(&format, "output-format", "full", "full (a table) or json (an array of the rules, with their documentation)")
 	return c
+}
+
+// rulesHeader names the columns of `mcplint rules`.
+var rulesHeader = []string{"CODE", "NAME", "FIX", "ENABLED", "WHY", "SUMMARY"}
+
+// rulesTable lays out the rows of `mcplint rules` in at most width columns.
+// When every row fits on one line it is a plain table. Otherwise the summary
+// goes on the lines below its row, indented under the name, and the WHY
+// column (a configuration path can be long) wraps in the width that is
+// left: columns stay aligned, and no word is cut unless it is wider than
+// its column.
+func rulesTable(rows [][]string, width int) string {
+	const gap = 2
+	widths := make([]int, len(rulesHeader))
+	for _, row := range append([][]string{rulesHeader}, rows...) {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	total := 0
+	for _, w := range widths {
+		total += w + gap
+	}
+	var b strings.Builder
+	line := func(cells []string, ws []int) {
+		var parts []string
+		for i, c := range cells {
+			if i == len(cells)-1 {
+				parts = append(parts, c)
+			} else {
+				parts = append(parts, c+strings.Repeat(" ", ws[i]-utf8.RuneCountInString(c)+gap))
+			}
+		}
+		b.WriteString(strings.TrimRight(strings.Join(parts, ""), " ") + "\n")
+	}
+	if total-gap <= width {
+		for _, row := range append([][]string{rulesHeader}, rows...) {
+			line(row, widths)
+		}
+		return b.String()
+	}
+	// Stacked: CODE NAME FIX ENABLED WHY, then the summary.
+	lead := 0
+	for _, w := range widths[:4] {
+		lead += w + gap
+	}
+	whyWidth := max(width-lead, 16)
+	indent := widths[0] + gap
+	line(rulesHeader[:5], widths)
+	for _, row := range rows {
+		for i, why := range wrapWords(row[4], whyWidth) {
+			cells := []string{"", "", "", "", why}
+			if i == 0 {
+				cells = row[:5]
+				cells[4] = why
+			}
+			line(cells, widths)
+		}
+		for _, s := range wrapWords(row[5], max(width-indent, 16)) {
+			b.WriteString(strings.Repeat(" ", indent) + s + "\n")
+		}
+	}
+	return b.String()
+}
+
+// wrapWords breaks s into lines of at most width characters at spaces; a
+// word wider than width is broken where the width ends.
+func wrapWords(s string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(s) {
+		for utf8.RuneCountInString(w) > width {
+			if cur != "" {
+				lines, cur = append(lines, cur), ""
+			}
+			i := 0
+			for n := 0; n < width; n++ {
+				_, size := utf8.DecodeRuneInString(w[i:])
+				i += size
+			}
+			lines, w = append(lines, w[:i]), w[i:]
+		}
+		switch {
+		case cur == "":
+			cur = w
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
+			cur += " " + w
+		default:
+			lines, cur = append(lines, cur), w
+		}
+	}
+	if cur != "" || len(lines) == 0 {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// defaultTableWidth is the width of `mcplint rules` when stdout is not a
+// terminal (a pipe, a file, a CI log).
+const defaultTableWidth = 100
+
+// tableWidth is the terminal's width when w is one (as ruff sizes its
+// tables), else $COLUMNS when set (as ls and Python's
+// shutil.get_terminal_size read it), else defaultTableWidth.
+func tableWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && isTerminal(w) {
+		if n, _, err := term.GetSize(int(f.Fd())); err == nil && n > 0 {
+			return n
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return defaultTableWidth
 }
 
 // JSONRule is one rule in `mcplint rules --output-format json`.
