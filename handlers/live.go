@@ -468,7 +468,7 @@ func (b *builder) resolvedRoot(m *pyast.Module, f *pyast.Function) bool {
 	if f.Class != nil {
 		return b.externalBase(f.Class, 0)
 	}
-	return f.Parent == nil && b.factoryServer(m, f, 0) != FrameworkUnknown
+	return f.Parent == nil && b.serverValues(b.engine.Returns(m, f)) != FrameworkUnknown
 }
 
 // builtinDecorator: decorators that only change how Python binds the
