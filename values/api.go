@@ -34,16 +34,6 @@ func (e *Engine) Bases(c *pyast.Class) (order []*pyast.Class, ext []string) {
 	return e.mro(c)
 }
 
-// Functions returns the project functions the values of s can run when
-// called: functions, bound methods, partials of them and the __init__ of
-// classes.
-func (e *Engine) Functions(s Set) []FuncRef {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.begin()
-	return e.functions(s)
-}
-
 // ModuleAttr returns what name is in module m once it has run.
 func (e *Engine) ModuleAttr(m *pyast.Module, name string) Set {
 	e.mu.Lock()
