@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/values"
 )
 
 // Config for Build.
@@ -100,6 +101,11 @@ type builder struct {
 	// engineOf are the project functions the value-flow engine finds each
 	// call can run (enginecallees.go), found before the workers start.
 	engineOf map[*pyast.Node][]FuncRef
+	// engine is the value-flow engine of the project; serverAt holds its
+	// answer to "is this object a server" for the objects of registration
+	// and run methods (engineservers.go), found before the workers start.
+	engine   *values.Engine
+	serverAt map[*pyast.Node]Framework
 }
 
 // starKey is a name looked up in a module's star imports.
@@ -152,6 +158,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	b.out.builder = b
 	b.findLocalFuncs()
 	b.engineCallees()
+	b.engineServers()
 	b.indexCalls()
 	found := make([][]*Handler, len(mods))
 	b.forEachModule(func(w *builder, i int) {

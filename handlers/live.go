@@ -62,6 +62,9 @@ func (b *builder) dropUnreachedRegistrations() {
 		if b.unservedTestServer(sm, h.Site) {
 			continue // a test builds the server only to look at it
 		}
+		if neverRuns(sm, h.Site) {
+			continue // under if False: / if TYPE_CHECKING:
+		}
 		f := sm.FuncAt(h.Site)
 		// A site at module level (or in a class body there) runs when its
 		// module runs.
@@ -142,12 +145,12 @@ func (b *builder) liveRefs(m *pyast.Module, names map[string]bool, methods, byNa
 		case "import_statement", "import_from_statement", "future_import_statement":
 			return false
 		case "identifier":
-			if !names[m.TextView(n)] || definitionName(n) {
+			if !names[m.TextView(n)] && b.engineCalleesOf(n) == nil || definitionName(n) {
 				return false
 			}
 		case "attribute":
 			attr := n.ChildByFieldName("attribute")
-			if attr == nil || !names[m.TextView(attr)] {
+			if attr == nil || !names[m.TextView(attr)] && b.engineCalleesOf(n) == nil {
 				return true
 			}
 		default:
@@ -177,6 +180,14 @@ func (b *builder) liveRefs(m *pyast.Module, names map[string]bool, methods, byNa
 				to = append(to, methods[attr]...)
 			}
 		}
+		// What the engine says the call runs (a function imported under
+		// another name, taken out of a dict a function returns).
+		for _, r := range b.engineCalleesOf(n) {
+			to = append(to, r.Func)
+		}
+		if len(to) > 0 && neverRuns(m, n) {
+			to = nil // a call under if False: runs nothing
+		}
 		if len(to) > 0 {
 			if f := m.FuncAt(n); f == nil {
 				top = append(top, to...)
@@ -188,6 +199,19 @@ func (b *builder) liveRefs(m *pyast.Module, names map[string]bool, methods, byNa
 		return true
 	})
 	return funcs, top
+}
+
+// engineCalleesOf returns the functions the engine says a call runs when n
+// is its callee.
+func (b *builder) engineCalleesOf(n *pyast.Node) []FuncRef {
+	p := n.Parent()
+	if p == nil || p.Kind() != "call" {
+		return nil
+	}
+	if c := pyast.Callee(p); c == nil || c.Id() != n.Id() {
+		return nil
+	}
+	return b.engineOf[p]
 }
 
 // unknownReceiver reports whether the object of an attribute is a value
@@ -468,7 +492,7 @@ func (b *builder) resolvedRoot(m *pyast.Module, f *pyast.Function) bool {
 	if f.Class != nil {
 		return b.externalBase(f.Class, 0)
 	}
-	return f.Parent == nil && b.factoryServer(m, f, 0) != FrameworkUnknown
+	return f.Parent == nil && b.serverValues(b.engine.Returns(m, f)) != FrameworkUnknown
 }
 
 // builtinDecorator: decorators that only change how Python binds the

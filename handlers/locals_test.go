@@ -125,7 +125,7 @@ func TestLocalOnlyLooksUpNothing(t *testing.T) {
 							if _, ok := fromFunction[q]; ok {
 								t.Errorf("%s: %s (%s) is answered as a local but names a component constructor", m.Path, m.Text(n), q)
 							}
-							if _, ok := ServerClass(q); ok || b.factoryFramework(q, 0) != FrameworkUnknown {
+							if extServer(q) != FrameworkUnknown {
 								t.Errorf("%s: %s (%s) is answered as a local but names a server", m.Path, m.Text(n), q)
 							}
 						}

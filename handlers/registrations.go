@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/values"
 )
 
 // findRegistrations finds every handler registered in module m: decorators,
@@ -279,8 +280,13 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 			if out := b.loopTargets(m, arg, depth); out != nil {
 				return out
 			}
-			return b.valueTargets(m, arg, depth)
+			if out := b.valueTargets(m, arg, depth); out != nil {
+				return out
+			}
 		}
+		// What the engine says the name holds: getattr(mod, name) for
+		// names from a constant list, a function stored in an attribute.
+		return b.engineTargets(m, arg)
 	case "call":
 		pos, _ := m.Args(arg)
 		if len(pos) == 0 {
@@ -298,14 +304,23 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 		if _, attr := lastAttr(m, callee); attr == "from_function" {
 			return b.targets(m, pos[0], depth+1)
 		}
+		ws := b.engineFuncs(m, callee) // log_tool_usage(fn), log_tool_usage a parameter
 		if w, ok := b.funcOf(m, callee); ok {
+			ws = []FuncRef{w}
+		}
+		if len(ws) > 0 {
 			var out []target
 			for _, t := range b.targets(m, pos[0], depth+1) {
-				t.wrappers = append(t.wrappers, w.Func)
+				for _, w := range ws {
+					t.wrappers = append(t.wrappers[:len(t.wrappers):len(t.wrappers)], w.Func)
+				}
 				out = append(out, t)
 			}
 			return out
 		}
+		// What the call returns (getattr(tools, name) for names iterated
+		// from a constant list).
+		return b.engineTargets(m, arg)
 	}
 	return nil
 }
@@ -493,6 +508,9 @@ func (b *builder) paramTargets(m *pyast.Module, id *pyast.Node, depth int) []tar
 	}
 	var out []target
 	for s := range b.callSitesOf(fn) {
+		if isTestModule(s.module) && !isTestModule(m) {
+			continue // what a test passes is not what the server registers
+		}
 		pos, kw := s.module.Args(s.call)
 		arg := kw[name]
 		if arg == nil && idx >= 0 && idx < len(pos) {
@@ -502,7 +520,9 @@ func (b *builder) paramTargets(m *pyast.Module, id *pyast.Node, depth int) []tar
 	}
 	if idx == 0 { // a decorator's parameter: the functions it decorates
 		for _, r := range b.decoratedWith(fn) {
-			out = append(out, target{ref: r})
+			if !isTestModule(r.Module) || isTestModule(m) {
+				out = append(out, target{ref: r})
+			}
 		}
 	}
 	return out
@@ -730,19 +750,23 @@ func (b *builder) registrationAssignment(m *pyast.Module, n *pyast.Node) {
 	}
 }
 
-// moduleFramework returns the framework of a server object bound or imported
-// at module level in m, if any.
+// moduleFramework returns the framework of a server object bound or a
+// server class imported at module level in m, if any.
 func (b *builder) moduleFramework(m *pyast.Module) Framework {
 	for _, name := range m.Scope.Names() {
-		for _, bd := range m.Scope.Local(name) {
-			if f := b.frameworkOfTypes(bd.Types(), 0); f != FrameworkUnknown {
-				return f
-			}
-			if bd.Kind == pyast.BindImport {
-				for _, t := range bd.Targets() {
-					if f := b.frameworkOfQual(t, 0); f != FrameworkUnknown {
-						return f
-					}
+		vals := b.engine.ModuleAttr(m, name)
+		if f := b.serverValues(vals); f != FrameworkUnknown {
+			return f
+		}
+		for _, v := range vals {
+			switch v.Kind {
+			case values.External:
+				if f, ok := serverClasses[v.Name]; ok {
+					return f
+				}
+			case values.Class:
+				if f := b.serverClassValue(v.Class); f != FrameworkUnknown {
+					return f
 				}
 			}
 		}

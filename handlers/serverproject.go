@@ -1,6 +1,10 @@
 package handlers
 
-import "github.com/mcplint/mcplint/pyast"
+import (
+	"strings"
+
+	"github.com/mcplint/mcplint/pyast"
+)
 
 // ServerUse is a place where the project builds an MCP server (ServerSites
 // holds only the direct constructions of a server class).
@@ -68,15 +72,19 @@ func (b *builder) serverClassOf(m *pyast.Module, n *pyast.Node) Framework {
 // serverClassOfNames is serverClassOf with the expression's names resolved.
 func (b *builder) serverClassOfNames(ns names) Framework {
 	for i, q := range ns.quals {
-		if f, ok := ServerClass(q); ok {
+		if f := extServer(q); f != FrameworkUnknown {
 			return f
 		}
-		if f := b.factoryFramework(q, 0); f != FrameworkUnknown {
-			return f
-		}
-		if ns.syms[i].class != nil {
-			if f := b.frameworkOfQual(q, 0); f != FrameworkUnknown {
+		if c := ns.syms[i].class; c != nil {
+			if f := b.serverClassValue(c); f != FrameworkUnknown {
 				return f
+			}
+		}
+		// A factory class method of a project subclass of fastmcp's
+		// FastMCP (Sub.from_openapi).
+		if j := strings.LastIndexByte(q, '.'); j >= 0 && serverFactories[q[j+1:]] {
+			if c := b.lookup(q[:j]).class; c != nil && b.serverClassValue(c) == PrefectFastMCP {
+				return PrefectFastMCP
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
+	"github.com/mcplint/mcplint/values"
 )
 
 // serverClasses maps the qualified names of MCP server classes to their
@@ -47,28 +48,6 @@ var serverFactories = map[string]bool{"from_openapi": true, "from_fastapi": true
 // serverFunctions are fastmcp functions that return a server (fastmcp 3's
 // replacement of FastMCP.as_proxy).
 var serverFunctions = map[string]Framework{"fastmcp.server.create_proxy": PrefectFastMCP}
-
-// factoryFramework returns PrefectFastMCP when q names a call that builds a
-// fastmcp server: a server function, or a factory class method of
-// fastmcp.FastMCP or of a project subclass of it; FrameworkUnknown otherwise.
-func (b *builder) factoryFramework(q string, depth int) Framework {
-	if f, ok := serverFunctions[q]; ok {
-		return f
-	}
-	i := strings.LastIndexByte(q, '.')
-	if i < 0 || !serverFactories[q[i+1:]] {
-		return FrameworkUnknown
-	}
-	cls := q[:i]
-	f, ok := serverClasses[cls]
-	if !ok && b.lookup(cls).class != nil {
-		f = b.frameworkOfQual(cls, depth+1)
-	}
-	if f != PrefectFastMCP {
-		return FrameworkUnknown
-	}
-	return f
-}
 
 // standalone decorators of PrefectHQ fastmcp (from fastmcp.tools import tool).
 var standaloneDecorators = map[string]string{
@@ -120,168 +99,51 @@ var addMethods = map[string]string{
 	"add_resource_fn": "resource", "add_template": "resource template",
 }
 
-// serverOf returns the framework of the server an expression refers to, and
-// its qualified name, following assignments, imports, factories, attributes
-// of self and annotated parameters.
+// serverOf returns the framework of the server an expression refers to,
+// as the value-flow engine evaluates it (engineservers.go), and the
+// qualified name the expression spells (none for a call).
 func (b *builder) serverOf(m *pyast.Module, expr *pyast.Node) (Framework, string) {
-	return b.serverOfDepth(m, expr, 0)
-}
-
-func (b *builder) serverOfDepth(m *pyast.Module, expr *pyast.Node, depth int) (Framework, string) {
 	expr = pyast.Unparen(expr)
-	if expr == nil || depth > 6 {
+	if expr == nil {
 		return FrameworkUnknown, ""
 	}
-	if expr.Kind() == "call" { // register(FastMCP("x")), make_server().tool
-		for _, q := range m.Resolve(pyast.Constructor(expr)) {
-			if f := b.frameworkOfQual(q, depth); f != FrameworkUnknown {
-				return f, ""
-			}
-		}
-		return FrameworkUnknown, ""
+	f := b.engineServerOf(m, expr)
+	if f == FrameworkUnknown || expr.Kind() == "call" {
+		return f, ""
 	}
-	s := m.ScopeAt(expr)
-	qs := m.ResolveIn(s, expr)
 	name := ""
-	if len(qs) > 0 {
+	if qs := m.ResolveIn(m.ScopeAt(expr), expr); len(qs) > 0 {
 		name = qs[0]
 	}
-	if f := b.frameworkOfTypes(m.TypesOf(expr), depth); f != FrameworkUnknown {
-		return f, name
-	}
-	// Parameters without annotation: infer from the arguments at call sites.
-	if expr.Kind() == "identifier" {
-		if f := b.paramServer(m, expr, depth); f != FrameworkUnknown {
-			return f, name
-		}
-	}
-	// An imported or aliased name: look at the definition in its module
-	// (a local value names none: locals.go).
-	if b.locals != nil && b.localOnly(m, s, expr) {
-		return FrameworkUnknown, name
-	}
-	for _, q := range qs {
-		if f := b.frameworkOfQual(q, depth); f != FrameworkUnknown {
-			return f, q
-		}
-	}
-	return FrameworkUnknown, name
+	return f, name
 }
 
-// frameworkOfTypes maps constructor / factory / annotation names to a framework.
-func (b *builder) frameworkOfTypes(types []string, depth int) Framework {
-	for _, t := range types {
-		if f, ok := serverClasses[t]; ok {
-			return f
-		}
-		if f := b.frameworkOfQual(t, depth); f != FrameworkUnknown {
-			return f
-		}
-	}
-	return FrameworkUnknown
-}
-
-// frameworkOfQual looks a qualified name up in the project: a server
-// subclass, a factory function returning a server, or a variable holding one.
-func (b *builder) frameworkOfQual(q string, depth int) Framework {
-	if depth > 6 {
-		return FrameworkUnknown
-	}
-	if f, ok := serverClasses[q]; ok {
+// frameworkOfQual returns the framework of what a qualified name is: an MCP
+// server class, server function or factory, a project class that is one or
+// subclasses one, a project function that returns a server, or a variable
+// holding one.
+func (b *builder) frameworkOfQual(q string) Framework {
+	if f := extServer(q); f != FrameworkUnknown {
 		return f
 	}
-	if f := b.factoryFramework(q, depth); f != FrameworkUnknown {
-		return f
-	}
-	sym := b.lookup(q)
-	switch {
-	case sym.class != nil:
-		for _, base := range sym.class.Bases {
-			for _, bq := range sym.module.Resolve(base) {
-				if f := b.frameworkOfQual(bq, depth+1); f != FrameworkUnknown {
-					return f
-				}
+	vals := b.engine.Qual(q)
+	for _, v := range vals {
+		var f Framework
+		switch v.Kind {
+		case values.Class:
+			f = b.serverClassValue(v.Class)
+		case values.Function:
+			if v.Func != nil {
+				f = b.serverValues(b.engine.Returns(v.Mod, v.Func))
 			}
+		case values.External:
+			f = extServer(v.Name)
 		}
-	case sym.fn != nil:
-		return b.factoryServer(sym.module, sym.fn, depth+1)
-	case len(sym.bindings) > 0:
-		for _, bd := range sym.bindings {
-			if f := b.frameworkOfTypes(bd.Types(), depth+1); f != FrameworkUnknown {
-				return f
-			}
-			for _, t := range bd.Targets() {
-				if t != q {
-					if f := b.frameworkOfQual(t, depth+1); f != FrameworkUnknown {
-						return f
-					}
-				}
-			}
-		}
-	}
-	return FrameworkUnknown
-}
-
-// factoryServer tells whether a function returns a server.
-func (b *builder) factoryServer(m *pyast.Module, fn *pyast.Function, depth int) Framework {
-	for _, q := range m.Resolve(pyast.ReturnAnnotation(fn)) {
-		if f := b.frameworkOfQual(q, depth+1); f != FrameworkUnknown {
+		if f != FrameworkUnknown {
 			return f
 		}
 	}
-	for _, v := range pyast.Returns(fn) {
-		switch v.Kind() {
-		case "call":
-			for _, q := range m.Resolve(pyast.Callee(v)) {
-				if f := b.frameworkOfQual(q, depth+1); f != FrameworkUnknown {
-					return f
-				}
-			}
-		case "identifier", "attribute":
-			if f, _ := b.serverOfDepth(m, v, depth+1); f != FrameworkUnknown {
-				return f
-			}
-		}
-	}
-	return FrameworkUnknown
-}
-
-// paramServer infers the server type of an unannotated parameter from the
-// arguments passed to it at the function's call sites in the project.
-func (b *builder) paramServer(m *pyast.Module, id *pyast.Node, depth int) Framework {
-	fn := m.FuncAt(id)
-	if fn == nil {
-		return FrameworkUnknown
-	}
-	name := m.Text(id)
-	idx := -1
-	for i, p := range fn.Params {
-		if p.Name == name {
-			idx = i
-		}
-	}
-	if idx < 0 || len(fn.Scope.Local(name)) != 1 {
-		return FrameworkUnknown
-	}
-	if fn.Class != nil {
-		idx-- // self is not passed
-	}
-	for site := range b.callSitesOf(fn) {
-		pos, kw := site.module.Args(site.call)
-		var arg *pyast.Node
-		if a := kw[name]; a != nil {
-			arg = a
-		} else if idx >= 0 && idx < len(pos) {
-			arg = pos[idx]
-		}
-		if arg == nil {
-			continue
-		}
-		if f, _ := b.serverOfDepth(site.module, arg, depth+1); f != FrameworkUnknown {
-			return f
-		}
-	}
-	return FrameworkUnknown
+	return b.serverValues(vals)
 }
 
 // decoratorKind returns the registration kind named by the last attribute of

@@ -54,8 +54,8 @@ func (b *builder) unservedTestServer(m *pyast.Module, site *pyast.Node) bool {
 		return false
 	}
 	for _, bd := range bs {
-		if bd.Kind != pyast.BindValue || bd.Node == nil || m.FuncAt(bd.Node) != f ||
-			b.frameworkOfTypes(bd.Types(), 0) == FrameworkUnknown {
+		if bd.Kind != pyast.BindValue || bd.Node == nil || m.FuncAt(bd.Node) != f || bd.Value() == nil || m.Unpacked(bd) >= 0 ||
+			b.serverValues(b.engine.Eval(m, bd.Value())) == FrameworkUnknown {
 			return false
 		}
 	}

@@ -341,7 +341,7 @@ func (e *Engine) fieldArguments(km *pyast.Module, k *pyast.Class, name string) S
 	}
 	var out Set
 	for _, s := range e.sitesNamed(k.Name) {
-		if s.def != nil {
+		if s.def != nil || !e.flowsInto(s.m, km) {
 			continue
 		}
 		ok := false

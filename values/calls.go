@@ -232,8 +232,24 @@ func (e *Engine) returns(m *pyast.Module, f *pyast.Function, ev *env) Set {
 		if len(out) == 0 {
 			out = out.add(&Value{Kind: Const, Text: "None"})
 		}
+		if ann := pyast.ReturnAnnotation(f); ann != nil && opaque(out) {
+			// What a library call returns (asyncio.run(build())) the
+			// engine cannot tell: the annotation says (-> FastMCP).
+			out = out.union(e.annotationValues(m, m.ScopeAt(ann), ann))
+		}
 		return out
 	})
+}
+
+// opaque reports whether s holds what a library call returns or an
+// unknown.
+func opaque(s Set) bool {
+	for _, v := range s {
+		if v.Kind == ExtResult || v.Kind == Unknown {
+			return true
+		}
+	}
+	return false
 }
 
 // paramBinding returns the values of a parameter binding.
@@ -309,7 +325,8 @@ type callSite struct {
 }
 
 // sitesNamed returns the calls and decorations whose callee's last name is
-// name (the candidates the engine then evaluates).
+// name (the candidates the engine then evaluates), in every module: those
+// of a module set aside count only for its own kind of code (flowsInto).
 func (e *Engine) sitesNamed(name string) []callSite {
 	if e.lazy.calls == nil {
 		e.lazy.calls = map[string][]callSite{}
@@ -325,12 +342,12 @@ func (e *Engine) sitesNamed(name string) []callSite {
 			return ""
 		}
 		for _, m := range e.mods {
-			if e.aside(m) {
-				continue
-			}
 			for call := range m.Nodes("call") {
 				if s := last(m, pyast.Callee(call)); s != "" {
 					e.lazy.calls[s] = append(e.lazy.calls[s], callSite{m: m, call: call})
+				}
+				if e.variableCallee(m, pyast.Callee(call)) {
+					e.lazy.varCalls = append(e.lazy.varCalls, callSite{m: m, call: call})
 				}
 			}
 			for _, f := range m.Funcs {
@@ -347,6 +364,107 @@ func (e *Engine) sitesNamed(name string) []callSite {
 	return e.lazy.calls[name]
 }
 
+// variableCallee reports whether a callee is computed (a call's result, a
+// subscript) or a name its scope binds to a value (a loop variable, a
+// parameter, an assignment), not to a def, a class or an import: what it
+// calls is whatever flows into it.
+func (e *Engine) variableCallee(m *pyast.Module, c *pyast.Node) bool {
+	c = pyast.Unparen(c)
+	if c != nil && (c.Kind() == "call" || c.Kind() == "subscript") {
+		return true // make()(x), TOOLS[name](x)
+	}
+	if c == nil || c.Kind() != "identifier" {
+		return false
+	}
+	_, bs, extra := e.lookupName(m, m.ScopeAt(c), m.TextView(c))
+	if len(extra) > 0 {
+		return true
+	}
+	for _, b := range bs {
+		switch b.Kind {
+		case pyast.BindValue, pyast.BindParam, pyast.BindAlias:
+			return true
+		}
+	}
+	return false
+}
+
+// usedAsValue reports whether the project uses a name other than by
+// calling it or defining it (an element, an argument, a value assigned or
+// returned): only then can a function of that name flow into a variable
+// callee.
+func (e *Engine) usedAsValue(name string) bool {
+	if e.lazy.asValue == nil {
+		e.lazy.asValue = map[string]bool{}
+		for _, m := range e.mods {
+			pyast.Walk(m.Root, func(n *pyast.Node) bool {
+				if n.Kind() != "identifier" {
+					return true
+				}
+				p := n.Parent()
+				if p == nil {
+					return false
+				}
+				switch p.Kind() {
+				case "list", "tuple", "set", "expression_list", "argument_list", "return_statement", "pair", "parenthesized_expression":
+				case "assignment", "keyword_argument":
+					if r := p.ChildByFieldName("right"); p.Kind() == "assignment" && (r == nil || r.Id() != n.Id()) {
+						return false
+					}
+					if v := p.ChildByFieldName("value"); p.Kind() == "keyword_argument" && (v == nil || v.Id() != n.Id()) {
+						return false
+					}
+				default:
+					return false
+				}
+				e.lazy.asValue[m.TextView(n)] = true
+				return false
+			})
+		}
+	}
+	return e.lazy.asValue[name]
+}
+
+// aliasesOf returns the names the project's imports bind name under
+// (from m import name as alias), each once, in module order.
+func (e *Engine) aliasesOf(name string) []string {
+	if e.lazy.aliases == nil {
+		e.lazy.aliases = map[string][]string{}
+		seen := map[[2]string]bool{}
+		for _, m := range e.mods {
+			for n := range m.Nodes("import_from_statement") {
+				for _, c := range pyast.NamedChildren(n) {
+					if c.Kind() != "aliased_import" {
+						continue
+					}
+					orig, alias := c.ChildByFieldName("name"), c.ChildByFieldName("alias")
+					if orig == nil || alias == nil {
+						continue
+					}
+					o := m.Text(orig)
+					if i := strings.LastIndexByte(o, '.'); i >= 0 {
+						o = o[i+1:]
+					}
+					k := [2]string{o, m.Text(alias)}
+					if k[0] != k[1] && !seen[k] {
+						seen[k] = true
+						e.lazy.aliases[k[0]] = append(e.lazy.aliases[k[0]], k[1])
+					}
+				}
+			}
+		}
+	}
+	return e.lazy.aliases[name]
+}
+
+// flowsInto reports whether what the code of module from passes flows into
+// the code of module to: always, but from a module set aside (a test) only
+// into others set aside (a test's calls of its own helpers count; what it
+// passes to the server's functions does not).
+func (e *Engine) flowsInto(from, to *pyast.Module) bool {
+	return !e.aside(from) || e.aside(to)
+}
+
 // argumentsOf returns the values the project's calls of f pass as its
 // parameter i (and, for a decorator, the functions it decorates).
 func (e *Engine) argumentsOf(m *pyast.Module, f *pyast.Function, i int) Set {
@@ -356,7 +474,16 @@ func (e *Engine) argumentsOf(m *pyast.Module, f *pyast.Function, i int) Set {
 	if f.Name == "__init__" && f.Class != nil {
 		sites = append(sites[:len(sites):len(sites)], e.sitesNamed(f.Class.Name)...)
 	}
+	for _, alias := range e.aliasesOf(f.Name) { // from .x import register as register_x
+		sites = append(sites[:len(sites):len(sites)], e.sitesNamed(alias)...)
+	}
+	if e.usedAsValue(f.Name) { // for reg in REGISTRARS: reg(mcp)
+		sites = append(sites[:len(sites):len(sites)], e.lazy.varCalls...)
+	}
 	for _, s := range sites {
+		if !e.flowsInto(s.m, m) {
+			continue
+		}
 		callee := s.call
 		if s.def == nil {
 			callee = pyast.Callee(s.call)

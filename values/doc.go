@@ -58,7 +58,7 @@
 // testdata/conformance that TestConformance runs, and what the engine
 // leaves unknown, and why.
 //
-// # What it replaces (issue 22)
+// # What it replaces
 //
 // Today each question is answered by a resolver that recognises a set of
 // shapes. The map, by the question each answers:
@@ -98,25 +98,32 @@
 //     comprehensionElems / loopValues / itemValues / memberValues
 //     (values.go): literals, what the project appends, extends, updates,
 //     comprehensions, tuple items, for-loop variables, inspect.getmembers.
-//   - "Is this a server object, of which framework?" builder.serverOf /
-//     serverOfDepth / frameworkOfTypes / frameworkOfQual / factoryServer /
-//     paramServer / factoryFramework (servers.go): constructor and factory
-//     names, subclasses, module variables, unannotated parameters by their
-//     call sites' arguments.
+//   - "Is this a server object, of which framework?" is asked of the
+//     engine (handlers/engineservers.go: the receiver's values, a call of
+//     a server class or factory, an instance of a project class with a
+//     server class in its MRO); serverOfDepth, frameworkOfTypes,
+//     paramServer, factoryServer and factoryFramework are deleted.
+//     handlers' serverClassOfNames (the constructions of server classes,
+//     ServerSites) still reads names.
 //   - "Which functions does this registration receive?" builder.targets /
 //     wrapperTargets / runsParentParam / isParamOf / castArg / nameFuncs /
 //     makes / paramTargets / decoratedWith / valueTargets / loopTargets
 //     (registrations.go), for decorated, registrationCall,
-//     constructorHandlers and registrationAssignment.
-//   - "Which registrations run?" live.go (liveRefs asks callees), and
-//     locals.go proves which local names resolve to nothing (a shortcut of
-//     Resolve, for speed).
+//     constructorHandlers and registrationAssignment; where they find
+//     nothing, the engine's functions (engineTargets: getattr over a
+//     constant list, a wrapper taken from a parameter, a closure a
+//     function returns, a decorator's wrapper unwrapped to what the
+//     decorator is applied to).
+//   - "Which registrations run?" live.go (liveRefs asks callees and the
+//     engine's callees, and skips calls under if False:), and locals.go
+//     proves which local names resolve to nothing (a shortcut of Resolve,
+//     for speed).
 //   - "What type is this receiver?" checkpoint's valueTypes (clients.go,
 //     fileio.go) over Module.TypesOf: annotations, constructors, async with,
 //     factories, for offload and client methods.
 //
-// The first consumer of the engine is the callee resolution of every call
-// (handlers/enginecallees.go): the resolvers' answer united with the
-// engine's. The next steps of issue 22 move the other questions to it and
-// delete the resolvers it covers.
+// The engine's consumers are the callee resolution of every call
+// (handlers/enginecallees.go: the resolvers' answer united with the
+// engine's), the server question and the registrations' fallback
+// (handlers/engineservers.go) and liveness (handlers/live.go).
 package values

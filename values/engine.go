@@ -70,6 +70,9 @@ type lazyIndexes struct {
 	mutBy        map[string][]mutation // mutations by container (mutationIndex)
 	mutBuilding  bool
 	calls        map[string][]callSite // calls by the last name of their callee
+	aliases      map[string][]string   // import aliases by the name imported (aliasesOf)
+	varCalls     []callSite            // calls of a variable (variableCallee)
+	asValue      map[string]bool       // names used as values (usedAsValue)
 	decorated    map[string][]*pyast.Function
 	subs         map[*pyast.Class][]*pyast.Class // project subclasses by base
 	subsBuilding bool
@@ -122,6 +125,13 @@ func (e *Engine) Eval(m *pyast.Module, n *pyast.Node) Set {
 
 // question answers one top-level question (e.mu held).
 func (e *Engine) question(m *pyast.Module, n *pyast.Node) Set {
+	e.begin()
+	return e.eval(m, n, nil)
+}
+
+// begin starts a top-level question (e.mu held): its budget is counted
+// afresh.
+func (e *Engine) begin() {
 	if !e.prepared {
 		// The project-wide indexes that evaluate code are built first,
 		// from no question (built inside one, they would see its
@@ -133,7 +143,6 @@ func (e *Engine) question(m *pyast.Module, n *pyast.Node) Set {
 	}
 	e.steps, e.truncated = 0, false
 	e.low = 1 << 30
-	return e.eval(m, n, nil)
 }
 
 // Callees returns the project functions a call can run: what its callee
@@ -319,10 +328,28 @@ func (e *Engine) resolveQual(q string, env *env) Set {
 			for _, a := range parts[i:] {
 				vals = e.attrOfSet(vals, a, nil)
 			}
+			if i < len(parts) && allMissing(vals) {
+				// A project module without the member: the name is a
+				// library's that a project file shares a name with (a
+				// package mcp_agent/mcp beside from mcp.server import
+				// Server).
+				break
+			}
 			return vals
 		}
 		return Set{&Value{Kind: External, Name: q}}
 	})
+}
+
+// allMissing reports whether s holds only unknowns of attributes nothing
+// binds.
+func allMissing(s Set) bool {
+	for _, v := range s {
+		if v.Kind != Unknown || !v.Missing {
+			return false
+		}
+	}
+	return len(s) > 0
 }
 
 const (
