@@ -22,6 +22,7 @@ func (b *builder) engineCallees() {
 	// values (a test's FileResource added to the resource manager is not
 	// one the server reads).
 	e := values.New(b.mods, values.Config{ModuleFiles: b.cfg.ModuleFiles, Aside: isTestModule})
+	b.engine = e
 	b.engineOf = map[*pyast.Node][]FuncRef{}
 	for _, m := range b.mods {
 		for call := range m.Nodes("call") {

@@ -69,6 +69,12 @@ type Index struct {
 	unguarded    []*pyast.Module // the starts that serve unguarded
 	servers      []ServerSite    // calls that construct a server
 	mcp1         mcp1Uses        // see MCP1APIs
+	// unresolved are the unresolved calls of handler reach, possible the
+	// index with the fallback's edges, fallback those edges by caller (on
+	// the possible index only): unresolved.go.
+	unresolved []UnresolvedCall
+	possible   *Index
+	fallback   map[*pyast.Function][]fallbackEdge
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.
