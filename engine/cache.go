@@ -209,7 +209,7 @@ type projectEntry struct {
 	// Unresolved and UnresolvedMatter are the summary's (ProjectSummary).
 	Unresolved       []UnresolvedCall
 	UnresolvedMatter bool
-	CodeMCP1 string // what ties the code to mcp 1.x, for the versions reports show
+	CodeMCP1         string // what ties the code to mcp 1.x, for the versions reports show
 	// Versions is what the reports print of the project's dependency
 	// files, so that a run reusing the entry reads none of them (a 20 MB
 	// uv.lock parsed again to print three versions).
