@@ -693,7 +693,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		case deps.No:
 			sev = rules.SeverityNone
 		}
-		if r.Kind == rules.CodeRule && sev > rules.SeverityNote && hx.ActiveGuard() == nil {
+		if r.Reach && sev > rules.SeverityNote && hx.ActiveGuard() == nil {
 			sum.UnresolvedMatter = true // an unresolved call can hide a crash of this rule
 		}
 		prepareIn := func(d *rules.Diagnostic, hx *handlers.Index) {
@@ -716,7 +716,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			}
 		}
 		prepare := func(d *rules.Diagnostic) { prepareIn(d, hx) }
-		possible := px != nil && r.Kind == rules.CodeRule
+		possible := px != nil && r.Reach
 		reported := map[possibleKey]bool{}
 		report := func(d rules.Diagnostic) {
 			if possible {
