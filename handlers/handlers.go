@@ -3,7 +3,11 @@
 // which functions of the project a handler can reach.
 package handlers
 
-import "github.com/mcplint/mcplint/pyast"
+import (
+	"sync"
+
+	"github.com/mcplint/mcplint/pyast"
+)
 
 // Framework is the library a handler is registered with.
 type Framework int
@@ -75,6 +79,8 @@ type Index struct {
 	unresolved []UnresolvedCall
 	possible   *Index
 	fallback   map[*pyast.Function][]fallbackEdge
+	chainOnce  sync.Once // makes chainFrom, PossibleChain's search
+	chainFrom  map[chainState]chainStep
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.

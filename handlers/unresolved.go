@@ -88,57 +88,21 @@ type ChainStep struct {
 // PossibleChain returns a shortest chain of calls from a handler (its
 // function or a wrapper) to f that follows at least one unresolved call to
 // a candidate, on the index Possible returned; false when there is none.
+// One breadth-first search from every handler at once, made on the first
+// question, answers them all (a walk up its tree per question).
 func (ix *Index) PossibleChain(f *pyast.Function) ([]ChainStep, bool) {
 	if ix == nil || ix.fallback == nil {
 		return nil, false
 	}
+	ix.chainOnce.Do(ix.chainTree)
 	b := ix.builder
-	type state struct {
-		f    *pyast.Function
-		used bool
-	}
-	type from struct {
-		prev state
-		via  *UnresolvedCall
-		root bool
-	}
-	seen := map[state]from{}
-	var queue []state
-	for _, h := range ix.Handlers {
-		for _, g := range append(append([]*pyast.Function{h.Func}, h.Wrappers...), h.AltWrappers...) {
-			s := state{g, false}
-			if _, ok := seen[s]; !ok {
-				seen[s] = from{root: true}
-				queue = append(queue, s)
-			}
-		}
-	}
-	goal := state{f, true}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		if s == goal {
-			break
-		}
-		for _, g := range b.successors(s.f) {
-			if t := (state{g, s.used}); !hasState(seen, t) {
-				seen[t] = from{prev: s}
-				queue = append(queue, t)
-			}
-		}
-		for _, e := range ix.fallback[s.f] {
-			if t := (state{e.to.Func, true}); !hasState(seen, t) {
-				seen[t] = from{prev: s, via: e.call}
-				queue = append(queue, t)
-			}
-		}
-	}
-	if _, ok := seen[goal]; !ok {
+	s := chainState{f, true}
+	if _, ok := ix.chainFrom[s]; !ok {
 		return nil, false
 	}
 	var out []ChainStep
-	for s := goal; ; {
-		fr := seen[s]
+	for {
+		fr := ix.chainFrom[s]
 		out = append(out, ChainStep{Func: FuncRef{b.moduleOf[s.f], s.f}, Via: fr.via})
 		if fr.root {
 			break
@@ -147,6 +111,54 @@ func (ix *Index) PossibleChain(f *pyast.Function) ([]ChainStep, bool) {
 	}
 	slices.Reverse(out)
 	return out, true
+}
+
+// chainState is a function reached by a chain, and whether the chain
+// followed an unresolved call to a candidate.
+type chainState struct {
+	f    *pyast.Function
+	used bool
+}
+
+// chainStep is how the search of chainTree first reached a state.
+type chainStep struct {
+	prev chainState
+	via  *UnresolvedCall
+	root bool
+}
+
+// chainTree searches the call graph with the fallback's edges breadth
+// first from every handler, over chainStates, for PossibleChain.
+func (ix *Index) chainTree() {
+	b := ix.builder
+	seen := map[chainState]chainStep{}
+	var queue []chainState
+	for _, h := range ix.Handlers {
+		for _, g := range append(append([]*pyast.Function{h.Func}, h.Wrappers...), h.AltWrappers...) {
+			s := chainState{g, false}
+			if _, ok := seen[s]; !ok {
+				seen[s] = chainStep{root: true}
+				queue = append(queue, s)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for _, g := range b.successors(s.f) {
+			if t := (chainState{g, s.used}); !hasState(seen, t) {
+				seen[t] = chainStep{prev: s}
+				queue = append(queue, t)
+			}
+		}
+		for _, e := range ix.fallback[s.f] {
+			if t := (chainState{e.to.Func, true}); !hasState(seen, t) {
+				seen[t] = chainStep{prev: s, via: e.call}
+				queue = append(queue, t)
+			}
+		}
+	}
+	ix.chainFrom = seen
 }
 
 func hasState[K comparable, V any](m map[K]V, k K) bool {

@@ -45,6 +45,10 @@ func PossiblyReached(d *Diagnostic, px *handlers.Index) bool {
 		}
 		steps = append(steps, name)
 	}
+	if len(steps) > maxChainSteps { // a long chain: its start and its end
+		n := len(steps) - maxChainSteps + 1
+		steps = append(append(steps[:2:2], fmt.Sprintf("... (%d more)", n)), steps[len(steps)-(maxChainSteps-3):]...)
+	}
 	head, notes := Headline(d.Message)
 	lines := append([]string{"possibly reached: " + head}, notes...)
 	lines = append(lines, "possibly reached through "+strings.Join(steps, " -> "))
@@ -52,6 +56,9 @@ func PossiblyReached(d *Diagnostic, px *handlers.Index) bool {
 	d.Related = append(related, d.Related...)
 	return true
 }
+
+// maxChainSteps is how many steps of a chain a message shows at most.
+const maxChainSteps = 10
 
 // shortQual is f's qualified name without its module's (Class.method).
 func shortQual(r handlers.FuncRef) string {
