@@ -70,7 +70,7 @@ async def tool(k: str):
 		got[line] = s
 	}
 	want := map[int]string{
-		9:  "followed:impl.cb",   // cb(1, 2): a parameter passed what the engine cannot tell
+		9:  "followed:impl.cb",         // cb(1, 2): a parameter passed what the engine cannot tell
 		12: "followed:impl.Store.put",  // a default fills value
 		13: "followed:impl.Store.put",  // ttl is keyword-only
 		14: "followed:-",               // no parameter nope, no **kwargs
