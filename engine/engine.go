@@ -251,8 +251,9 @@ type UnresolvedCall struct {
 	// Matching counts the project defs that match it by name and arity;
 	// Followed says whether the analysis followed it to each (at most
 	// handlers.MaxCandidates of them, and the callee has a name).
-	Matching int
-	Followed bool
+	Matching   int
+	Followed   bool
+	Candidates []string // the qualified names of the defs it was followed to
 }
 
 // NotFollowed counts the unresolved calls the analysis could not follow

@@ -795,8 +795,12 @@ func unresolvedCalls(hx *handlers.Index) []UnresolvedCall {
 	var out []UnresolvedCall
 	for _, u := range hx.UnresolvedCalls() {
 		m := u.Caller.Module
+		var cands []string
+		for _, c := range u.Candidates {
+			cands = append(cands, c.Func.Qual)
+		}
 		out = append(out, UnresolvedCall{Path: m.Path, Line: m.Pos(int(u.Call.StartByte())).Line,
-			Callee: escape.Line(m.Text(pyast.Callee(u.Call)), escape.CodeRunes), Matching: u.Matching, Followed: u.Followed()})
+			Callee: escape.Line(m.Text(pyast.Callee(u.Call)), escape.CodeRunes), Matching: u.Matching, Followed: u.Followed(), Candidates: cands})
 	}
 	return out
 }

@@ -254,7 +254,7 @@ func printUnresolved(w io.Writer, p *engine.ProjectSummary) {
 		case u.Followed && u.Matching == 0:
 			what = "no project def of its name admits its arguments"
 		case u.Followed:
-			what = fmt.Sprintf("followed to %d project def%s of its name and arity", u.Matching, plural(u.Matching))
+			what = fmt.Sprintf("followed to %d project def%s of its name and arity: %s", u.Matching, plural(u.Matching), escape.Visible(strings.Join(u.Candidates, ", ")))
 		case u.Matching > 0:
 			what = fmt.Sprintf("not followed: %d project defs of its name and arity (at most %d are followed)", u.Matching, handlers.MaxCandidates)
 		}
