@@ -16,7 +16,8 @@ import (
 //
 // Such a call is an unresolved call when the engine's value of its callee
 // (and of its receiver, for obj.m(...)) holds nothing but unknowns (None
-// aside: a method of None raises), and the project defines a function of
+// aside: a method of None raises; and an attribute a known module or class
+// does not have is known to be no project function), and the project defines a function of
 // its name (a method for obj.m(...), a function outside a class for
 // m(...)), or the callee has no name (handlers[key](...)). Not unresolved:
 // a callee or receiver the engine resolves to anything else (a library's
@@ -328,12 +329,14 @@ func (b *builder) unresolved(r FuncRef, call *pyast.Node, byName map[string][]Fu
 }
 
 // unknownOnly reports whether a value set holds an unknown and nothing
-// else but None.
+// else but None. An attribute a known module or class does not bind
+// (Value.Missing) is not unknown: the engine knows what it was looked up
+// on, and no project code binds it there.
 func unknownOnly(s values.Set) bool {
 	some := false
 	for _, v := range s {
 		switch {
-		case v.Kind == values.Unknown:
+		case v.Kind == values.Unknown && !v.Missing:
 			some = true
 		case v.Kind == values.Const && v.Text == "None":
 		default:
