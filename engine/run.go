@@ -672,7 +672,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	}
 
 	sum.Unresolved = unresolvedCalls(hx)
-	px := hx.Possible() // the call graph with the fallback's edges (possible.go)
+	px := hx.Possible() // the call graph with the fallback's edges (handlers/unresolved.go)
 	tooComplex := map[*pyast.Function]bool{}
 	for _, r := range e.rulesToRun() {
 		if r.Run == nil || r.Kind == rules.CodeRule && len(hx.ReachableFuncs()) == 0 {
