@@ -737,8 +737,19 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		pass.CodeUnseen = e.codeUnseen(pr)
 		pass.ScriptServer = pr.scriptServer || pr.codeElsewhere
 		pass.FunctionSteps = e.opts.limits().FunctionSteps
+		// A function too complex for one rule is for the others too (they
+		// share the analysis): one MCP000 each.
+		tooComplexIn := func(p *rules.Pass) {
+			for _, tc := range p.TooComplex() {
+				if !tooComplex[tc.Func] {
+					tooComplex[tc.Func] = true
+					e.tooComplex(tc)
+					e.keepSeen(tc.Module.Path, seen)
+				}
+			}
+		}
 		e.runRule(r, pass, pr.dir)
-		passes := []*rules.Pass{pass}
+		tooComplexIn(pass)
 		if possible {
 			// The rule again, on the call graph with the fallback's edges:
 			// what it reports there and not above is possibly reached, a
@@ -756,19 +767,9 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 			})
 			again.PyFiles, again.ReadFile = pass.PyFiles, pass.ReadFile
 			again.CodeUnseen, again.ScriptServer, again.FunctionSteps = pass.CodeUnseen, pass.ScriptServer, pass.FunctionSteps
+			pass = nil // its analysis is done with: not kept alive beside the second's
 			e.runRule(r, again, pr.dir)
-			passes = append(passes, again)
-		}
-		// A function too complex for one rule is for the others too (they
-		// share the analysis): one MCP000 each.
-		for _, p := range passes {
-			for _, tc := range p.TooComplex() {
-				if !tooComplex[tc.Func] {
-					tooComplex[tc.Func] = true
-					e.tooComplex(tc)
-					e.keepSeen(tc.Module.Path, seen)
-				}
-			}
+			tooComplexIn(again)
 		}
 	}
 	e.sink.mu.Lock()

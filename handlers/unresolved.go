@@ -178,6 +178,8 @@ type fallbackEdge struct {
 // the candidates of those it follows, of possibly reached code, and makes
 // the index Possible returns.
 func (b *builder) unresolvedCalls() {
+	// The engine's memo is large: nothing asks it after this.
+	defer func() { b.engine = nil }()
 	ix := b.out
 	if len(ix.Handlers) == 0 || b.engine == nil || ix.sets == nil {
 		return
