@@ -206,7 +206,10 @@ type projectEntry struct {
 	Guard    *GuardSummary
 	Skipped  []Skip
 	Modules  int
-	CodeMCP1 string // what ties the code to mcp 1.x, for the versions reports show
+	// Unresolved and UnresolvedMatter are the summary's (ProjectSummary).
+	Unresolved       []UnresolvedCall
+	UnresolvedMatter bool
+	CodeMCP1         string // what ties the code to mcp 1.x, for the versions reports show
 	// Versions is what the reports print of the project's dependency
 	// files, so that a run reusing the entry reads none of them (a 20 MB
 	// uv.lock parsed again to print three versions).

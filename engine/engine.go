@@ -235,6 +235,12 @@ type ProjectSummary struct {
 	// Skipped are the project's Python files the analysis did not parse,
 	// and why (--verbose lists them), by path.
 	Skipped []Skip
+	// Unresolved are the calls in handler reach the analysis could not
+	// resolve (handlers.UnresolvedCall), by file and line; UnresolvedMatter
+	// says whether those it could not follow can hide a crash here (see
+	// NotFollowed).
+	Unresolved       []UnresolvedCall
+	UnresolvedMatter bool
 
 	codeMCP1 string // what ties the code to mcp 1.x (deps.Project.SetCodeNeedsMCP1)
 
@@ -248,6 +254,37 @@ type ProjectSummary struct {
 	deps     *deps.Project
 	versions *deps.Project                  // what Versions read while deps was not read
 	loadDeps func(style bool) *deps.Project // for an analysis taken from the cache, until Deps reads
+}
+
+// UnresolvedCall is a call in handler reach whose callee the analysis
+// could not tell (handlers.UnresolvedCall).
+type UnresolvedCall struct {
+	Path   string
+	Line   int
+	Callee string // the callee's text, cut to a line
+	// Matching counts the project defs that match it by name and arity;
+	// Followed says whether the analysis followed it to each (at most
+	// handlers.MaxCandidates of them, and the callee has a name).
+	Matching   int
+	Followed   bool
+	Candidates []string // the qualified names of the defs it was followed to
+}
+
+// NotFollowed counts the unresolved calls the analysis could not follow
+// that could hide a crash: none when no code rule can crash the
+// project's versions, or a respond/cancel guard covers the project
+// (UnresolvedMatter false).
+func (p *ProjectSummary) NotFollowed() int {
+	if !p.UnresolvedMatter {
+		return 0
+	}
+	n := 0
+	for _, u := range p.Unresolved {
+		if !u.Followed {
+			n++
+		}
+	}
+	return n
 }
 
 // Deps is what the project's dependency files say. For an analysis taken

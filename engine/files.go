@@ -260,7 +260,7 @@ func (e *runner) analyse(pr *project, ps *projState) *projectRun {
 // newProjectEntry is the cache entry of an analysis.
 func newProjectEntry(ps *projState, diags []rules.Diagnostic, sum *ProjectSummary) *projectEntry {
 	ent := &projectEntry{Diags: append([]rules.Diagnostic(nil), diags...), Handlers: packHandlers(sum.Handlers), Guard: sum.Guard, Skipped: sum.Skipped, Modules: sum.Modules, CodeMCP1: sum.codeMCP1,
-		Versions: recordVersions(sum.deps)}
+		Unresolved: sum.Unresolved, UnresolvedMatter: sum.UnresolvedMatter, Versions: recordVersions(sum.deps)}
 	ent.handlersOnce.Do(func() { ent.handlers, ent.handlersOK = sum.Handlers, true })
 	for _, r := range ps.reads {
 		ent.Extra = append(ent.Extra, r)
@@ -341,7 +341,7 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 	}
 	top := *e
 	top.ps = &projState{srcs: depSrcs, facts: map[string]*fileEntry{}}
-	return &ProjectSummary{Dir: pr.dir, Handlers: hs, Guard: ent.Guard, Skipped: ent.Skipped, Modules: ent.Modules, codeMCP1: ent.CodeMCP1, Joined: pr.joined, recorded: ent.Versions,
+	return &ProjectSummary{Dir: pr.dir, Handlers: hs, Guard: ent.Guard, Skipped: ent.Skipped, Modules: ent.Modules, Unresolved: ent.Unresolved, UnresolvedMatter: ent.UnresolvedMatter, codeMCP1: ent.CodeMCP1, Joined: pr.joined, recorded: ent.Versions,
 		loadDeps: func(style bool) *deps.Project {
 			proj := top.loadDeps(pr, style)
 			proj.SetCodeNeedsMCP1(ent.CodeMCP1)

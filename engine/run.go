@@ -18,6 +18,7 @@ import (
 	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
+	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/internal/safeio"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/rules"
@@ -765,6 +766,8 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		})
 	}
 
+	sum.Unresolved = unresolvedCalls(hx)
+	px := hx.Possible() // the call graph with the fallback's edges (handlers/unresolved.go)
 	tooComplex := map[*pyast.Function]bool{}
 	for _, r := range e.rulesToRun() {
 		if r.Run == nil || r.Kind == rules.CodeRule && len(hx.ReachableFuncs()) == 0 {
@@ -785,7 +788,10 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		case deps.No:
 			sev = rules.SeverityNone
 		}
-		prepare := func(d *rules.Diagnostic) {
+		if r.Reach && sev > rules.SeverityNote && hx.ActiveGuard() == nil {
+			sum.UnresolvedMatter = true // an unresolved call can hide a crash of this rule
+		}
+		prepareIn := func(d *rules.Diagnostic, hx *handlers.Index) {
 			if d.Exposure == deps.No { // the rule knows it cannot happen here
 				d.Severity = rules.SeverityNone
 			} else {
@@ -804,7 +810,13 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 				d.Severity = rules.SeverityNote
 			}
 		}
+		prepare := func(d *rules.Diagnostic) { prepareIn(d, hx) }
+		possible := px != nil && r.Reach
+		reported := map[possibleKey]bool{}
 		report := func(d rules.Diagnostic) {
+			if possible {
+				reported[keyOf(&d)] = true
+			}
 			prepare(&d)
 			e.add(d)
 			e.keepSeen(d.Path, seen)
@@ -820,15 +832,39 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		pass.CodeUnseen = e.codeUnseen(pr)
 		pass.ScriptServer = pr.scriptServer || pr.codeElsewhere
 		pass.FunctionSteps = e.opts.limits().FunctionSteps
-		e.runRule(r, pass, pr.dir)
 		// A function too complex for one rule is for the others too (they
 		// share the analysis): one MCP000 each.
-		for _, tc := range pass.TooComplex() {
-			if !tooComplex[tc.Func] {
-				tooComplex[tc.Func] = true
-				e.tooComplex(tc)
-				e.keepSeen(tc.Module.Path, seen)
+		tooComplexIn := func(p *rules.Pass) {
+			for _, tc := range p.TooComplex() {
+				if !tooComplex[tc.Func] {
+					tooComplex[tc.Func] = true
+					e.tooComplex(tc)
+					e.keepSeen(tc.Module.Path, seen)
+				}
 			}
+		}
+		e.runRule(r, pass, pr.dir)
+		tooComplexIn(pass)
+		if possible {
+			// The rule again, on the call graph with the fallback's edges:
+			// what it reports there and not above is possibly reached, a
+			// warning at most.
+			again := rules.NewPass(r, pr.dir, proj, mods, px, func(d rules.Diagnostic) {
+				k := keyOf(&d)
+				if reported[k] || !rules.PossiblyReached(&d, px) {
+					return
+				}
+				reported[k] = true
+				prepareIn(&d, px)
+				d.Severity = min(d.Severity, rules.SeverityWarning)
+				e.add(d)
+				e.keepSeen(d.Path, seen)
+			})
+			again.PyFiles, again.ReadFile = pass.PyFiles, pass.ReadFile
+			again.CodeUnseen, again.ScriptServer, again.FunctionSteps = pass.CodeUnseen, pass.ScriptServer, pass.FunctionSteps
+			pass = nil // its analysis is done with: not kept alive beside the second's
+			e.runRule(r, again, pr.dir)
+			tooComplexIn(again)
 		}
 	}
 	e.sink.mu.Lock()
@@ -836,6 +872,33 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	e.sink.mu.Unlock()
 	sort.Slice(sum.Skipped, func(i, j int) bool { return sum.Skipped[i].Path < sum.Skipped[j].Path })
 	return sum
+}
+
+// possibleKey is where a code rule reports: a finding of the run on the
+// fallback's call graph (handlers.Index.Possible) at the place of one the
+// resolved graph gave is that one, not a possibly reached one.
+type possibleKey struct {
+	code, path string
+	start, end int
+}
+
+func keyOf(d *rules.Diagnostic) possibleKey {
+	return possibleKey{d.Code, d.Path, d.Start.Offset, d.End.Offset}
+}
+
+// unresolvedCalls lists the unresolved calls of hx for the summary.
+func unresolvedCalls(hx *handlers.Index) []UnresolvedCall {
+	var out []UnresolvedCall
+	for _, u := range hx.UnresolvedCalls() {
+		m := u.Caller.Module
+		var cands []string
+		for _, c := range u.Candidates {
+			cands = append(cands, c.Func.Qual)
+		}
+		out = append(out, UnresolvedCall{Path: m.Path, Line: m.Pos(int(u.Call.StartByte())).Line,
+			Callee: escape.Line(m.Text(pyast.Callee(u.Call)), escape.CodeRunes), Matching: u.Matching, Followed: u.Followed(), Candidates: cands})
+	}
+	return out
 }
 
 // guardOf returns the respond/cancel guard that closes what finding d of

@@ -101,7 +101,8 @@ type builder struct {
 	// engineOf are the project functions the value-flow engine finds each
 	// call can run (enginecallees.go), found before the workers start.
 	engineOf map[*pyast.Node][]FuncRef
-	// engine is the value-flow engine of the project; serverAt holds its
+	// engine is the value-flow engine of the project (engineCallees and
+	// unresolvedCalls ask it); serverAt holds its
 	// answer to "is this object a server" for the objects of registration
 	// and run methods (engineservers.go), found before the workers start.
 	engine   *values.Engine
@@ -185,6 +186,7 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	b.dropDisabled()
 	b.reach()
 	b.findGuards()
+	b.unresolvedCalls()
 	return b.out
 }
 
@@ -781,9 +783,15 @@ func (b *builder) callSitesOf(f *pyast.Function) iter.Seq[site] {
 // graph they form for ReachedFrom (reachSets), then lists the reached call
 // sites and functions.
 func (b *builder) reach() {
-	ix := b.out
-	node := b.reachSets()
-	for _, s := range b.sites {
+	b.reachInto(b.out, b.sites, b.successors)
+}
+
+// reachInto is reach for index ix over the call sites sites and the
+// successors succ (the resolved graph, or that graph with the fallback
+// edges of unresolved.go).
+func (b *builder) reachInto(ix *Index, sites []site, succ func(*pyast.Function) []*pyast.Function) {
+	node := b.reachSets(ix, succ)
+	for _, s := range sites {
 		if _, ok := node[s.caller]; ok {
 			ix.callers[s.callee.Func] = append(ix.callers[s.callee.Func], CallSite{Caller: FuncRef{s.module, s.caller}, Call: s.call, Callee: s.callee})
 		}
@@ -804,8 +812,7 @@ func (b *builder) reach() {
 // reachSets finds the functions the handlers can run, in one traversal from
 // every handler's entry points at once (linear in the call graph), numbers
 // them, and condenses the graph they form (reachsets.go).
-func (b *builder) reachSets() (node map[*pyast.Function]int32) {
-	ix := b.out
+func (b *builder) reachSets(ix *Index, successors func(*pyast.Function) []*pyast.Function) (node map[*pyast.Function]int32) {
 	node = map[*pyast.Function]int32{}
 	var funcs []*pyast.Function // by node
 	startsAt := map[*pyast.Function][]int32{}
@@ -824,12 +831,12 @@ func (b *builder) reachSets() (node map[*pyast.Function]int32) {
 		}
 		node[f] = int32(len(funcs))
 		funcs = append(funcs, f)
-		queue = append(queue, b.successors(f)...)
+		queue = append(queue, successors(f)...)
 	}
 	succOff := make([]int32, len(funcs)+1)
 	var succ []int32
 	for v, f := range funcs {
-		for _, g := range b.successors(f) {
+		for _, g := range successors(f) {
 			succ = append(succ, node[g])
 		}
 		succOff[v+1] = int32(len(succ))

@@ -3,7 +3,11 @@
 // which functions of the project a handler can reach.
 package handlers
 
-import "github.com/mcplint/mcplint/pyast"
+import (
+	"sync"
+
+	"github.com/mcplint/mcplint/pyast"
+)
 
 // Framework is the library a handler is registered with.
 type Framework int
@@ -69,6 +73,14 @@ type Index struct {
 	unguarded    []*pyast.Module // the starts that serve unguarded
 	servers      []ServerSite    // calls that construct a server
 	mcp1         mcp1Uses        // see MCP1APIs
+	// unresolved are the unresolved calls of handler reach, possible the
+	// index with the fallback's edges, fallback those edges by caller (on
+	// the possible index only): unresolved.go.
+	unresolved []UnresolvedCall
+	possible   *Index
+	fallback   map[*pyast.Function][]fallbackEdge
+	chainOnce  sync.Once // makes chainFrom, PossibleChain's search
+	chainFrom  map[chainState]chainStep
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.

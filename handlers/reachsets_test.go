@@ -276,7 +276,7 @@ func BenchmarkReachedFromChain(b *testing.B) {
 			funcs := ix.ReachableFuncs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				ix.builder.reachSets()
+				ix.builder.reachSets(ix, ix.builder.successors)
 				for _, r := range funcs {
 					if len(ix.ReachedFrom(r.Func)) != 1 {
 						b.Fatal("not reached")

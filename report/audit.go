@@ -40,7 +40,7 @@ func AuditMarkdown(w io.Writer, repos []Audited, opts Options) error {
 	}
 	fmt.Fprintf(&b, "**Worst verdict: crashes on cancel: %s** · %s: %d yes, %d unknown, %d no\n\n",
 		Worst(repos), plural(len(repos), "repository"), counts[VerdictYes], counts[VerdictUnknown], counts[VerdictNo])
-	b.WriteString("| Repository | mcp | fastmcp | anyio | Handlers | Findings | Crashes on cancel |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| Repository | mcp | fastmcp | anyio | Handlers | Findings | Unresolved calls | Crashes on cancel |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range repos {
 		writeAuditRows(&b, r)
 	}
@@ -77,11 +77,11 @@ func writeAuditRows(b *strings.Builder, r Audited) {
 		} else {
 			versions(res.Projects[0])
 		}
-		fmt.Fprintf(b, " %d | %s | %s |\n", handlers, cell(allCodeCounts(res)), verdictCell(r.Verdict()))
+		fmt.Fprintf(b, " %d | %s | %s | %s |\n", handlers, cell(allCodeCounts(res)), unresolvedCell(res.Projects...), verdictCell(r.Verdict()))
 		return
 	}
-	fmt.Fprintf(b, "| %s (%s) | – | – | – | %d | %s | %s |\n", cell(mdCode(r.Path)), plural(len(res.Projects), "project"),
-		handlers, cell(allCodeCounts(res)), verdictCell(r.Verdict()))
+	fmt.Fprintf(b, "| %s (%s) | – | – | – | %d | %s | %s | %s |\n", cell(mdCode(r.Path)), plural(len(res.Projects), "project"),
+		handlers, cell(allCodeCounts(res)), unresolvedCell(res.Projects...), verdictCell(r.Verdict()))
 	projects := indexProjects(res)
 	verdicts := projects.verdicts()
 	byProject := map[*engine.ProjectSummary][]*rules.Diagnostic{}
@@ -92,8 +92,22 @@ func writeAuditRows(b *strings.Builder, r Audited) {
 	for _, p := range res.Projects {
 		fmt.Fprintf(b, "| ↳ %s |", cell(mdCode(p.Dir)))
 		versions(p)
-		fmt.Fprintf(b, " %d | %s | %s |\n", len(p.Handlers), cell(codeCounts(byProject[p])), verdictCell(verdicts[p]))
+		fmt.Fprintf(b, " %d | %s | %s | %s |\n", len(p.Handlers), cell(codeCounts(byProject[p])), unresolvedCell(p), verdictCell(verdicts[p]))
 	}
+}
+
+// unresolvedCell counts the unresolved calls in handler reach of projects,
+// with those not followed that could hide a crash: "12 (3 not followed)".
+func unresolvedCell(ps ...*engine.ProjectSummary) string {
+	n, not := 0, 0
+	for _, p := range ps {
+		n += len(p.Unresolved)
+		not += p.NotFollowed()
+	}
+	if not == 0 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%d (%d not followed)", n, not)
 }
 
 func allCodeCounts(res *engine.Result) string {

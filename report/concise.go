@@ -39,7 +39,7 @@ func Concise(w io.Writer, res *engine.Result, opts Options) error {
 		}
 	}
 	if !opts.Quiet {
-		writeSummary(b, Count(ds, opts.Unsafe), opts, p)
+		writeSummary(b, Count(ds, opts.Unsafe), NotFollowed(res), opts, p)
 	}
 	return b.Flush()
 }

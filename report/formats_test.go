@@ -534,10 +534,10 @@ func TestAuditRowPerProject(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"| `mono` (2 projects) | – | – | – | 1 | MCP101 ×1 | **yes** |\n",
-		"| ↳ `.` | not declared | not declared | not declared | 1 | MCP101 ×1 | **yes** |\n",
-		"| ↳ `sub` | not declared | not declared | not declared | 0 | none | unknown |\n",
-		"| `one` | not declared | not declared | not declared | 1 | none | no |\n",
+		"| `mono` (2 projects) | – | – | – | 1 | MCP101 ×1 | 0 | **yes** |\n",
+		"| ↳ `.` | not declared | not declared | not declared | 1 | MCP101 ×1 | 0 | **yes** |\n",
+		"| ↳ `sub` | not declared | not declared | not declared | 0 | none | 0 | unknown |\n",
+		"| `one` | not declared | not declared | not declared | 1 | none | 0 | no |\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("audit lacks %q:\n%s", want, out)

@@ -109,6 +109,12 @@ type JSONProject struct {
 	// other folders (a workspace member, a compiled requirements file, a
 	// nested package's code), and why.
 	Joined []string `json:"joined"`
+	// UnresolvedCalls counts the calls in handler reach whose callee the
+	// analysis could not tell; NotFollowed those of them it could not
+	// follow to the project defs they may call and that could hide a
+	// crash (docs/findings.md, "Calls the analysis cannot follow").
+	UnresolvedCalls int `json:"unresolved_calls"`
+	NotFollowed     int `json:"not_followed"`
 }
 
 // JSONSource is one dependency file of a project (deps.VersionSource).
@@ -238,6 +244,7 @@ func jsonProject(p *engine.ProjectSummary, v Verdict) JSONProject {
 		jp.Sources = append(jp.Sources, JSONSource{Path: s.Path, Role: s.Role, Why: s.Why, Decides: s.Decides})
 	}
 	jp.Joined = append([]string{}, p.Joined...)
+	jp.UnresolvedCalls, jp.NotFollowed = len(p.Unresolved), p.NotFollowed()
 	for _, h := range p.Handlers {
 		jp.Handlers = append(jp.Handlers, JSONHandler{Name: h.Name, Kind: h.Kind, Framework: h.Framework.String(), Async: h.Async, Path: h.Path, Line: h.Line})
 	}

@@ -339,6 +339,8 @@ func (j *jsonWriter) project(p *JSONProject) {
 	})
 	j.field("joined")
 	j.strings(p.Joined)
+	j.intField("unresolved_calls", p.UnresolvedCalls)
+	j.intField("not_followed", p.NotFollowed)
 	j.close('}')
 }
 

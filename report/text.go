@@ -80,7 +80,7 @@ func Text(w io.Writer, res *engine.Result, opts Options) error {
 		}
 	}
 	if !opts.Quiet {
-		writeSummary(b, c, opts, p)
+		writeSummary(b, c, NotFollowed(res), opts, p)
 	}
 	return b.Flush()
 }
@@ -350,15 +350,40 @@ func writeStatistics(b sink, ds []rules.Diagnostic, opts Options) {
 	}
 }
 
-func writeSummary(b sink, c Counts, opts Options, p painter) {
+// NotFollowed counts the calls in handler reach of the run's projects that
+// the analysis could not follow and that could hide a crash
+// (engine.ProjectSummary.NotFollowed).
+func NotFollowed(res *engine.Result) int {
+	n := 0
+	for _, p := range res.Projects {
+		n += p.NotFollowed()
+	}
+	return n
+}
+
+func unfollowedLine(n int) string {
+	verb := "calls"
+	if n == 1 {
+		verb = "call"
+	}
+	return fmt.Sprintf("%d %s in handler code could not be followed (--verbose lists them)", n, verb)
+}
+
+// writeSummary writes the summary: "All checks passed!" only when nothing
+// was found and no call that could hide a crash was left unfollowed
+// (notFollowed); else the counts, and a line for those calls.
+func writeSummary(b sink, c Counts, notFollowed int, opts Options, p painter) {
 	o := opts.Outcome
 	fixed := 0
 	if o != nil {
 		fixed = o.Fixed
 	}
 	switch {
-	case c.Total == 0 && fixed == 0:
+	case c.Total == 0 && fixed == 0 && notFollowed == 0:
 		b.WriteString(p.paint(ansiBold, "All checks passed!") + "\n")
+	case c.Total == 0 && fixed == 0:
+		fmt.Fprintf(b, "No findings, but %s.\n", unfollowedLine(notFollowed))
+		notFollowed = 0 // said
 	case o != nil:
 		fmt.Fprintf(b, "Found %s (%d fixed, %d remaining).\n", plural(c.Total+fixed, "finding"), fixed, c.Total)
 		if c.Total > 0 {
@@ -366,6 +391,9 @@ func writeSummary(b sink, c Counts, opts Options, p painter) {
 		}
 	default:
 		fmt.Fprintf(b, "Found %s: %s.\n", plural(c.Total, "finding"), c.breakdown())
+	}
+	if notFollowed > 0 {
+		fmt.Fprintf(b, "Also, %s.\n", unfollowedLine(notFollowed))
 	}
 	if o != nil {
 		if len(o.Files) > 0 {

@@ -35,6 +35,7 @@ var mcp101 = Register(&Rule{
 	Code:      "MCP101",
 	Name:      "uncancellable-thread-await",
 	Kind:      CodeRule,
+	Reach:     true,
 	Severity:  SeverityError,
 	Fix:       FixSometimes,
 	Tags:      []string{"cancellation", "mcp-1x", "crash", "correctness", "threads"},

@@ -31,6 +31,7 @@ var mcp102 = Register(&Rule{
 	Code:      "MCP102",
 	Name:      "shielded-handler-scope",
 	Kind:      CodeRule,
+	Reach:     true,
 	Severity:  SeverityError,
 	Fix:       FixSometimes,
 	Tags:      []string{"cancellation", "mcp-1x", "crash", "anyio"},

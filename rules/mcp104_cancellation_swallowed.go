@@ -81,6 +81,7 @@ var mcp104 = Register(&Rule{
 	Code:      "MCP104",
 	Name:      "cancellation-swallowed",
 	Kind:      CodeRule,
+	Reach:     true,
 	Severity:  SeverityError,
 	Fix:       FixSometimes,
 	Tags:      []string{"cancellation", "mcp-1x", "crash", "correctness"},

@@ -25,6 +25,7 @@ var mcp105 = Register(&Rule{
 	Code:      "MCP105",
 	Name:      "request-blocked-at-close",
 	Kind:      CodeRule,
+	Reach:     true,
 	Severity:  SeverityError,
 	Fix:       FixSometimes,
 	Tags:      []string{"transport", "mcp-1x", "crash", "dependencies"},

@@ -250,6 +250,12 @@ type Rule struct {
 	// (for fixes that edit it, such as the guard, and to tell a server
 	// project from a client through the handler index).
 	ReadsCode bool
+	// Reach marks a code rule whose findings depend on which functions the
+	// handlers reach (their call graph): the engine runs it again on the
+	// graph with the edges of calls it could not resolve
+	// (handlers.Index.Possible), and what it finds only there is possibly
+	// reached (PossiblyReached).
+	Reach bool
 	// DefaultOff rules run only when selected explicitly.
 	DefaultOff bool
 	Run        func(*Pass)

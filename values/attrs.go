@@ -68,6 +68,9 @@ func (e *Engine) moduleAttr(m *pyast.Module, name string) Set {
 			if sub := e.module(m.Name + "." + name); sub != nil {
 				return Set{&Value{Kind: Module, Mod: sub}}
 			}
+			if len(m.Scope.Local("__getattr__")) > 0 { // PEP 562: the module computes the rest
+				return Set{unknown("module " + m.Name + " computes " + name + " (__getattr__)")}
+			}
 			return Set{missing("module " + m.Name + " has no " + name)}
 		}
 		return out

@@ -393,7 +393,10 @@ func (e *Engine) extraValues(m *pyast.Module, sc *pyast.Scope, x *pyast.Node, na
 }
 
 // entered returns what "with cm as x" binds x to: what the __enter__ (or
-// __aenter__) of a project class returns.
+// __aenter__) of a project class returns; for a library's context manager,
+// what its __enter__ returns (a library value: "async with
+// httpx.AsyncClient() as c" makes c.get a library's method, not a call the
+// engine cannot tell).
 func (e *Engine) entered(m *pyast.Module, cm *pyast.Node, ev *env) Set {
 	cm = pyast.Unparen(cm)
 	if cm != nil && cm.Kind() == "await" {
@@ -412,6 +415,10 @@ func (e *Engine) entered(m *pyast.Module, cm *pyast.Node, ev *env) Set {
 			if found {
 				continue
 			}
+		}
+		if v.Kind == External || v.Kind == ExtResult {
+			out = out.add(&Value{Kind: ExtResult, Name: v.Name + ".__enter__"})
+			continue
 		}
 		out = out.add(unknown("what a context manager enters"))
 	}

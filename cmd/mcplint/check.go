@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcplint/mcplint/engine"
 	"github.com/mcplint/mcplint/fix"
+	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/report"
 	"github.com/mcplint/mcplint/rules"
@@ -228,6 +229,36 @@ func printVerbose(w io.Writer, res *engine.Result) {
 		for _, s := range p.Skipped {
 			fmt.Fprintf(w, "mcplint: skipped %s: %s\n", escape.Visible(s.Path), escape.Visible(s.Why))
 		}
+		printUnresolved(w, p)
+	}
+}
+
+// printUnresolved says how many calls in the project's handler reach the
+// analysis could not resolve, and lists them (the first 100): each
+// followed by name and arity to its candidates, or not followed.
+func printUnresolved(w io.Writer, p *engine.ProjectSummary) {
+	if len(p.Unresolved) == 0 {
+		return
+	}
+	dir := escape.Visible(p.Dir)
+	fmt.Fprintf(w, "mcplint: project %s: %d unresolved call%s in handler reach, %d not followed that could hide a crash\n",
+		dir, len(p.Unresolved), plural(len(p.Unresolved)), p.NotFollowed())
+	const shown = 100
+	for i, u := range p.Unresolved {
+		if i == shown {
+			fmt.Fprintf(w, "mcplint: project %s: and %d more unresolved calls\n", dir, len(p.Unresolved)-shown)
+			break
+		}
+		what := "not followed: no name to match project defs by"
+		switch {
+		case u.Followed && u.Matching == 0:
+			what = "no project def of its name admits its arguments"
+		case u.Followed:
+			what = fmt.Sprintf("followed to %d project def%s of its name and arity: %s", u.Matching, plural(u.Matching), escape.Visible(strings.Join(u.Candidates, ", ")))
+		case u.Matching > 0:
+			what = fmt.Sprintf("not followed: %d project defs of its name and arity (at most %d are followed)", u.Matching, handlers.MaxCandidates)
+		}
+		fmt.Fprintf(w, "mcplint: unresolved call %s at %s:%d: %s\n", "`"+escape.Visible(u.Callee)+"(...)`", escape.Visible(u.Path), u.Line, what)
 	}
 }
 

@@ -43,6 +43,12 @@ var update = flag.Bool("update", false, "rewrite fix golden files")
 // wantRE matches "# want: MCP101" or "# want: MCP101, MCP104" in a comment.
 var wantRE = regexp.MustCompile(`#\s*want:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)`)
 
+// possiblyRE matches "# possibly: MCP101": a finding reached only through
+// a call the analysis could not resolve (rules.PossiblyReached), which
+// must be a warning whose message says "possibly reached"; a "# want:"
+// finding must not be one.
+var possiblyRE = regexp.MustCompile(`#\s*possibly:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)`)
+
 // RunDir runs every fixture project below dir (each subfolder is one) as a
 // subtest.
 func RunDir(t *testing.T, dir string, codes ...string) {
@@ -222,6 +228,10 @@ type key struct {
 func checkWants(t *testing.T, dir string, res *engine.Result, codes []string) {
 	t.Helper()
 	want := commentKeys(t, dir, wantRE)
+	possibly := commentKeys(t, dir, possiblyRE)
+	for k := range possibly {
+		want[k] = true
+	}
 	got := map[key]rules.Diagnostic{}
 	for _, d := range res.Diagnostics {
 		got[key{d.Path, d.Start.Line, d.Code}] = d
@@ -230,6 +240,14 @@ func checkWants(t *testing.T, dir string, res *engine.Result, codes []string) {
 	for k, d := range got {
 		if !want[k] {
 			problems = append(problems, fmt.Sprintf("%s:%d: unexpected %s: %s", k.file, k.line, k.code, d.Message))
+			continue
+		}
+		isPossible := strings.HasPrefix(d.Message, "possibly reached: ")
+		switch {
+		case possibly[k] && (!isPossible || d.Severity != rules.SeverityWarning):
+			problems = append(problems, fmt.Sprintf("%s:%d: want a possibly reached %s warning, got a %s: %s", k.file, k.line, k.code, d.Severity, d.Message))
+		case !possibly[k] && isPossible:
+			problems = append(problems, fmt.Sprintf("%s:%d: want %s reached by a resolved call, got a possibly reached one: %s", k.file, k.line, k.code, d.Message))
 		}
 	}
 	for k := range want {
