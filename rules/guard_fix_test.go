@@ -107,7 +107,7 @@ func TestGuardFixEndToEnd(t *testing.T) {
 		t.Errorf("guard module not written as rules.GuardModule: %q", changed[guard])
 	}
 	wantServer := strings.Replace(guardedServer, "from __future__ import annotations\n\n",
-		"from __future__ import annotations\n\n# Must stay the first import: mcp_respond_guard.py says why.\nimport app.mcp_respond_guard  # noqa: F401  # isort: skip\n", 1)
+		"from __future__ import annotations\n\n# Must stay the first import: mcp_respond_guard.py says why.\nfrom . import mcp_respond_guard  # noqa: F401  # isort: skip\n# isort: split\n", 1)
 	if string(changed[server]) != wantServer {
 		t.Errorf("server after the fix:\n%s", fix.UnifiedDiff(server, []byte(wantServer), changed[server]))
 	}
@@ -256,7 +256,7 @@ func TestGuardFixPlacement(t *testing.T) {
 		"src/app/__init__.py": "",
 		"src/app/server.py":   guardedServer,
 	})
-	want := []string{"src/app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/app/server.py:import app.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	want := []string{"src/app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/app/server.py:from . import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -299,7 +299,7 @@ func TestGuardFixProjectFolderIsAPackage(t *testing.T) {
 		"web-eval-agent/evalagent/__init__.py":   "",
 		"web-eval-agent/evalagent/mcp_server.py": "#!/usr/bin/env python3\n\n" + guardedServer,
 	})
-	want := []string{"web-eval-agent/evalagent/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "web-eval-agent/evalagent/mcp_server.py:import evalagent.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	want := []string{"web-eval-agent/evalagent/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "web-eval-agent/evalagent/mcp_server.py:from . import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -342,7 +342,7 @@ func TestGuardFixPlacementRunningServer(t *testing.T) {
 		"src/weather/__init__.py": "",
 		"src/weather/server.py":   registeringServer,
 	})
-	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:from . import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -361,7 +361,7 @@ func TestGuardFixPlacementEntryPackage(t *testing.T) {
 		"src/weather/__init__.py": "",
 		"src/weather/server.py":   guardedServer + "\n\ndef main():\n    mcp.run()\n",
 	})
-	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip",
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:from . import mcp_respond_guard  # noqa: F401  # isort: skip",
 		"demo/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "demo/demo_server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -491,11 +491,10 @@ func TestGuardAloneLeavesTheFloor(t *testing.T) {
 
 // TestGuardFixGuardsEveryServer: --fix --unsafe-fixes puts the guard where
 // it protects each server it claims to (a guard covers only the processes
-// that import it, issue 29 item 5). Servers in two folders of one package
-// import one guard by its dotted name; servers in two folders of no common
-// package get a guard each, imported by its bare name where the folder's
-// name is no Python identifier (01_first/: a script's folder, `import
-// 01_first.x` does not parse). A module that runs a server mcplint does not
+// that import it). Servers in two folders of one package import one guard,
+// written in their common package (from .. import); servers in two folders
+// of no common package (no __init__.py: each a script's folder, whatever
+// its name) get a guard each, imported by its bare name. A module that runs a server mcplint does not
 // see constructed (FastMCP.from_fastapi) gets the import too. After the fix
 // nothing is left (MCP001 and both MCP101 are
 // notes), and fixing again changes nothing.
@@ -508,9 +507,9 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 	}{
 		{"one package", map[string]string{"pyproject.toml": pin, "app/__init__.py": "", "app/a/__init__.py": "", "app/b/__init__.py": "",
 			"app/a/server.py": guardedServer, "app/b/server.py": guardedServer},
-			[]string{"app/a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
-				"app/a/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip",
-				"app/b/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+			[]string{"app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"app/a/server.py:from .. import mcp_respond_guard  # noqa: F401  # isort: skip",
+				"app/b/server.py:from .. import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 		{"folders whose names cannot be imported", map[string]string{"pyproject.toml": pin, "01_first/server.py": guardedServer, "02-second/server.py": guardedServer},
 			[]string{"01_first/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"01_first/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
@@ -526,9 +525,9 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 				"mcp_app.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 		{"two folders", map[string]string{"pyproject.toml": pin, "a/server.py": guardedServer, "b/server.py": guardedServer},
 			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
-				"a/server.py:import a.mcp_respond_guard  # noqa: F401  # isort: skip",
+				"a/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
 				"b/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
-				"b/server.py:import b.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+				"b/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
