@@ -494,7 +494,9 @@ func TestGuardAloneLeavesTheFloor(t *testing.T) {
 // that import it). Servers in two folders of one package import one guard,
 // written in their common package (from .. import); servers in two folders
 // of no common package (no __init__.py: each a script's folder, whatever
-// its name) get a guard each, imported by its bare name. A module that runs a server mcplint does not
+// its name) get a guard each, imported by its bare name, and so does a
+// module in the project's own folder, whatever __init__.py it holds (its
+// name is the checkout's). A module that runs a server mcplint does not
 // see constructed (FastMCP.from_fastapi) gets the import too. After the fix
 // nothing is left (MCP001 and both MCP101 are
 // notes), and fixing again changes nothing.
@@ -523,6 +525,10 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 			[]string{"mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
 				"mcp_app.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"a project folder with an __init__.py, named like a package", map[string]string{
+			"a/pyproject.toml": pin, "a/__init__.py": "", "a/server.py": guardedServer},
+			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"a/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 		{"two folders", map[string]string{"pyproject.toml": pin, "a/server.py": guardedServer, "b/server.py": guardedServer},
 			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"a/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
