@@ -171,6 +171,16 @@ func (ix *Index) InEntryPackage(m *pyast.Module) bool {
 	return false
 }
 
+// EntryPoints returns the qualified names of the functions the project's
+// [project.scripts] entry points run ("pkg.server.main"): how an installed
+// command imports the module that holds one.
+func (ix *Index) EntryPoints() []string {
+	if ix == nil || ix.builder == nil {
+		return nil
+	}
+	return ix.builder.cfg.EntryPoints
+}
+
 // ServerSites returns the calls that construct a server, in module order.
 func (ix *Index) ServerSites() []ServerSite {
 	if ix == nil {

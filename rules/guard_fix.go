@@ -258,7 +258,7 @@ func guardPlan(p *Pass, targets []*pyast.Module) []guardGroup {
 	var order []string
 	groups := map[string][]guardImport{}
 	for _, m := range targets {
-		t := guardTarget(m, p.Modules, inits, projDir)
+		t := guardTarget(m, p.Modules, p.Handlers.EntryPoints(), inits, projDir)
 		top := path.Dir(m.Path)
 		for i := 0; i < t.reach; i++ {
 			top = path.Dir(top)
@@ -285,7 +285,7 @@ func guardPlan(p *Pass, targets []*pyast.Module) []guardGroup {
 
 // guardTarget decides how module m is loaded (see importStyle) and how far
 // up its package its imports can reach.
-func guardTarget(m *pyast.Module, mods []*pyast.Module, inits map[string]bool, projDir string) guardImport {
+func guardTarget(m *pyast.Module, mods []*pyast.Module, entries []string, inits map[string]bool, projDir string) guardImport {
 	t := guardImport{mod: m}
 	dir := path.Dir(m.Path)
 	hasRelative := false
@@ -294,15 +294,20 @@ func guardTarget(m *pyast.Module, mods []*pyast.Module, inits map[string]bool, p
 			hasRelative = true
 		}
 	}
-	pkg := ownPackage(m, mods)
+	pkg := entryPackage(m, entries)
+	if pkg == "" {
+		pkg = ownPackage(m, mods)
+	}
 	switch {
-	case hasRelative:
+	case hasRelative && inits[dir]:
 		t.style = relative
 	case importsSiblingByTopName(m, mods):
 		return t
 	case pkg != "":
+		// An entry point's package first: it is how the installed command
+		// imports the module (not a src. fallback the module also tries).
 		t.style, t.pkg = absolute, pkg
-	case inits[dir] && dir != projDir:
+	case hasRelative || inits[dir] && dir != projDir:
 		t.style = relative
 	default:
 		return t
@@ -320,6 +325,29 @@ func guardTarget(m *pyast.Module, mods []*pyast.Module, inits map[string]bool, p
 		t.reach++
 	}
 	return t
+}
+
+// entryPackage returns the dotted package through which a [project.scripts]
+// entry point (entries: "pkg.main.cli") imports module m: the names before
+// m's own are the folders above it (context_portal_mcp for
+// context_portal_mcp.main:cli in src/context_portal_mcp/main.py, a folder
+// with no __init__.py). "" when no entry point names m.
+func entryPackage(m *pyast.Module, entries []string) string {
+	folders := strings.Split(path.Dir(m.Path), "/")
+	base := strings.TrimSuffix(path.Base(m.Path), ".py")
+	for _, q := range entries {
+		segs := strings.Split(q, ".")
+		for j := len(segs) - 1; j >= 1; j-- {
+			pkg := segs[:j]
+			if !m.IsPackage() && segs[j] != base || j > len(folders) || !slices.Equal(folders[len(folders)-j:], pkg) {
+				continue
+			}
+			if name := strings.Join(pkg, "."); importable(name) {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // ownPackage returns the dotted name by which module m imports its own

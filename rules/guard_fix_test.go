@@ -361,7 +361,7 @@ func TestGuardFixPlacementEntryPackage(t *testing.T) {
 		"src/weather/__init__.py": "",
 		"src/weather/server.py":   guardedServer + "\n\ndef main():\n    mcp.run()\n",
 	})
-	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:from . import mcp_respond_guard  # noqa: F401  # isort: skip",
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:from weather import mcp_respond_guard  # noqa: F401  # isort: skip",
 		"demo/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "demo/demo_server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
