@@ -269,6 +269,34 @@ func (ix *Index) StartsWithout(mods map[*pyast.Module]bool) []*pyast.Module {
 	return out
 }
 
+// StartLoading returns the module of the first start outside tests (a
+// module that runs a server at its top level, or holds a [project.scripts]
+// entry point) that loads module m before it serves: the process that
+// serves the server m creates (a sub-server that module mounts, as
+// awslabs' billing server mounts one per tools module). nil when m is a
+// start itself, serving in a process of its own, or when no start loads it.
+func (ix *Index) StartLoading(m *pyast.Module) *pyast.Module {
+	if ix == nil || ix.builder == nil {
+		return nil
+	}
+	b := ix.builder
+	starts := b.starts()
+	for _, s := range starts {
+		if s.mod == m && (s.stmt != nil || s.fn != nil) {
+			return nil
+		}
+	}
+	for _, s := range starts {
+		if s.stmt == nil && s.fn == nil || s.mod == m || isTestModule(s.mod) {
+			continue
+		}
+		if b.executedBefore(s.mod, s.cut, s.stmt).must[m] {
+			return s.mod
+		}
+	}
+	return nil
+}
+
 // findGuards finds the guard patches of every module and decides whether
 // each guard runs before the server starts.
 func (b *builder) findGuards() {

@@ -114,10 +114,21 @@ func GuardFix(p *Pass) (Fix, bool) {
 	}
 	seen := map[*pyast.Module]bool{}
 	var targets []*pyast.Module
+	creates := map[*pyast.Module]bool{}
+	for _, s := range hx.ServerSites() {
+		creates[s.Module] = true
+	}
 	for _, s := range sites {
-		if !seen[s.Module] {
-			seen[s.Module] = true
-			targets = append(targets, s.Module)
+		// Where the module that starts the process creates a server too
+		// (one that mounts the servers of the modules it loads), the
+		// guard goes there, once, rather than into each of those modules.
+		m := s.Module
+		if st := hx.StartLoading(m); st != nil && creates[st] {
+			m = st
+		}
+		if !seen[m] {
+			seen[m] = true
+			targets = append(targets, m)
 		}
 	}
 	// A module that runs a server it does not construct where mcplint sees
