@@ -3,7 +3,9 @@ package rules_test
 import (
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -561,4 +563,137 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// guardImportLine matches the import the guard fix writes: import NAME,
+// from PACKAGE import mcp_respond_guard, or from DOTS import mcp_respond_guard.
+var guardImportLine = regexp.MustCompile(`(?m)^(?:import ([\w.]+)|from ([\w.]+|\.+) import mcp_respond_guard)  # noqa: F401  # isort: skip\r?$`)
+
+// entryModules returns the modules a pyproject.toml's [project.scripts]
+// entry points name ("pkg.server" of "pkg.server:main").
+func entryModules(pyproject []byte) []string {
+	var out []string
+	inScripts := false
+	for _, line := range strings.Split(string(pyproject), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			inScripts = line == "[project.scripts]"
+			continue
+		}
+		if m := regexp.MustCompile(`=\s*"([\w.]+):`).FindStringSubmatch(line); inScripts && m != nil {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// TestGuardImportsResolve resolves every guard import a fixture's golden
+// holds against the fixture's layout, as Python would in the process that
+// starts the server: sys.path holds the project's folder and its src/, and
+// the module's own folder unless an entry point ([project.scripts]) runs
+// it; an absolute name must lead from one of those to the guard module the
+// same fix alternative writes; a relative one needs the module to be in a
+// package below the project's folder or src/ (namespace packages
+// included) deep enough, with the guard module at the folder it names.
+func TestGuardImportsResolve(t *testing.T) {
+	goldens, err := filepath.Glob("../testdata/rules/*/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, fixture := range goldens {
+		if st, err := os.Stat(fixture); err != nil || !st.IsDir() {
+			continue
+		}
+		err := filepath.WalkDir(fixture, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".golden") || !strings.Contains(p, ".py.fix") {
+				return err
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			m := guardImportLine.FindSubmatch(src)
+			if m == nil {
+				return nil
+			}
+			alt := p[strings.LastIndex(p, ".fix"):] // ".fixN.golden"
+			mod := filepath.ToSlash(strings.TrimSuffix(p, alt))
+			if strings.HasSuffix(mod, "/"+rules.GuardModuleName+".py") {
+				return nil
+			}
+			guardAt := func(dir string) bool {
+				_, err := os.Stat(filepath.FromSlash(dir + "/" + rules.GuardModuleName + ".py" + alt))
+				return err == nil
+			}
+			// The project's folder: the nearest above the module with a
+			// dependency file, within the fixture.
+			proj := path.Dir(mod)
+			for ; proj != filepath.ToSlash(fixture) && len(proj) > len(fixture); proj = path.Dir(proj) {
+				if hasAny(proj, "pyproject.toml", "requirements.txt", "setup.py", "setup.cfg") {
+					break
+				}
+			}
+			pyproject, _ := os.ReadFile(filepath.FromSlash(proj + "/pyproject.toml"))
+			entry := false
+			for _, e := range entryModules(pyproject) {
+				rel := strings.ReplaceAll(e, ".", "/")
+				entry = entry || strings.HasSuffix(mod, "/"+rel+".py") || strings.HasSuffix(mod, "/"+rel+"/__init__.py")
+			}
+			roots := []string{proj, proj + "/src"}
+			if !entry {
+				roots = append(roots, path.Dir(mod))
+			}
+			ok := false
+			switch {
+			case strings.HasPrefix(string(m[2]), "."):
+				up := len(m[2]) - 1
+				for _, r := range roots[:2] {
+					rel := strings.TrimPrefix(path.Dir(mod), r+"/")
+					if rel == path.Dir(mod) || !importableDots(rel) || up >= len(strings.Split(rel, "/")) {
+						continue
+					}
+					dir := path.Dir(mod)
+					for i := 0; i < up; i++ {
+						dir = path.Dir(dir)
+					}
+					ok = ok || guardAt(dir)
+				}
+			default:
+				name := string(m[1])
+				if len(m[2]) > 0 {
+					name = string(m[2]) + "." + rules.GuardModuleName
+				}
+				for _, r := range roots {
+					ok = ok || guardAt(path.Dir(r+"/"+strings.ReplaceAll(name, ".", "/")))
+				}
+			}
+			checked++
+			if !ok {
+				t.Errorf("%s: %q does not resolve to a guard module the fix writes (sys.path: %v)", p, m[0], roots)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no guard import found in the fixtures' goldens")
+	}
+	t.Logf("resolved %d guard imports", checked)
+}
+
+func hasAny(dir string, names ...string) bool {
+	for _, n := range names {
+		if _, err := os.Stat(filepath.FromSlash(dir + "/" + n)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// importableDots reports whether a slash path is a dotted package name.
+func importableDots(rel string) bool {
+	return regexp.MustCompile(`^[A-Za-z_]\w*(/[A-Za-z_]\w*)*$`).MatchString(rel)
 }
