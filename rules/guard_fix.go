@@ -98,8 +98,10 @@ RequestResponder.cancel = _cancel_once
 // GuardFix returns the fix that writes the guard module and imports it
 // first in every module that creates a server. A guard protects only the
 // processes that import it (handlers.Index.GuardOf), so every serving site
-// gets the import, and so does every module that starts serving without
-// loading one of them (handlers.Index.StartsWithout). The import is the one
+// gets the import (or the module that starts its process and mounts its
+// server, once for all it loads: handlers.Index.StartLoading), and so does
+// every module that starts serving without loading one of them
+// (handlers.Index.StartsWithout). The import is the one
 // the module's process resolves (guardTarget): relative, absolute through
 // the module's own package, or bare when its folder is on sys.path. Modules
 // of one package share one guard, written in the folder of their nearest
@@ -160,8 +162,9 @@ func GuardFix(p *Pass) (Fix, bool) {
 		text := lead + "# Must stay the first import: " + GuardModuleName + ".py says why." + nl +
 			t.line(p.style().WidthFor(m)) + nl
 		if afterFuture {
-			// isort before 8 moves a skipped import that follows
-			// __future__ imports below the block; a split keeps it there.
+			// isort 5 (5.6.4 measured) moves a skipped import that
+			// follows __future__ imports below the block; a split after
+			// it keeps it there (ruff's I rules honour both comments).
 			text += "# isort: split" + nl
 		}
 		edits = append(edits, Edit{Path: m.Path, Start: at, End: at, New: text})
