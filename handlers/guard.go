@@ -269,18 +269,21 @@ func (ix *Index) StartsWithout(mods map[*pyast.Module]bool) []*pyast.Module {
 	return out
 }
 
-// StartLoading returns the module of the first start outside tests (a
+// StartLoading returns the module of the one start outside tests (a
 // module that runs a server at its top level, or holds a [project.scripts]
 // entry point) that loads module m before it serves: the process that
 // serves the server m creates (a sub-server that module mounts, as
 // awslabs' billing server mounts one per tools module). nil when m is a
-// start itself, serving in a process of its own, or when no start loads it.
+// start itself, serving in a process of its own, when no start loads it,
+// or when several do (a guard imported in m covers them all; one imported
+// in either start would leave the others).
 func (ix *Index) StartLoading(m *pyast.Module) *pyast.Module {
 	if ix == nil || ix.builder == nil {
 		return nil
 	}
 	b := ix.builder
 	starts := b.starts()
+	var one *pyast.Module
 	for _, s := range starts {
 		if s.mod == m && (s.stmt != nil || s.fn != nil) {
 			return nil
@@ -291,10 +294,13 @@ func (ix *Index) StartLoading(m *pyast.Module) *pyast.Module {
 			continue
 		}
 		if b.executedBefore(s.mod, s.cut, s.stmt).must[m] {
-			return s.mod
+			if one != nil && one != s.mod {
+				return nil
+			}
+			one = s.mod
 		}
 	}
-	return nil
+	return one
 }
 
 // findGuards finds the guard patches of every module and decides whether
