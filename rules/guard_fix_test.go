@@ -532,7 +532,7 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"a/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 		{"a server module two starts load keeps the import", map[string]string{"pyproject.toml": pin,
-			"lib.py": "import anyio\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"lib\")\n\n\n@mcp.tool()\nasync def forecast() -> str:\n    return await anyio.to_thread.run_sync(str)\n",
+			"lib.py":   "import anyio\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"lib\")\n\n\n@mcp.tool()\nasync def forecast() -> str:\n    return await anyio.to_thread.run_sync(str)\n",
 			"run_a.py": "from mcp.server.fastmcp import FastMCP\n\nfrom lib import mcp\n\nother = FastMCP(\"other\")\n\nif __name__ == \"__main__\":\n    mcp.run()\n",
 			"run_b.py": "from lib import mcp\n\nif __name__ == \"__main__\":\n    mcp.run()\n"},
 			[]string{"mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
