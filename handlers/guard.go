@@ -171,6 +171,16 @@ func (ix *Index) InEntryPackage(m *pyast.Module) bool {
 	return false
 }
 
+// EntryPoints returns the qualified names of the functions the project's
+// [project.scripts] entry points run ("pkg.server.main"): how an installed
+// command imports the module that holds one.
+func (ix *Index) EntryPoints() []string {
+	if ix == nil || ix.builder == nil {
+		return nil
+	}
+	return ix.builder.cfg.EntryPoints
+}
+
 // ServerSites returns the calls that construct a server, in module order.
 func (ix *Index) ServerSites() []ServerSite {
 	if ix == nil {
@@ -257,6 +267,40 @@ func (ix *Index) StartsWithout(mods map[*pyast.Module]bool) []*pyast.Module {
 		}
 	}
 	return out
+}
+
+// StartLoading returns the module of the one start outside tests (a
+// module that runs a server at its top level, or holds a [project.scripts]
+// entry point) that loads module m before it serves: the process that
+// serves the server m creates (a sub-server that module mounts, as
+// awslabs' billing server mounts one per tools module). nil when m is a
+// start itself, serving in a process of its own, when no start loads it,
+// or when several do (a guard imported in m covers them all; one imported
+// in either start would leave the others).
+func (ix *Index) StartLoading(m *pyast.Module) *pyast.Module {
+	if ix == nil || ix.builder == nil {
+		return nil
+	}
+	b := ix.builder
+	starts := b.starts()
+	var one *pyast.Module
+	for _, s := range starts {
+		if s.mod == m && (s.stmt != nil || s.fn != nil) {
+			return nil
+		}
+	}
+	for _, s := range starts {
+		if s.stmt == nil && s.fn == nil || s.mod == m || isTestModule(s.mod) {
+			continue
+		}
+		if b.executedBefore(s.mod, s.cut, s.stmt).must[m] {
+			if one != nil && one != s.mod {
+				return nil
+			}
+			one = s.mod
+		}
+	}
+	return one
 }
 
 // findGuards finds the guard patches of every module and decides whether

@@ -230,6 +230,9 @@ func TestFixedLinesFitTheLineLength(t *testing.T) {
 
 func TestFixesKeepIsortOrder(t *testing.T) {
 	isort := findIsort()
+	if isort == nil && os.Getenv("MCPLINT_NO_SKIP") != "" {
+		t.Fatal("no isort (an isort executable, or the isort module of python3 on PATH or of /usr/bin/python3), and MCPLINT_NO_SKIP is set: .ci/run installs python3-isort so that the fixes' import order is checked")
+	}
 	if isort == nil {
 		t.Skip("no isort (an isort executable, or the isort module of python3 on PATH or of /usr/bin/python3): import order not checked with isort (the placement is checked by the goldens and pystyle's tests)")
 	}

@@ -9,8 +9,10 @@ package rules
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/handlers"
@@ -93,73 +95,82 @@ RequestResponder.respond = _respond_once
 RequestResponder.cancel = _cancel_once
 `
 
-// GuardFix returns the fix that writes the guard module next to the first
-// module that creates a server and imports it first in every module that
-// creates one. A guard protects only the processes that import it
-// (handlers.Index.GuardOf), so every serving site gets the import, and so
-// does every module that starts serving without loading one of them
-// (handlers.Index.StartsWithout): one in another folder imports the same
-// module by its dotted name where both are in one package
-// (app.mcp_respond_guard from app/b/server.py), else gets a guard module of
-// its own beside it. ok is false when the project has no
-// server, or already has a guard (complete or not: MCP106 and MCP107 speak
-// about it).
+// GuardFix returns the fix that writes the guard module and imports it
+// first in every module that creates a server. A guard protects only the
+// processes that import it (handlers.Index.GuardOf), so every serving site
+// gets the import (or the module that starts its process and mounts its
+// server, once for all it loads: handlers.Index.StartLoading), and so does
+// every module that starts serving without loading one of them
+// (handlers.Index.StartsWithout). The import is the one
+// the module's process resolves (guardTarget): relative, absolute through
+// the module's own package, or bare when its folder is on sys.path. Modules
+// of one package share one guard, written in the folder of their nearest
+// common package (guardPlan); a folder outside packages gets its own. ok is
+// false when the project has no server, or already has a guard (complete or
+// not: MCP106 and MCP107 speak about it).
 func GuardFix(p *Pass) (Fix, bool) {
 	hx := p.Handlers
 	sites := hx.ServingSites()
 	if len(sites) == 0 || len(hx.Guards()) > 0 || mcpBeforeCancel(p) {
 		return Fix{}, false
 	}
-	var edits []Edit
-	var files, where []string
-	names := map[string]string{} // folder -> the name its sites import the guard by
-	var qualified []string       // dotted names of the guards written so far, inside packages
 	seen := map[*pyast.Module]bool{}
 	var targets []*pyast.Module
+	creates := map[*pyast.Module]bool{}
+	for _, s := range hx.ServerSites() {
+		creates[s.Module] = true
+	}
 	for _, s := range sites {
-		if !seen[s.Module] {
-			seen[s.Module] = true
-			targets = append(targets, s.Module)
+		// Where the module that starts the process creates a server too
+		// (one that mounts the servers of the modules it loads), the
+		// guard goes there, once, rather than into each of those modules.
+		m := s.Module
+		if st := hx.StartLoading(m); st != nil && creates[st] {
+			m = st
+		}
+		if !seen[m] {
+			seen[m] = true
+			targets = append(targets, m)
 		}
 	}
 	// A module that runs a server it does not construct where mcplint sees
 	// it, without loading any of those first, is a process of its own.
 	targets = append(targets, hx.StartsWithout(seen)...)
 	for _, m := range targets {
-		dir := path.Dir(m.Path)
-		name, ok := names[dir]
-		if !ok {
-			name = guardFrom(m, qualified, p.Modules)
+		if p.Project != nil && p.Project.File(m.Path) != nil {
+			// A PEP 723 script is a project of one file: a module beside
+			// it would belong to another project.
+			return Fix{}, false
 		}
-		if name == "" {
-			if p.Project != nil && p.Project.File(m.Path) != nil {
-				// A PEP 723 script is a project of one file: a module
-				// beside it would belong to another project.
-				return Fix{}, false
-			}
-			file := path.Join(dir, GuardModuleName+".py")
+	}
+	plan := guardPlan(p, targets)
+	var edits []Edit
+	var files, where []string
+	for _, m := range targets {
+		g, t := guardTargetOf(plan, m)
+		if !slices.Contains(files, g.file) {
 			for _, o := range p.Modules {
-				if o.Path == file {
+				if o.Path == g.file {
 					return Fix{}, false
 				}
 			}
-			name = GuardModuleName
-			if pkg := packageOf(m); pkg != "" && importable(pkg) && !importsSiblingByTopName(m, p.Modules) {
-				name = pkg + "." + GuardModuleName
-				qualified = append(qualified, name)
-			}
-			edits = append(edits, Edit{Path: file, New: GuardModule, Create: true})
-			files = append(files, file)
+			edits = append(edits, Edit{Path: g.file, New: GuardModule, Create: true})
+			files = append(files, g.file)
 		}
-		names[dir] = name
 		nl := pystyle.Newline(m.Src)
-		at, lead := firstImportOffset(m)
+		at, lead, afterFuture := firstImportOffset(m)
 		text := lead + "# Must stay the first import: " + GuardModuleName + ".py says why." + nl +
-			"import " + name + "  # noqa: F401  # isort: skip" + nl
+			t.line(p.style().WidthFor(m)) + nl
+		if afterFuture {
+			// isort 5 (5.6.4 measured) moves a skipped import that
+			// follows __future__ imports below the block; a split after
+			// it keeps it there (ruff's I rules honour both comments).
+			text += "# isort: split" + nl
+		}
 		edits = append(edits, Edit{Path: m.Path, Start: at, End: at, New: text})
 		where = append(where, m.Path)
 	}
-	if len(names) == 1 {
+	if oneFolder(where) {
 		for i := range where {
 			where[i] = path.Base(where[i])
 		}
@@ -174,22 +185,261 @@ func GuardFix(p *Pass) (Fix, bool) {
 	}, true
 }
 
-// guardFrom returns the dotted name by which module m, in a folder with no
-// guard of its own yet, can import a guard already written inside a package
-// of the project (one of qualified): m is in the same top-level package and
-// is run as part of it (it imports no sibling by a top-level name). "" when
-// none can be.
-func guardFrom(m *pyast.Module, qualified []string, mods []*pyast.Module) string {
-	top, _, _ := strings.Cut(m.Name, ".")
-	if top == "" || !importable(packageOf(m)) || importsSiblingByTopName(m, mods) {
-		return ""
+// guardImport is how one module imports the guard: how its process finds
+// its own folder (style), and the guard's folder relative to it.
+type guardImport struct {
+	mod   *pyast.Module
+	style importStyle
+	pkg   string // the dotted package of the module's folder, as it imports it (absolute)
+	up    int    // folders between the module's and the guard's (0: beside it)
+	reach int    // how many folders above its own it can import from (its package's depth)
+}
+
+// importStyle is how a module that creates a server is loaded.
+type importStyle int
+
+const (
+	// bare: its folder is on sys.path (a script, a src/ layout installed
+	// with package-dir "" = "src", a top-level module): import mcp_respond_guard.
+	bare importStyle = iota
+	// relative: it is loaded as a module of its package: from . import.
+	relative
+	// absolute: it imports its own package by its dotted name: from pkg import.
+	absolute
+)
+
+// line returns the import statement of the guard for the module, within
+// width where a shorter form exists: an absolute import that does not fit
+// becomes relative (the module is in that package either way).
+func (g guardImport) line(width int) string {
+	const tail = "  # noqa: F401  # isort: skip"
+	rel := "from " + strings.Repeat(".", g.up+1) + " import " + GuardModuleName + tail
+	switch g.style {
+	case absolute:
+		segs := strings.Split(g.pkg, ".")
+		abs := "from " + strings.Join(segs[:len(segs)-g.up], ".") + " import " + GuardModuleName + tail
+		if utf8.RuneCountInString(abs) <= width {
+			return abs
+		}
+		return rel
+	case relative:
+		return rel
 	}
-	for _, q := range qualified {
-		if t, _, _ := strings.Cut(q, "."); t == top {
-			return q
+	return "import " + GuardModuleName + tail
+}
+
+// guardGroup is one guard module to write and the modules that import it.
+type guardGroup struct {
+	file    string
+	imports []guardImport
+}
+
+// guardTargetOf returns the group of the plan that m imports, and how.
+func guardTargetOf(plan []guardGroup, m *pyast.Module) (guardGroup, guardImport) {
+	for _, g := range plan {
+		for _, t := range g.imports {
+			if t.mod == m {
+				return g, t
+			}
+		}
+	}
+	panic("guardPlan left out a target")
+}
+
+// guardPlan decides where the guard modules go and how each target imports
+// its guard. A target's folder and the package folders above it that its
+// import can reach (regular packages: each holds an __init__.py; never the
+// project's own folder, whose name is the checkout's) make its chain; the
+// targets whose chains end in the same folder are in one package and share
+// one guard, written in the nearest folder common to them all. A target
+// loaded by a bare name reaches its own folder only.
+func guardPlan(p *Pass, targets []*pyast.Module) []guardGroup {
+	inits := map[string]bool{}
+	for _, f := range p.PyFiles {
+		if path.Base(f) == "__init__.py" {
+			inits[path.Dir(f)] = true
+		}
+	}
+	for _, m := range p.Modules {
+		if path.Base(m.Path) == "__init__.py" {
+			inits[path.Dir(m.Path)] = true
+		}
+	}
+	projDir := "."
+	if p.Project != nil {
+		projDir = p.Project.Dir
+	}
+	var order []string
+	groups := map[string][]guardImport{}
+	for _, m := range targets {
+		t := guardTarget(m, p.Modules, p.Handlers.EntryPoints(), inits, projDir)
+		top := path.Dir(m.Path)
+		for i := 0; i < t.reach; i++ {
+			top = path.Dir(top)
+		}
+		if groups[top] == nil {
+			order = append(order, top)
+		}
+		groups[top] = append(groups[top], t)
+	}
+	var out []guardGroup
+	for _, top := range order {
+		ts := groups[top]
+		common := path.Dir(ts[0].mod.Path)
+		for _, t := range ts[1:] {
+			common = commonDir(common, path.Dir(t.mod.Path))
+		}
+		for i := range ts {
+			ts[i].up = depth(path.Dir(ts[i].mod.Path)) - depth(common)
+		}
+		out = append(out, guardGroup{file: path.Join(common, GuardModuleName+".py"), imports: ts})
+	}
+	return out
+}
+
+// guardTarget decides how module m is loaded (see importStyle) and how far
+// up its package its imports can reach.
+func guardTarget(m *pyast.Module, mods []*pyast.Module, entries []string, inits map[string]bool, projDir string) guardImport {
+	t := guardImport{mod: m}
+	dir := path.Dir(m.Path)
+	hasRelative := false
+	for n := range m.Nodes("import_from_statement") {
+		if mod := n.ChildByFieldName("module_name"); mod != nil && mod.Kind() == "relative_import" {
+			hasRelative = true
+		}
+	}
+	pkg := entryPackage(m, entries)
+	if pkg == "" {
+		pkg = ownPackage(m, mods)
+	}
+	switch {
+	case hasRelative && inits[dir]:
+		t.style = relative
+	case importsSiblingByTopName(m, mods):
+		return t
+	case pkg != "":
+		// An entry point's package first: it is how the installed command
+		// imports the module (not a src. fallback the module also tries).
+		t.style, t.pkg = absolute, pkg
+	case hasRelative || inits[dir] && dir != projDir:
+		t.style = relative
+	default:
+		return t
+	}
+	// The regular packages above: each folder up to the guard's holds an
+	// __init__.py; an absolute import reaches no higher than its first name.
+	limit := -1
+	if t.style == absolute {
+		limit = strings.Count(pkg, ".")
+	}
+	for d := dir; inits[d] && d != projDir && inits[path.Dir(d)] && path.Dir(d) != projDir && path.Dir(d) != d; d = path.Dir(d) {
+		if limit >= 0 && t.reach >= limit {
+			break
+		}
+		t.reach++
+	}
+	return t
+}
+
+// entryPackage returns the dotted package through which a [project.scripts]
+// entry point (entries: "pkg.main.cli") imports module m: the names before
+// m's own are the folders above it (context_portal_mcp for
+// context_portal_mcp.main:cli in src/context_portal_mcp/main.py, a folder
+// with no __init__.py). "" when no entry point names m.
+func entryPackage(m *pyast.Module, entries []string) string {
+	folders := strings.Split(path.Dir(m.Path), "/")
+	base := strings.TrimSuffix(path.Base(m.Path), ".py")
+	for _, q := range entries {
+		segs := strings.Split(q, ".")
+		for j := len(segs) - 1; j >= 1; j-- {
+			pkg := segs[:j]
+			if !m.IsPackage() && segs[j] != base || j > len(folders) || !slices.Equal(folders[len(folders)-j:], pkg) {
+				continue
+			}
+			if name := strings.Join(pkg, "."); importable(name) {
+				return name
+			}
 		}
 	}
 	return ""
+}
+
+// ownPackage returns the dotted name by which module m imports its own
+// package absolutely (awslabs.aws_doc_mcp_server for awslabs/aws_doc_mcp_server/server.py
+// that imports awslabs.aws_doc_mcp_server.models): an import whose name is
+// the folders above m followed by a module of the project in m's folder.
+// "" when m imports no module of its folder that way.
+func ownPackage(m *pyast.Module, mods []*pyast.Module) string {
+	dir := path.Dir(m.Path)
+	folders := strings.Split(dir, "/")
+	match := func(full string) string {
+		segs := strings.Split(full, ".")
+		for j := 1; j < len(segs) && j <= len(folders); j++ {
+			pkg := segs[:j]
+			if !slices.Equal(folders[len(folders)-j:], pkg) || !importable(strings.Join(pkg, ".")) {
+				continue
+			}
+			at := path.Join(dir, strings.Join(segs[j:], "/"))
+			for _, o := range mods {
+				if o != m && (o.Path == at+".py" || strings.HasPrefix(o.Path, at+"/")) {
+					return strings.Join(pkg, ".")
+				}
+			}
+		}
+		return ""
+	}
+	for n := range m.Nodes("import_from_statement") {
+		mod := n.ChildByFieldName("module_name")
+		if mod == nil || mod.Kind() != "dotted_name" {
+			continue
+		}
+		// from pkg.sub import x, and from pkg import sub (a module).
+		for _, full := range m.ImportTargets(n) {
+			if pkg := match(full); pkg != "" {
+				return pkg
+			}
+		}
+	}
+	for n := range m.Nodes("import_statement") {
+		for _, full := range m.ImportTargets(n) {
+			if pkg := match(full); pkg != "" {
+				return pkg
+			}
+		}
+	}
+	return ""
+}
+
+// oneFolder reports whether the paths are all in one folder.
+func oneFolder(paths []string) bool {
+	for _, p := range paths {
+		if path.Dir(p) != path.Dir(paths[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// commonDir returns the nearest folder holding both a and b.
+func commonDir(a, b string) string {
+	for a != b {
+		if depth(a) >= depth(b) {
+			if path.Dir(a) == a {
+				return a
+			}
+			a = path.Dir(a)
+		} else {
+			b = path.Dir(b)
+		}
+	}
+	return a
+}
+
+func depth(d string) int {
+	if d == "." || d == "/" || d == "" {
+		return 0
+	}
+	return strings.Count(strings.Trim(d, "/"), "/") + 1
 }
 
 // mcpBeforeCancel reports whether the project's mcp can only be below 1.3.0
@@ -271,27 +521,21 @@ func importable(name string) bool {
 	return true
 }
 
-// packageOf returns the dotted package a module is in ("" at the top).
-func packageOf(m *pyast.Module) string {
-	if m.IsPackage() {
-		return m.Name
-	}
-	if i := strings.LastIndexByte(m.Name, '.'); i >= 0 {
-		return m.Name[:i]
-	}
-	return ""
-}
-
 // firstImportOffset returns where a module's first import goes: after a BOM
 // and the header (pystyle.HeaderEnd: the shebang and encoding comments, the
 // module docstring, __future__ imports), before any other statement; lead is
 // a newline to write first when that place is the end of a file with no
-// final newline. Unlike pystyle.PlaceImport it does not sort the import
-// among the others: the guard is imported first on purpose, and its line
-// says "# isort: skip" so that isort and ruff's I rules leave it there.
-func firstImportOffset(m *pyast.Module) (at int, lead string) {
+// final newline, and afterFuture says that __future__ imports come before
+// it. Unlike pystyle.PlaceImport it does not sort the import among the
+// others: the guard is imported first on purpose, and its line says
+// "# isort: skip" so that isort and ruff's I rules leave it there.
+func firstImportOffset(m *pyast.Module) (at int, lead string, afterFuture bool) {
 	stmts := pyast.NamedChildren(m.Root)
-	switch i := pystyle.HeaderEnd(stmts); {
+	end := pystyle.HeaderEnd(stmts)
+	for _, st := range stmts[:end] {
+		afterFuture = afterFuture || st.Kind() == "future_import_statement"
+	}
+	switch i := end; {
 	case i < len(stmts):
 		at = pystyle.LineStart(m.Src, int(stmts[i].StartByte()))
 	default:
@@ -312,7 +556,7 @@ func firstImportOffset(m *pyast.Module) (at int, lead string) {
 	if at == len(m.Src) && at > 0 && pystyle.LineStart(m.Src, at) != at {
 		lead = pystyle.Newline(m.Src)
 	}
-	return at, lead
+	return at, lead, afterFuture
 }
 
 // guardCancelFix returns the fix that completes a guard that patches

@@ -3,7 +3,9 @@ package rules_test
 import (
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -107,7 +109,7 @@ func TestGuardFixEndToEnd(t *testing.T) {
 		t.Errorf("guard module not written as rules.GuardModule: %q", changed[guard])
 	}
 	wantServer := strings.Replace(guardedServer, "from __future__ import annotations\n\n",
-		"from __future__ import annotations\n\n# Must stay the first import: mcp_respond_guard.py says why.\nimport app.mcp_respond_guard  # noqa: F401  # isort: skip\n", 1)
+		"from __future__ import annotations\n\n# Must stay the first import: mcp_respond_guard.py says why.\nfrom . import mcp_respond_guard  # noqa: F401  # isort: skip\n# isort: split\n", 1)
 	if string(changed[server]) != wantServer {
 		t.Errorf("server after the fix:\n%s", fix.UnifiedDiff(server, []byte(wantServer), changed[server]))
 	}
@@ -256,7 +258,7 @@ func TestGuardFixPlacement(t *testing.T) {
 		"src/app/__init__.py": "",
 		"src/app/server.py":   guardedServer,
 	})
-	want := []string{"src/app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/app/server.py:import app.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	want := []string{"src/app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/app/server.py:from . import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -299,7 +301,7 @@ func TestGuardFixProjectFolderIsAPackage(t *testing.T) {
 		"web-eval-agent/evalagent/__init__.py":   "",
 		"web-eval-agent/evalagent/mcp_server.py": "#!/usr/bin/env python3\n\n" + guardedServer,
 	})
-	want := []string{"web-eval-agent/evalagent/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "web-eval-agent/evalagent/mcp_server.py:import evalagent.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	want := []string{"web-eval-agent/evalagent/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "web-eval-agent/evalagent/mcp_server.py:from . import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -342,7 +344,7 @@ func TestGuardFixPlacementRunningServer(t *testing.T) {
 		"src/weather/__init__.py": "",
 		"src/weather/server.py":   registeringServer,
 	})
-	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip"}
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:from . import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -361,7 +363,7 @@ func TestGuardFixPlacementEntryPackage(t *testing.T) {
 		"src/weather/__init__.py": "",
 		"src/weather/server.py":   guardedServer + "\n\ndef main():\n    mcp.run()\n",
 	})
-	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:import weather.mcp_respond_guard  # noqa: F401  # isort: skip",
+	want := []string{"src/weather/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "src/weather/server.py:from weather import mcp_respond_guard  # noqa: F401  # isort: skip",
 		"demo/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.", "demo/demo_server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("edits:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -491,11 +493,12 @@ func TestGuardAloneLeavesTheFloor(t *testing.T) {
 
 // TestGuardFixGuardsEveryServer: --fix --unsafe-fixes puts the guard where
 // it protects each server it claims to (a guard covers only the processes
-// that import it, issue 29 item 5). Servers in two folders of one package
-// import one guard by its dotted name; servers in two folders of no common
-// package get a guard each, imported by its bare name where the folder's
-// name is no Python identifier (01_first/: a script's folder, `import
-// 01_first.x` does not parse). A module that runs a server mcplint does not
+// that import it). Servers in two folders of one package import one guard,
+// written in their common package (from .. import); servers in two folders
+// of no common package (no __init__.py: each a script's folder, whatever
+// its name) get a guard each, imported by its bare name, and so does a
+// module in the project's own folder, whatever __init__.py it holds (its
+// name is the checkout's). A module that runs a server mcplint does not
 // see constructed (FastMCP.from_fastapi) gets the import too. After the fix
 // nothing is left (MCP001 and both MCP101 are
 // notes), and fixing again changes nothing.
@@ -508,9 +511,9 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 	}{
 		{"one package", map[string]string{"pyproject.toml": pin, "app/__init__.py": "", "app/a/__init__.py": "", "app/b/__init__.py": "",
 			"app/a/server.py": guardedServer, "app/b/server.py": guardedServer},
-			[]string{"app/a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
-				"app/a/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip",
-				"app/b/server.py:import app.a.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+			[]string{"app/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"app/a/server.py:from .. import mcp_respond_guard  # noqa: F401  # isort: skip",
+				"app/b/server.py:from .. import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 		{"folders whose names cannot be imported", map[string]string{"pyproject.toml": pin, "01_first/server.py": guardedServer, "02-second/server.py": guardedServer},
 			[]string{"01_first/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"01_first/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
@@ -524,11 +527,21 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 			[]string{"mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
 				"server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
 				"mcp_app.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"a project folder with an __init__.py, named like a package", map[string]string{
+			"a/pyproject.toml": pin, "a/__init__.py": "", "a/server.py": guardedServer},
+			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"a/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
+		{"a server module two starts load keeps the import", map[string]string{"pyproject.toml": pin,
+			"lib.py":   "import anyio\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"lib\")\n\n\n@mcp.tool()\nasync def forecast() -> str:\n    return await anyio.to_thread.run_sync(str)\n",
+			"run_a.py": "from mcp.server.fastmcp import FastMCP\n\nfrom lib import mcp\n\nother = FastMCP(\"other\")\n\nif __name__ == \"__main__\":\n    mcp.run()\n",
+			"run_b.py": "from lib import mcp\n\nif __name__ == \"__main__\":\n    mcp.run()\n"},
+			[]string{"mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
+				"lib.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 		{"two folders", map[string]string{"pyproject.toml": pin, "a/server.py": guardedServer, "b/server.py": guardedServer},
 			[]string{"a/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
-				"a/server.py:import a.mcp_respond_guard  # noqa: F401  # isort: skip",
+				"a/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip",
 				"b/mcp_respond_guard.py:\"\"\"Guard for mcp 1.x: a request is answered at most once.",
-				"b/server.py:import b.mcp_respond_guard  # noqa: F401  # isort: skip"}},
+				"b/server.py:import mcp_respond_guard  # noqa: F401  # isort: skip"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -556,4 +569,137 @@ func TestGuardFixGuardsEveryServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// guardImportLine matches the import the guard fix writes: import NAME,
+// from PACKAGE import mcp_respond_guard, or from DOTS import mcp_respond_guard.
+var guardImportLine = regexp.MustCompile(`(?m)^(?:import ([\w.]+)|from ([\w.]+|\.+) import mcp_respond_guard)  # noqa: F401  # isort: skip\r?$`)
+
+// entryModules returns the modules a pyproject.toml's [project.scripts]
+// entry points name ("pkg.server" of "pkg.server:main").
+func entryModules(pyproject []byte) []string {
+	var out []string
+	inScripts := false
+	for _, line := range strings.Split(string(pyproject), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			inScripts = line == "[project.scripts]"
+			continue
+		}
+		if m := regexp.MustCompile(`=\s*"([\w.]+):`).FindStringSubmatch(line); inScripts && m != nil {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// TestGuardImportsResolve resolves every guard import a fixture's golden
+// holds against the fixture's layout, as Python would in the process that
+// starts the server: sys.path holds the project's folder and its src/, and
+// the module's own folder unless an entry point ([project.scripts]) runs
+// it; an absolute name must lead from one of those to the guard module the
+// same fix alternative writes; a relative one needs the module to be in a
+// package below the project's folder or src/ (namespace packages
+// included) deep enough, with the guard module at the folder it names.
+func TestGuardImportsResolve(t *testing.T) {
+	goldens, err := filepath.Glob("../testdata/rules/*/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, fixture := range goldens {
+		if st, err := os.Stat(fixture); err != nil || !st.IsDir() {
+			continue
+		}
+		err := filepath.WalkDir(fixture, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".golden") || !strings.Contains(p, ".py.fix") {
+				return err
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			m := guardImportLine.FindSubmatch(src)
+			if m == nil {
+				return nil
+			}
+			alt := p[strings.LastIndex(p, ".fix"):] // ".fixN.golden"
+			mod := filepath.ToSlash(strings.TrimSuffix(p, alt))
+			if strings.HasSuffix(mod, "/"+rules.GuardModuleName+".py") {
+				return nil
+			}
+			guardAt := func(dir string) bool {
+				_, err := os.Stat(filepath.FromSlash(dir + "/" + rules.GuardModuleName + ".py" + alt))
+				return err == nil
+			}
+			// The project's folder: the nearest above the module with a
+			// dependency file, within the fixture.
+			proj := path.Dir(mod)
+			for ; proj != filepath.ToSlash(fixture) && len(proj) > len(fixture); proj = path.Dir(proj) {
+				if hasAny(proj, "pyproject.toml", "requirements.txt", "setup.py", "setup.cfg") {
+					break
+				}
+			}
+			pyproject, _ := os.ReadFile(filepath.FromSlash(proj + "/pyproject.toml"))
+			entry := false
+			for _, e := range entryModules(pyproject) {
+				rel := strings.ReplaceAll(e, ".", "/")
+				entry = entry || strings.HasSuffix(mod, "/"+rel+".py") || strings.HasSuffix(mod, "/"+rel+"/__init__.py")
+			}
+			roots := []string{proj, proj + "/src"}
+			if !entry {
+				roots = append(roots, path.Dir(mod))
+			}
+			ok := false
+			switch {
+			case strings.HasPrefix(string(m[2]), "."):
+				up := len(m[2]) - 1
+				for _, r := range roots[:2] {
+					rel := strings.TrimPrefix(path.Dir(mod), r+"/")
+					if rel == path.Dir(mod) || !importableDots(rel) || up >= len(strings.Split(rel, "/")) {
+						continue
+					}
+					dir := path.Dir(mod)
+					for i := 0; i < up; i++ {
+						dir = path.Dir(dir)
+					}
+					ok = ok || guardAt(dir)
+				}
+			default:
+				name := string(m[1])
+				if len(m[2]) > 0 {
+					name = string(m[2]) + "." + rules.GuardModuleName
+				}
+				for _, r := range roots {
+					ok = ok || guardAt(path.Dir(r+"/"+strings.ReplaceAll(name, ".", "/")))
+				}
+			}
+			checked++
+			if !ok {
+				t.Errorf("%s: %q does not resolve to a guard module the fix writes (sys.path: %v)", p, m[0], roots)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no guard import found in the fixtures' goldens")
+	}
+	t.Logf("resolved %d guard imports", checked)
+}
+
+func hasAny(dir string, names ...string) bool {
+	for _, n := range names {
+		if _, err := os.Stat(filepath.FromSlash(dir + "/" + n)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// importableDots reports whether a slash path is a dotted package name.
+func importableDots(rel string) bool {
+	return regexp.MustCompile(`^[A-Za-z_]\w*(/[A-Za-z_]\w*)*$`).MatchString(rel)
 }

@@ -25,7 +25,7 @@ func TestFirstImportOffset(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		at, lead := firstImportOffset(m)
+		at, lead, _ := firstImportOffset(m)
 		got := c.src[:at] + lead + imp + c.src[at:]
 		if got != c.want {
 			t.Errorf("%q: got %q, want %q", c.src, got, c.want)

@@ -1,6 +1,6 @@
 # A package module: it imports its siblings relatively, and "import logging"
-# is the standard library's, not relpkg/logging/: the guard is imported as
-# relpkg.mcp_respond_guard.
+# is the standard library's, not relpkg/logging/: the guard is imported
+# relatively too (from . import).
 import logging
 
 from mcp.server.fastmcp import FastMCP
