@@ -9,6 +9,11 @@ import "strings"
 // every rule's messages on the fixtures holds the rules to it.
 const HeadlineWidth = 100
 
+// PossiblyLabel starts the message of a finding in code the analysis
+// reaches only through a call it could not resolve (possible.go). It is a
+// label, as "[*]" is: the headline bound does not count it.
+const PossiblyLabel = "possibly reached: "
+
 // Headline splits a diagnostic message into the headline (the problem) and
 // the notes (the mechanism, versions, registrations). A rule writes the
 // message as "problem: why; why" (split at its first ": " outside
@@ -32,13 +37,18 @@ func Headline(msg string) (head string, notes []string) {
 
 // splitLine splits one line of a message as Headline says.
 func splitLine(msg string) (head string, notes []string) {
-	if len([]rune(msg)) <= HeadlineWidth {
+	if len([]rune(strings.TrimPrefix(msg, PossiblyLabel))) <= HeadlineWidth {
 		return msg, nil
 	}
-	i := topLevelIndex(msg, ": ")
+	label := 0
+	if strings.HasPrefix(msg, PossiblyLabel) {
+		label = len(PossiblyLabel)
+	}
+	i := topLevelIndex(msg[label:], ": ")
 	if i <= 0 {
 		return msg, nil
 	}
+	i += label
 	head, rest := msg[:i], msg[i+2:]
 	for {
 		j := topLevelIndex(rest, "; ")

@@ -19,6 +19,9 @@ func TestHeadline(t *testing.T) {
 			"below 1.27.0 closing the transport crashes",
 		}},
 		{"the problem\nwhy it happens\n\nwhich versions", "the problem", []string{"why it happens", "which versions"}},
+		// The possibly-reached label is not counted, nor split at.
+		{PossiblyLabel + strings.Repeat("y", 95) + "\nwhy", PossiblyLabel + strings.Repeat("y", 95), []string{"why"}},
+		{PossiblyLabel + strings.Repeat("y", 95) + ": because", PossiblyLabel + strings.Repeat("y", 95), []string{"because"}},
 		{strings.Repeat("x", 130), strings.Repeat("x", 130), nil},
 		// A clause a later stage adds on a line of its own is a note; the
 		// first line is still split.

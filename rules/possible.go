@@ -50,7 +50,7 @@ func PossiblyReached(d *Diagnostic, px *handlers.Index) bool {
 		steps = append(append(steps[:2:2], fmt.Sprintf("... (%d more)", n)), steps[len(steps)-(maxChainSteps-3):]...)
 	}
 	head, notes := Headline(d.Message)
-	lines := append([]string{"possibly reached: " + head}, notes...)
+	lines := append([]string{PossiblyLabel + head}, notes...)
 	lines = append(lines, "possibly reached through "+strings.Join(steps, " -> "))
 	d.Message = strings.Join(lines, "\n")
 	d.Related = append(related, d.Related...)

@@ -44,7 +44,7 @@ var update = flag.Bool("update", false, "rewrite fix golden files")
 var wantRE = regexp.MustCompile(`#\s*want:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)`)
 
 // possiblyRE matches "# possibly: MCP101": a finding reached only through
-// a call the analysis could not resolve (rules.PossiblyReached), which
+// a call the analysis could not resolve (rules.PossiblyLabel), which
 // must be a warning whose message says "possibly reached"; a "# want:"
 // finding must not be one.
 var possiblyRE = regexp.MustCompile(`#\s*possibly:\s*([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)`)
@@ -242,7 +242,7 @@ func checkWants(t *testing.T, dir string, res *engine.Result, codes []string) {
 			problems = append(problems, fmt.Sprintf("%s:%d: unexpected %s: %s", k.file, k.line, k.code, d.Message))
 			continue
 		}
-		isPossible := strings.HasPrefix(d.Message, "possibly reached: ")
+		isPossible := strings.HasPrefix(d.Message, rules.PossiblyLabel)
 		switch {
 		case possibly[k] && (!isPossible || d.Severity != rules.SeverityWarning):
 			problems = append(problems, fmt.Sprintf("%s:%d: want a possibly reached %s warning, got a %s: %s", k.file, k.line, k.code, d.Severity, d.Message))
