@@ -21,6 +21,16 @@ type iniLine struct {
 	cont         bool
 }
 
+// lineAt returns where the line that starts at pos ends (before its "\n")
+// and where the next one starts.
+func lineAt(src []byte, pos int) (end, next int) {
+	i := bytes.IndexByte(src[pos:], '\n')
+	if i < 0 {
+		return len(src), len(src)
+	}
+	return pos + i, pos + i + 1
+}
+
 // scanINI calls fn for every value line of src, and bad for a malformed
 // line (an unclosed section header, a line with no separator) with its
 // offset. Continuation lines of a malformed key line are skipped.
@@ -28,14 +38,7 @@ func scanINI(src []byte, fn func(iniLine), bad func(off int, msg string)) {
 	section, key := "", ""
 	pos := 0
 	for pos < len(src) {
-		end := bytes.IndexByte(src[pos:], '\n')
-		next := len(src)
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += pos
-			next = end + 1
-		}
+		end, next := lineAt(src, pos)
 		line := strings.TrimRight(string(src[pos:end]), "\r")
 		lineStart := pos
 		pos = next

@@ -64,14 +64,7 @@ func logicalLines(src []byte) iter.Seq[logicalLine] {
 			pos = len(utf8BOM) // pip reads the file as utf-8-sig
 		}
 		for pos < len(src) || open {
-			end := bytes.IndexByte(src[pos:], '\n')
-			next := len(src)
-			if end < 0 {
-				end = len(src)
-			} else {
-				end += pos
-				next = end + 1
-			}
+			end, next := lineAt(src, pos)
 			line := src[pos:end]
 			if bytes.HasSuffix(line, []byte("\r")) {
 				line = line[:len(line)-1]
