@@ -3,7 +3,8 @@
 
 For each repository folder under --repos (owner+name copies, as for score.py), on a scratch copy:
   1. `mcplint check --fix --unsafe-fixes` (or --mode safe for --fix only), and list the changed files;
-  2. compile every changed Python file with CPython (`compile()`, the interpreter running this script);
+  2. compile every changed Python file with CPython (`compile()`, the interpreter running this script; a file it
+     could not compile before the fix either is listed, not counted: run it with the newest Python you have);
   3. re-parse every changed TOML file (tomllib) and requirements file (each line still a requirement);
   4. run `mcplint check` again and count findings that a fix should have removed but did not;
   5. fix again: a second run must change nothing (idempotence);
@@ -253,8 +254,16 @@ def main():
                     try:
                         compile(data, p, "exec")
                     except (SyntaxError, ValueError) as e:
-                        row["compile_fail"] += 1
-                        problems.append(f"{name}/{p}: does not compile: {e}")
+                        # A file this interpreter could not compile before the fix either (newer syntax, say)
+                        # says nothing of the fix.
+                        try:
+                            if p in before:
+                                compile(before[p], p, "exec")
+                            row["compile_fail"] += 1
+                            problems.append(f"{name}/{p}: does not compile: {e}")
+                        except (SyntaxError, ValueError):
+                            problems.append(f"{name}/{p}: not judged: it did not compile with Python "
+                                            f"{sys.version.split()[0]} before the fix either: {e}")
                     width, settings = line_length(root, p)
                     old = before.get(p, b"").decode("utf-8", "replace").splitlines()
                     new = data.decode("utf-8", "replace").splitlines()
