@@ -16,6 +16,10 @@ For each repository folder under --repos (owner+name copies, as for score.py), o
      fastmcp-slim could be installed together before the fix (per install set: the main dependencies with each extra
      or group) still can after it, for the releases the index holds (what each fastmcp release requires of mcp, as
      SPEC section 2 says; a requirement that admits none of the listed releases is not judged).
+  9. imports: every added import of the respond guard (`import mcp_respond_guard`, `from PKG import
+     mcp_respond_guard`, `from . import mcp_respond_guard`) names a guard file the fix tree holds where Python would
+     look: beside the module or in its package for a relative import, else under the module's folder, one of the
+     folders above it or their src/ (where a project's folder or an installed src layout puts it on sys.path).
 Prints one row per repository and totals. Standard library only; the copies are deleted afterwards.
 """
 import argparse
@@ -49,6 +53,33 @@ def snapshot(root):
             except OSError:
                 pass
     return files
+
+
+GUARD_IMPORT_RE = re.compile(
+    r"^\s*(?:from\s+(\.*)([\w.]*)\s+import\s+(?:\(\s*)?mcp_respond_guard\b|import\s+([\w.]*\.)?mcp_respond_guard\b)")
+
+
+def guard_import_resolves(p, line, files):
+    """None when line imports no guard; else whether the guard file it names is in files (relative paths)."""
+    m = GUARD_IMPORT_RE.match(line)
+    if not m:
+        return None
+    dots, pkg, dotted = m.group(1), m.group(2), m.group(3)
+    mod_dir = os.path.dirname(p)
+    if dots:
+        base = mod_dir
+        for _ in range(len(dots) - 1):
+            base = os.path.dirname(base)
+        parts = pkg.split(".") if pkg else []
+        return os.path.normpath(os.path.join(base, *parts, "mcp_respond_guard.py")) in files
+    parts = pkg.split(".") if pkg else (dotted.rstrip(".").split(".") if dotted else [])
+    roots, d = set(), mod_dir
+    while True:
+        roots.update((d, os.path.join(d, "src")))
+        if d in ("", os.sep):
+            break
+        d = os.path.dirname(d)
+    return any(os.path.normpath(os.path.join(r, *parts, "mcp_respond_guard.py")) in files for r in roots)
 
 
 def changed(before, after):
@@ -227,7 +258,7 @@ def main():
     tot = dict(repos=0, files=0, py=0, compile_fail=0, toml_fail=0, left=0, second=0,
                isort_checked=0, isort_broken=0, long_lines=0, added_lines=0, unresolvable=0)
     problems = []
-    print(f"{'repository':45} {'files':>5} {'py':>4} {'nocomp':>6} {'toml':>4} {'left':>4} {'2nd':>4} {'isort':>9} {'long':>8} {'unres':>5}")
+    print(f"{'repository':45} {'files':>5} {'py':>4} {'nocomp':>6} {'toml':>4} {'left':>4} {'2nd':>4} {'isort':>9} {'long':>8} {'unres':>5} {'noimp':>5}")
     for name in sorted(os.listdir(a.repos)):
         src = os.path.join(a.repos, name)
         if not os.path.isdir(src):
@@ -242,7 +273,7 @@ def main():
             after = snapshot(root)
             ch = changed(before, after)
             row = dict(files=len(ch), py=0, compile_fail=0, toml_fail=0, left=0, second=0,
-                       isort_checked=0, isort_broken=0, long_lines=0, added_lines=0, unresolvable=0)
+                       isort_checked=0, isort_broken=0, long_lines=0, added_lines=0, unresolvable=0, noimport=0)
             for p in ch:
                 data = after[p]
                 if p in before and (k := unresolvable(p, before[p], data)):
@@ -271,6 +302,9 @@ def main():
                     for l in difflib.ndiff(old, new):
                         if l.startswith("+ "):
                             row["added_lines"] += 1
+                            if guard_import_resolves(p, l[2:], after) is False:
+                                row["noimport"] += 1
+                                problems.append(f"{name}/{p}: the guard import names no guard file: {l[2:].strip()}")
                             if len(l) - 2 > width and len(l) - 2 > oldmax:
                                 row["long_lines"] += 1
                                 problems.append(f"{name}/{p}: added line of {len(l) - 2} > {width}: {l[2:][:100]}")
@@ -307,10 +341,10 @@ def main():
             tot[k] += row[k]
         print(f"{name[:45]:45} {row['files']:5} {row['py']:4} {row['compile_fail']:6} {row['toml_fail']:4} {row['left']:4} "
               f"{row['second']:4} {row['isort_broken']:>3}/{row['isort_checked']:<5} {row['long_lines']:>3}/{row['added_lines']:<4} "
-              f"{row['unresolvable']:5}")
+              f"{row['unresolvable']:5} {row['noimport']:5}")
     print(f"{'total (' + str(tot['repos']) + ' repositories)':45} {tot['files']:5} {tot['py']:4} {tot['compile_fail']:6} "
           f"{tot['toml_fail']:4} {tot['left']:4} {tot['second']:4} {tot['isort_broken']:>3}/{tot['isort_checked']:<5} "
-          f"{tot['long_lines']:>3}/{tot['added_lines']:<4} {tot['unresolvable']:5}")
+          f"{tot['long_lines']:>3}/{tot['added_lines']:<4} {tot['unresolvable']:5} {tot['noimport']:5}")
     if not isort_py:
         print("isort is not installed for python3 or /usr/bin/python3 (Debian: python3-isort): import order not checked")
     if a.list and problems:
