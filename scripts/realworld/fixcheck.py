@@ -256,7 +256,7 @@ def main():
     isort_py = find_isort()
     fixflags = ["--fix"] + (["--unsafe-fixes"] if a.mode == "unsafe" else [])
     tot = dict(repos=0, files=0, py=0, compile_fail=0, toml_fail=0, left=0, second=0,
-               isort_checked=0, isort_broken=0, long_lines=0, added_lines=0, unresolvable=0)
+               isort_checked=0, isort_broken=0, long_lines=0, added_lines=0, unresolvable=0, noimport=0)
     problems = []
     print(f"{'repository':45} {'files':>5} {'py':>4} {'nocomp':>6} {'toml':>4} {'left':>4} {'2nd':>4} {'isort':>9} {'long':>8} {'unres':>5} {'noimp':>5}")
     for name in sorted(os.listdir(a.repos)):
