@@ -71,14 +71,16 @@ func Run(roots []string, opts Options) (*Result, error) {
 	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore, Tracked: opts.Walk.Tracked})
 	e.res.Untracked = opts.Walk.Tracked.Skipped()
 	for _, err := range walkErrs {
-		p := err.Error()
+		p, msg := err.Error(), err.Error()
 		if pe, ok := err.(*workspace.PathError); ok {
-			p = pe.Path
+			// The finding is at the path: its message says what is wrong
+			// there, without the path again.
+			p, msg = pe.Path, pe.Err.Error()
 			if workspace.Refused(err) {
 				e.refused[p] = pe.Err
 			}
 		}
-		e.fileError(p, nil, 0, err.Error())
+		e.fileError(p, nil, 0, msg)
 	}
 	files = e.withOverlayFiles(files, roots)
 	e.res.Files = len(files)
