@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/engine"
-	"github.com/mcplint/mcplint/rules"
 )
 
 // Audited is one repository of an audit and the result of its scan.
@@ -84,11 +83,7 @@ func writeAuditRows(b *strings.Builder, r Audited) {
 		handlers, cell(allCodeCounts(res)), unresolvedCell(res.Projects...), verdictCell(r.Verdict()))
 	projects := indexProjects(res)
 	verdicts := projects.verdicts()
-	byProject := map[*engine.ProjectSummary][]*rules.Diagnostic{}
-	for i := range ds {
-		p := projects.of(&ds[i])
-		byProject[p] = append(byProject[p], &ds[i])
-	}
+	byProject := projects.group(ds)
 	for _, p := range res.Projects {
 		fmt.Fprintf(b, "| ↳ %s |", cell(mdCode(p.Dir)))
 		versions(p)

@@ -49,11 +49,7 @@ func WriteMarkdownBody(b MarkdownWriter, res *engine.Result, opts Options, level
 	overall := Overall(res)
 	projects := indexProjects(res)
 	verdicts := projects.verdicts()
-	byProject := map[*engine.ProjectSummary][]*rules.Diagnostic{}
-	for i := range ds {
-		p := projects.of(&ds[i])
-		byProject[p] = append(byProject[p], &ds[i])
-	}
+	byProject := projects.group(ds)
 	fmt.Fprintf(b, "**Crashes on cancel: %s** · %s", overall, plural(c.Total, "finding"))
 	if c.Total > 0 {
 		fmt.Fprintf(b, " (%s)", c.breakdown())

@@ -98,6 +98,16 @@ func (x *projectIndex) of(d *rules.Diagnostic) *engine.ProjectSummary {
 	return ProjectOf(x.res, d)
 }
 
+// group returns the findings ds by the project each belongs to (of).
+func (x *projectIndex) group(ds []rules.Diagnostic) map[*engine.ProjectSummary][]*rules.Diagnostic {
+	out := map[*engine.ProjectSummary][]*rules.Diagnostic{}
+	for i := range ds {
+		p := x.of(&ds[i])
+		out[p] = append(out[p], &ds[i])
+	}
+	return out
+}
+
 // verdicts returns the verdict of every project of the run, in one pass
 // over its findings: yes when a finding is an error (the project's
 // versions crash), unknown when findings depend on versions nothing pins, a
