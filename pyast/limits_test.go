@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
@@ -280,4 +281,47 @@ func TestTreeSitterParsesAreBoundedInBytes(t *testing.T) {
 	if peak < tsMaxWeight {
 		t.Errorf("peak %d: the parses did not run", peak)
 	}
+}
+
+// tree-sitter's memory is the C heap's, out of the Go collector's sight: a
+// large parse must not start on top of a Go heap still holding the garbage
+// of earlier work (eight 7.8 MB tuples took 325 MB, of which some 120 MB was
+// Go garbage and free pages beside tree-sitter's own), so the heap is
+// collected and its free pages returned first.
+func TestLargeParseStartsOnACollectedHeap(t *testing.T) {
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
+	var held uint64
+	var calls int
+	old := beforeLargeParse
+	defer func() { beforeLargeParse = old }()
+	beforeLargeParse = func() {
+		old()
+		calls++
+		metrics.Read(samples)
+		held = samples[0].Value.Uint64() + samples[1].Value.Uint64()
+	}
+	// Live data (the run's sources) sets the collector's goal at twice it,
+	// so the garbage below is not collected on its own before the parse.
+	ballast := make([]byte, 96<<20)
+	ballast[len(ballast)-1] = 1
+	runtime.GC()
+	metrics.Read(samples)
+	live := samples[0].Value.Uint64()
+	garbage := make([]byte, 64<<20)
+	garbage[len(garbage)-1] = 1
+	garbage = nil
+	// Over the limits, so the fast path hands it to tree-sitter.
+	big := []byte("x = (" + strings.Repeat("1, ", 2_600_000) + ")\n")
+	if _, err := ParseLimits("big.py", "", big, DefaultLimits); err == nil {
+		t.Fatal("a 7.8 MB tuple parsed within the default limits")
+	}
+	if calls == 0 {
+		t.Fatal("tree-sitter never parsed the file")
+	}
+	// What is live then: the heap before, the source and what the parse
+	// keeps; 32 MiB of slack, half the garbage made.
+	if bound := live + uint64(len(big)) + 32<<20; held > bound {
+		t.Errorf("tree-sitter started with %d bytes of Go heap (objects and free pages), more than %d: the garbage was not collected first", held, bound)
+	}
+	runtime.KeepAlive(ballast)
 }

@@ -256,6 +256,7 @@ done:
 import "C"
 
 import (
+	"runtime/debug"
 	"sync"
 	"unsafe"
 
@@ -358,6 +359,12 @@ func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
 // *TooComplexError.
 func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
 	if len(src) >= tsMaxWeight/4 {
+		// tree-sitter's memory is the C heap's, which the Go collector
+		// neither sees nor counts: a large parse (some 125 bytes for each
+		// byte read) came on top of a Go heap grown to twice its live data,
+		// the garbage of earlier parses (the fast path's array) included.
+		// Hand that back first, so the two peaks do not add up.
+		beforeLargeParse()
 		// After the tree is freed (mcplint_copy, or a stopped parse).
 		defer C.mcplint_trim()
 	}
@@ -401,6 +408,13 @@ func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
 	}
 	return nodes, int64(in.steps + in.reread/C.MCPLINT_REREAD_PER_STEP), nil
 }
+
+// beforeLargeParse runs before tree-sitter parses a file of tsMaxWeight/4
+// bytes or more: a collection that returns the Go heap's free pages to the
+// system (tests wrap it to look at the heap then). It costs one collection
+// per such file, which only generated files reach (a fast-parsed file never
+// gets here).
+var beforeLargeParse = debug.FreeOSMemory
 
 // parsing bounds the bytes parsed at once, over every worker: a parse's
 // memory grows with its file (the fast path's array; tree-sitter holds some
