@@ -427,16 +427,18 @@ func (c *Cache) save(digest string, s *cacheState) {
 		c.note("cache not written: %v", err)
 		return
 	}
+	// The header (magic, then the MAC of what follows) is written in place
+	// once the state is encoded after it: no second copy of a large state.
 	var buf bytes.Buffer
+	buf.Write(cacheMagic)
+	buf.Write(make([]byte, 32))
 	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
 		c.note("cache not written: %v", err)
 		return
 	}
 	name := fileName(digest)
-	data := make([]byte, 0, len(cacheMagic)+32+buf.Len())
-	data = append(data, cacheMagic...)
-	data = append(data, mac(key, name, buf.Bytes())...)
-	data = append(data, buf.Bytes()...)
+	data := buf.Bytes()
+	copy(data[len(cacheMagic):], mac(key, name, data[len(cacheMagic)+32:]))
 	if err := writeAtomic(c.dir, name, data, 0o644); err != nil {
 		c.note("cache not written: %v", err)
 	}

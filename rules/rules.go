@@ -154,7 +154,7 @@ type Diagnostic struct {
 	// summaries and exit codes count them, suppressions, baselines and
 	// changed-line filters decide each (engine.Refold), and every output
 	// says how many there are and where. Nil for almost every finding.
-	More []Place
+	More Places
 }
 
 // Place is where a finding folded into another (Diagnostic.More) is: its
