@@ -41,6 +41,14 @@ func (ps *Places) GobDecode(b []byte) error {
 		return errPlaces
 	}
 	b = b[k:]
+	if n == 0 {
+		// As gob reads back an empty slice of structs: nil.
+		if len(b) != 0 {
+			return errPlaces
+		}
+		*ps = nil
+		return nil
+	}
 	next := func() (int64, bool) {
 		v, k := binary.Varint(b)
 		if k <= 0 {
