@@ -393,14 +393,18 @@ func (e *runner) readKeeping(p string, keep bool) ([]byte, error) {
 	if b, ok := e.opts.Overlay[p]; ok {
 		return b, nil
 	}
-	if r, ok := e.depReads.get(p); ok {
+	if keep || e.keepsRead(p) {
+		if e.depReads != nil {
+			r := e.depReads.do(p, func() cachedRead {
+				b, err := e.readUncached(p)
+				return cachedRead{b, err}
+			})
+			return r.b, r.err
+		}
+	} else if r, ok := e.depReads.get(p); ok {
 		return r.b, r.err
 	}
-	b, err := e.readUncached(p)
-	if keep || e.keepsRead(p) {
-		e.depReads.put(p, b, err)
-	}
-	return b, err
+	return e.readUncached(p)
 }
 
 // keepsRead tells the files whose reads the run keeps (depReads): the
@@ -421,10 +425,16 @@ func (e *runner) keepsRead(p string) bool {
 }
 
 // readCache is the bytes (or the error) of files read once for a run, by
-// path. A nil *readCache holds nothing.
+// path: two workers asking for one file at once read it once (the second
+// waits for the first). A nil *readCache holds nothing.
 type readCache struct {
 	mu sync.Mutex
-	m  map[string]cachedRead
+	m  map[string]*readEntry
+}
+
+type readEntry struct {
+	once sync.Once
+	r    cachedRead
 }
 
 type cachedRead struct {
@@ -432,26 +442,35 @@ type cachedRead struct {
 	err error
 }
 
+// get returns what an earlier read (do) of p kept, if one finished.
 func (c *readCache) get(p string) (cachedRead, bool) {
 	if c == nil {
 		return cachedRead{}, false
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.m[p]
-	return r, ok
+	e := c.m[p]
+	c.mu.Unlock()
+	if e == nil {
+		return cachedRead{}, false
+	}
+	e.once.Do(func() {}) // waits for a read under way
+	return e.r, true
 }
 
-func (c *readCache) put(p string, b []byte, err error) {
-	if c == nil {
-		return
-	}
+// do returns what read gives for p, calling it once per run.
+func (c *readCache) do(p string, read func() cachedRead) cachedRead {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = map[string]cachedRead{}
+		c.m = map[string]*readEntry{}
 	}
-	c.m[p] = cachedRead{b, err}
+	e := c.m[p]
+	if e == nil {
+		e = &readEntry{}
+		c.m[p] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.r = read() })
+	return e.r
 }
 
 // readUncached is readRaw past the overlay and the run's reads.
