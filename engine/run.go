@@ -433,7 +433,7 @@ type readCache struct {
 }
 
 type readEntry struct {
-	once sync.Once
+	done chan struct{} // closed once r is read
 	r    cachedRead
 }
 
@@ -442,7 +442,7 @@ type cachedRead struct {
 	err error
 }
 
-// get returns what an earlier read (do) of p kept, if one finished.
+// get returns what a read (do) of p kept, waiting for one under way.
 func (c *readCache) get(p string) (cachedRead, bool) {
 	if c == nil {
 		return cachedRead{}, false
@@ -453,23 +453,27 @@ func (c *readCache) get(p string) (cachedRead, bool) {
 	if e == nil {
 		return cachedRead{}, false
 	}
-	e.once.Do(func() {}) // waits for a read under way
+	<-e.done
 	return e.r, true
 }
 
-// do returns what read gives for p, calling it once per run.
+// do returns what read gives for p, calling it once per run: the first
+// caller reads, the others wait for its result.
 func (c *readCache) do(p string, read func() cachedRead) cachedRead {
 	c.mu.Lock()
 	if c.m == nil {
 		c.m = map[string]*readEntry{}
 	}
-	e := c.m[p]
-	if e == nil {
-		e = &readEntry{}
-		c.m[p] = e
+	if e := c.m[p]; e != nil {
+		c.mu.Unlock()
+		<-e.done
+		return e.r
 	}
+	e := &readEntry{done: make(chan struct{})}
+	c.m[p] = e
 	c.mu.Unlock()
-	e.once.Do(func() { e.r = read() })
+	e.r = read()
+	close(e.done)
 	return e.r
 }
 
