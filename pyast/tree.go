@@ -344,6 +344,15 @@ func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
 			return nodes, steps, nil
 		}
 	}
+	if len(src) >= tsMaxWeight/4 {
+		// tree-sitter's memory is the C heap's, which the Go collector
+		// neither sees nor counts: a large parse (some 125 bytes for each
+		// byte read) came on top of a Go heap grown to twice its live data,
+		// the garbage of earlier parses (the fast path's array) included.
+		// Hand that back first, so the two peaks do not add up; once a
+		// file (its re-parse in recoverGrammarGaps keeps the first tree).
+		beforeLargeParse()
+	}
 	nodes, steps, err := parseTreeSitter(src, lim)
 	if err != nil {
 		return nil, 0, err
@@ -359,12 +368,6 @@ func parseTree(src []byte, lim Limits) ([]rawNode, int64, error) {
 // *TooComplexError.
 func parseTreeSitter(src []byte, lim Limits) ([]rawNode, int64, error) {
 	if len(src) >= tsMaxWeight/4 {
-		// tree-sitter's memory is the C heap's, which the Go collector
-		// neither sees nor counts: a large parse (some 125 bytes for each
-		// byte read) came on top of a Go heap grown to twice its live data,
-		// the garbage of earlier parses (the fast path's array) included.
-		// Hand that back first, so the two peaks do not add up.
-		beforeLargeParse()
 		// After the tree is freed (mcplint_copy, or a stopped parse).
 		defer C.mcplint_trim()
 	}
