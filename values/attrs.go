@@ -370,11 +370,12 @@ func (e *Engine) fieldArguments(km *pyast.Module, k *pyast.Class, name string) S
 // module and document order.
 func (e *Engine) subclasses(c *pyast.Class) []*pyast.Class {
 	if e.lazy.subsBuilding {
-		e.truncated = true // an answer read from a partial index is not kept
+		e.partial = true // an answer read from a partial index is not kept
 		return nil
 	}
 	if e.lazy.subs == nil {
 		e.lazy.subsBuilding = true
+		partial := e.partial
 		subs := map[*pyast.Class][]*pyast.Class{}
 		for _, m := range e.mods {
 			for _, k := range m.Classes {
@@ -389,7 +390,8 @@ func (e *Engine) subclasses(c *pyast.Class) []*pyast.Class {
 			}
 		}
 		e.lazy.subs, e.lazy.subsBuilding = subs, false
-		e.steps, e.truncated = 0, false
+		e.steps, e.truncated, e.partial = 0, false, partial
+		e.forgetPartial()
 	}
 	if c == nil {
 		return nil

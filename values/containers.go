@@ -152,7 +152,7 @@ func (e *Engine) builtElements(v *Value) Set {
 // by what its object is without it.)
 func (e *Engine) mutationIndex() map[string][]mutation {
 	if e.lazy.mutBuilding {
-		e.truncated = true // an answer read from a partial index is not kept
+		e.partial = true // an answer read from a partial index is not kept
 		return nil
 	}
 	if e.lazy.mutBy != nil {
@@ -160,7 +160,7 @@ func (e *Engine) mutationIndex() map[string][]mutation {
 	}
 	e.lazy.mutBuilding = true
 	by := map[string][]mutation{}
-	steps, truncated := e.steps, e.truncated
+	steps, truncated, partial := e.steps, e.truncated, e.partial
 	for _, mu := range e.mutations() {
 		e.steps, e.truncated = 0, false // each object has a budget of its own
 		for _, o := range e.eval(mu.m, mu.obj, nil) {
@@ -169,7 +169,8 @@ func (e *Engine) mutationIndex() map[string][]mutation {
 			}
 		}
 	}
-	e.steps, e.truncated = steps, truncated
+	e.steps, e.truncated, e.partial = steps, truncated, partial
+	e.forgetPartial()
 	e.lazy.mutBy, e.lazy.mutBuilding = by, false
 	return by
 }

@@ -53,7 +53,18 @@ type Engine struct {
 	// its answers are not kept; truncations counts such questions.
 	truncated   bool
 	truncations int
-	prepared    bool // the indexes Eval builds first are built
+	computed    int // answers computed, passes over cycles included (the engine's work)
+	// partial is set when the answer being computed read an index that
+	// was still being built (subclasses, mutationIndex), or an answer
+	// that did: such an answer is kept only while the index is built
+	// (its other questions read it as it is) and forgotten after
+	// (forgetPartial). Unlike truncated it is scoped to the answers that
+	// read the index: the others of the same question are kept. Keeping
+	// none made the index build ask each binding again for every
+	// mutation, 280 times each on a 91-module server.
+	partial  bool
+	partials []*entry // the answers kept while an index is built
+	prepared bool     // the indexes Eval builds first are built
 	// pending are the unfinished answers of cycles, by the depth of the
 	// question on the stack they read.
 	pending [][]*entry
@@ -89,9 +100,10 @@ type entry struct {
 	val     Set
 	done    bool
 	onStack bool
-	depth   int // on the stack: its depth there
-	low     int // unfinished: the lowest depth on the stack its answer read
-	gen     int // unfinished: the pass it was answered in
+	depth   int  // on the stack: its depth there
+	low     int  // unfinished: the lowest depth on the stack its answer read
+	gen     int  // unfinished: the pass it was answered in
+	partial bool // done, but read from an index being built (see Engine.partial)
 }
 
 // New returns the engine of a project's modules.
@@ -141,7 +153,7 @@ func (e *Engine) begin() {
 		e.subclasses(nil)
 		e.mutationIndex()
 	}
-	e.steps, e.truncated = 0, false
+	e.steps, e.truncated, e.partial = 0, false, false
 	e.low = 1 << 30
 }
 
@@ -236,6 +248,7 @@ func (e *Engine) memoised(key memoKey, compute func() Set) Set {
 	if en != nil {
 		switch {
 		case en.done:
+			e.partial = e.partial || en.partial
 			return en.val
 		case en.onStack:
 			e.low = min(e.low, en.depth)
@@ -246,6 +259,7 @@ func (e *Engine) memoised(key memoKey, compute func() Set) Set {
 		}
 	}
 	e.steps++
+	e.computed++
 	if e.steps > e.cfg.Budget {
 		if !e.truncated {
 			e.truncated = true
@@ -260,6 +274,8 @@ func (e *Engine) memoised(key memoKey, compute func() Set) Set {
 	e.stack++
 	en.onStack, en.depth = true, e.stack
 	saved := e.low
+	savedPartial := e.partial
+	e.partial = false
 	low := 1 << 30
 	for iter := 0; ; iter++ {
 		e.low = 1 << 30
@@ -279,6 +295,8 @@ func (e *Engine) memoised(key memoKey, compute func() Set) Set {
 	en.onStack = false
 	e.stack--
 	d := en.depth
+	partial := e.partial
+	e.partial = savedPartial || partial
 	if low < d {
 		// Part of a cycle headed further up: answered again in its passes.
 		en.low, en.gen = low, e.gen
@@ -301,6 +319,23 @@ func (e *Engine) memoised(key memoKey, compute func() Set) Set {
 		e.low = saved
 		return en.val
 	}
+	if partial {
+		// Read from an index being built: an answer until it is built,
+		// as are the unfinished ones of its cycle.
+		en.done, en.partial = true, true
+		e.partials = append(e.partials, en)
+		for i := d; i < len(e.pending); i++ {
+			for _, p := range e.pending[i] {
+				p.done, p.partial = true, true
+				e.partials = append(e.partials, p)
+			}
+		}
+		if d < len(e.pending) {
+			e.pending = e.pending[:d]
+		}
+		e.low = saved
+		return en.val
+	}
 	en.done = true
 	for i := d; i < len(e.pending); i++ {
 		for _, p := range e.pending[i] {
@@ -312,6 +347,15 @@ func (e *Engine) memoised(key memoKey, compute func() Set) Set {
 	}
 	e.low = saved
 	return en.val
+}
+
+// forgetPartial forgets the answers read from an index being built, once
+// it is: asked again, they are answered afresh.
+func (e *Engine) forgetPartial() {
+	for _, en := range e.partials {
+		*en = entry{gen: -1}
+	}
+	e.partials = e.partials[:0]
 }
 
 // resolveQual returns what a qualified name (an import's target) is: a
