@@ -144,11 +144,25 @@ func (ix *Index) RunsServer(m *pyast.Module) bool {
 	if ix == nil || ix.builder == nil || m == nil {
 		return false
 	}
-	if ix.builder.runsServer(m, m.Root, 0) {
+	ix.runsMu.Lock()
+	defer ix.runsMu.Unlock()
+	if runs, ok := ix.runs[m]; ok {
+		return runs
+	}
+	runs := ix.builder.moduleRunsServer(m)
+	if ix.runs == nil {
+		ix.runs = map[*pyast.Module]bool{}
+	}
+	ix.runs[m] = runs
+	return runs
+}
+
+func (b *builder) moduleRunsServer(m *pyast.Module) bool {
+	if b.runsServer(m, m.Root, 0) {
 		return true
 	}
 	for _, f := range m.Funcs {
-		if f.Body != nil && ix.builder.runsServer(m, f.Body, 0) {
+		if f.Body != nil && b.runsServer(m, f.Body, 0) {
 			return true
 		}
 	}
@@ -1085,7 +1099,23 @@ func newLoaded() loaded {
 // first) and what start imports before cut, transitively. An import counts
 // as run on every path only where it dominates at (dominates); one that can
 // never run (`if TYPE_CHECKING:`) does not count at all.
+// The answer is shared: callers only read it.
 func (b *builder) executedBefore(start *pyast.Module, cut int, at *pyast.Node) loaded {
+	k := ranKey{start, cut, at}
+	b.lazy.ranMu.Lock()
+	defer b.lazy.ranMu.Unlock()
+	if l, ok := b.lazy.ran[k]; ok {
+		return l
+	}
+	l := b.runBefore(start, cut, at)
+	if b.lazy.ran == nil {
+		b.lazy.ran = map[ranKey]loaded{}
+	}
+	b.lazy.ran[k] = l
+	return l
+}
+
+func (b *builder) runBefore(start *pyast.Module, cut int, at *pyast.Node) loaded {
 	l := newLoaded()
 	parts := strings.Split(start.Name, ".")
 	for i := 1; i < len(parts); i++ {

@@ -81,6 +81,10 @@ type Index struct {
 	fallback   map[*pyast.Function][]fallbackEdge
 	chainOnce  sync.Once // makes chainFrom, PossibleChain's search
 	chainFrom  map[chainState]chainStep
+	// runs memoizes RunsServer: the guard fix asks it of every server
+	// site for each rule that offers the fix.
+	runsMu sync.Mutex
+	runs   map[*pyast.Module]bool
 }
 
 // ReachedFrom returns the handlers from which f can run, f's own handler first.

@@ -36,6 +36,19 @@ type lazyTables struct {
 
 	addedMu sync.Mutex // held while the additions index is built
 	added   map[string][]valueAt
+
+	// ran memoizes executedBefore by start: the guard fix asks it of each
+	// start for each module that creates a server (StartLoading), and
+	// of every start again for each rule that offers the fix; the imports
+	// it follows do not change once Build has indexed them.
+	ranMu sync.Mutex
+	ran   map[ranKey]loaded
+}
+
+type ranKey struct {
+	start *pyast.Module
+	cut   int
+	at    *pyast.Node
 }
 
 // workers returns the number of workers for the per-module passes.
