@@ -480,10 +480,32 @@ func (b *builder) plainRoot(m *pyast.Module, f *pyast.Function, entry map[*pyast
 			return true
 		}
 	}
+	if pytestCollects(m, f) {
+		return true
+	}
 	if f.Class != nil {
 		return strings.HasPrefix(f.Name, "__") && strings.HasSuffix(f.Name, "__") && f.Name != "__init__" && f.Name != "__new__"
 	}
 	return f.Parent == nil && f.Name == "main"
+}
+
+// pytestCollects reports whether pytest runs f as a test by its default
+// collection rules: a module-level function named test* or a method named
+// test* of a module-level class named Test*, in a module named test_*.py or
+// *_test.py. (A decorated test is a root already; a unittest.TestCase's
+// methods are, through its base outside the project.)
+func pytestCollects(m *pyast.Module, f *pyast.Function) bool {
+	if f.Parent != nil || !strings.HasPrefix(f.Name, "test") {
+		return false
+	}
+	base := path.Base(m.Path)
+	if !strings.HasSuffix(base, ".py") || !strings.HasPrefix(base, "test_") && !strings.HasSuffix(base, "_test.py") {
+		return false
+	}
+	if f.Class == nil {
+		return true
+	}
+	return strings.HasPrefix(f.Class.Name, "Test") && f.Class.Scope != nil && f.Class.Scope.Parent == m.Scope
 }
 
 // resolvedRoot reports whether f is a method of a class with a base outside

@@ -75,7 +75,8 @@ func (b *builder) unservedTestServer(m *pyast.Module, site *pyast.Node) bool {
 
 // lookOnly reports whether the use n of a server's name neither serves it
 // nor lets it escape: the target of its assignment, the object of a
-// nonServing attribute, or an argument of an introspection builtin.
+// nonServing attribute, an argument of an introspection builtin, or an
+// operand of a comparison, a not or an assert.
 func lookOnly(m *pyast.Module, n *pyast.Node) bool {
 	p := n.Parent()
 	if p == nil {
@@ -91,6 +92,10 @@ func lookOnly(m *pyast.Module, n *pyast.Node) bool {
 	case "argument_list":
 		callee := pyast.Unparen(pyast.Callee(p.Parent()))
 		return callee != nil && callee.Kind() == "identifier" && introspection[m.TextView(callee)]
+	case "comparison_operator", "not_operator", "assert_statement":
+		// assert mcp is not None, not server, assert server: a test of the
+		// object itself, not a use of it.
+		return true
 	}
 	return false
 }
