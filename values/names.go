@@ -22,20 +22,6 @@ func (v *env) keyOf() string {
 	return v.key
 }
 
-// sees reports whether the bindings of scope sc can depend on the arguments
-// v binds: sc is v's function's scope or one nested in it (a closure).
-func (v *env) sees(sc *pyast.Scope) bool {
-	if v == nil || v.fn == nil {
-		return v != nil
-	}
-	for ; sc != nil; sc = sc.Parent {
-		if sc.Func == v.fn {
-			return true
-		}
-	}
-	return false
-}
-
 // extraBindings returns the binding forms of scope sc that pyast's scopes do
 // not hold, by name: for-loop targets, walrus targets, augmented
 // assignments, names declared global, with items that are not calls,
@@ -214,12 +200,6 @@ func (e *Engine) nameValues(m *pyast.Module, n *pyast.Node, name string, ev *env
 	sc, bs, extra := e.lookupName(m, m.ScopeAt(n), name)
 	if sc == nil {
 		return e.unboundName(m, name)
-	}
-	if !ev.sees(sc) {
-		// A name bound outside the function ev binds arguments of (a
-		// module's import, a class attribute) has the same values under
-		// every call: asked once, not once a call site.
-		ev = nil
 	}
 	if sc == m.Scope {
 		// Read at module level: the bindings made before this statement.
