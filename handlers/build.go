@@ -736,7 +736,7 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 			makers = append(makers, maker{n, qs})
 		}
 		caller := m.FuncAt(n)
-		callees := b.withEngine(n, b.calleesOfNames(m, callee, ns))
+		callees := b.engineOf[n]
 		for _, callee := range callees {
 			sites = append(sites, site{module: m, call: n, caller: caller, callee: callee})
 		}

@@ -168,10 +168,7 @@ func (b *builder) liveRefs(m *pyast.Module, names map[string]bool, methods, byNa
 			}
 		} else if n.Kind() == "attribute" {
 			attr := m.Text(n.ChildByFieldName("attribute"))
-			if rs := b.callees(m, n); len(rs) > 0 { // for mod in [a, b]: mod.register(mcp)
-				for _, r := range rs {
-					to = append(to, r.Func)
-				}
+			if rs := b.engineCalleesOf(n); len(rs) > 0 { // for mod in [a, b]: mod.register(mcp)
 			} else if unknownReceiver(m, n.ChildByFieldName("object")) {
 				// mod.register(mcp) for mod in a loop, from importlib,
 				// a parameter: any project function of that name.

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
-	"github.com/mcplint/mcplint/values"
 )
 
 // serverClasses maps the qualified names of MCP server classes to their
@@ -32,12 +31,6 @@ var serverClasses = map[string]Framework{
 	"fastmcp.server.providers.LocalProvider":                               PrefectFastMCP,
 	"fastmcp.server.providers.local_provider.LocalProvider":                PrefectFastMCP,
 	"fastmcp.server.providers.local_provider.local_provider.LocalProvider": PrefectFastMCP,
-}
-
-// ServerClass returns the framework of a server class's qualified name.
-func ServerClass(qual string) (Framework, bool) {
-	f, ok := serverClasses[qual]
-	return f, ok
 }
 
 // serverFactories are the class methods of PrefectHQ fastmcp's FastMCP that
@@ -116,34 +109,6 @@ func (b *builder) serverOf(m *pyast.Module, expr *pyast.Node) (Framework, string
 		name = qs[0]
 	}
 	return f, name
-}
-
-// frameworkOfQual returns the framework of what a qualified name is: an MCP
-// server class, server function or factory, a project class that is one or
-// subclasses one, a project function that returns a server, or a variable
-// holding one.
-func (b *builder) frameworkOfQual(q string) Framework {
-	if f := extServer(q); f != FrameworkUnknown {
-		return f
-	}
-	vals := b.engine.Qual(q)
-	for _, v := range vals {
-		var f Framework
-		switch v.Kind {
-		case values.Class:
-			f = b.serverClassValue(v.Class)
-		case values.Function:
-			if v.Func != nil {
-				f = b.serverValues(b.engine.Returns(v.Mod, v.Func))
-			}
-		case values.External:
-			f = extServer(v.Name)
-		}
-		if f != FrameworkUnknown {
-			return f
-		}
-	}
-	return b.serverValues(vals)
 }
 
 // decoratorKind returns the registration kind named by the last attribute of
