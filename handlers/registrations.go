@@ -316,13 +316,60 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 				}
 				out = append(out, t)
 			}
-			return out
+			// What the wrapper returns when it is a coroutine function
+			// made elsewhere runs around the function on each request.
+			made := b.madeCoroutines(m, arg, out)
+			for i := range out {
+				for _, r := range made {
+					out[i].wrappers = append(out[i].wrappers[:len(out[i].wrappers):len(out[i].wrappers)], r.Func)
+				}
+			}
+			if len(out) > 0 || len(b.engineFuncs(m, pos[0])) > 0 {
+				return out
+			}
+			// The argument is no function (create_handler(pattern, desc),
+			// a factory of its own handler): what the engine says the
+			// whole call returns.
 		}
 		// What the call returns (getattr(tools, name) for names iterated
 		// from a constant list).
 		return b.engineTargets(m, arg)
 	}
 	return nil
+}
+
+// madeCoroutines returns the coroutine functions a wrapper call makes of
+// sync functions: when every target is a sync def and the engine says the
+// call returns only project coroutine functions, none of them a target (def
+// make_wrapper(func): ... return create_tool(executor), whose async def
+// awaits asyncio.to_thread of a function that calls func), what the server
+// registers is such a coroutine function, which runs the target: it runs on
+// the event loop, not in a worker thread. Nil otherwise: a wrapper that
+// returns the function, or a sync function that calls it.
+func (b *builder) madeCoroutines(m *pyast.Module, call *pyast.Node, ts []target) []FuncRef {
+	if len(ts) == 0 {
+		return nil
+	}
+	for _, t := range ts {
+		if t.ref.Func.Async() {
+			return nil
+		}
+	}
+	made := b.engineFuncs(m, call)
+	if len(made) == 0 {
+		return nil
+	}
+	for _, r := range made {
+		if !r.Func.Async() {
+			return nil
+		}
+		for _, t := range ts {
+			if t.ref.Func == r.Func {
+				return nil
+			}
+		}
+	}
+	return made
 }
 
 // wrapperTargets resolves a name bound to a decorator's local wrapper
