@@ -343,7 +343,10 @@ func (e *Engine) fieldArguments(km *pyast.Module, k *pyast.Class, name string) S
 		return nil
 	}
 	var out Set
-	for _, s := range e.sitesNamed(k.Name) {
+	// The class's own name, and cls: a classmethod of it or of a base
+	// builds it as cls(...) (Tool.create_from_dict(d) -> cls(**attrs)).
+	sites := append(e.sitesNamed(k.Name)[:len(e.sitesNamed(k.Name)):len(e.sitesNamed(k.Name))], e.sitesNamed("cls")...)
+	for _, s := range sites {
 		if s.def != nil || !e.flowsInto(s.m, km) {
 			continue
 		}
@@ -361,6 +364,32 @@ func (e *Engine) fieldArguments(km *pyast.Module, k *pyast.Class, name string) S
 			out = out.union(e.eval(s.m, a, nil))
 		} else if idx < len(pos) {
 			out = out.union(e.eval(s.m, pos[idx], nil))
+		} else {
+			out = out.union(e.splatField(s.m, s.call, name))
+		}
+	}
+	return out
+}
+
+// splatField returns what the **mapping arguments of call pass for keyword
+// name: the entries of each dict the mapping can be whose key can be name.
+func (e *Engine) splatField(m *pyast.Module, call *pyast.Node, name string) Set {
+	args := call.ChildByFieldName("arguments")
+	if args == nil {
+		return nil
+	}
+	var out Set
+	key := Set{&Value{Kind: Str, Text: name}}
+	for _, a := range pyast.NamedChildren(args) {
+		if a.Kind() != "dictionary_splat" || a.NamedChildCount() == 0 {
+			continue
+		}
+		for _, d := range e.eval(m, a.NamedChild(0), nil) {
+			if d.Kind == Container && d.Seq == "dict" {
+				out = out.union(e.lookupKey(d, key))
+			} else {
+				out = out.add(unknown("a ** argument that is no dict the analysis knows"))
+			}
 		}
 	}
 	return out
