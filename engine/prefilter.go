@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/mcplint/mcplint/handlers"
 	"github.com/mcplint/mcplint/pyast"
 )
 
@@ -23,8 +24,9 @@ type importGraph struct {
 	comps  map[int][]string // root -> files, built on first use
 }
 
-// frameworkModules are the top-level packages whose import makes a seed.
-var frameworkModules = []string{"mcp", "fastmcp"}
+// frameworkModules are the top-level packages whose import makes a seed:
+// those of the server classes mcplint knows (mcp, fastmcp, fastapi_mcp).
+var frameworkModules = handlers.ServerPackages()
 
 // newImportGraph builds the graph of files (those with bytes in srcs);
 // lines returns the import lines of a file (importLines). A file whose

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -18,10 +19,14 @@ var serverClasses = map[string]Framework{
 	"mcp.server.Server":                     OfficialLowLevel,
 	"mcp.server.lowlevel.Server":            OfficialLowLevel,
 	"mcp.server.lowlevel.server.Server":     OfficialLowLevel,
-	"fastmcp.FastMCP":                       PrefectFastMCP,
-	"fastmcp.server.FastMCP":                PrefectFastMCP,
-	"fastmcp.server.server.FastMCP":         PrefectFastMCP,
-	"fastmcp.server.FastMCPServer":          PrefectFastMCP,
+	// fastapi_mcp (tadata) builds an official low-level Server of a
+	// FastAPI app's routes; its handlers are the library's own.
+	"fastapi_mcp.FastApiMCP":        OfficialLowLevel,
+	"fastapi_mcp.server.FastApiMCP": OfficialLowLevel,
+	"fastmcp.FastMCP":               PrefectFastMCP,
+	"fastmcp.server.FastMCP":        PrefectFastMCP,
+	"fastmcp.server.server.FastMCP": PrefectFastMCP,
+	"fastmcp.server.FastMCPServer":  PrefectFastMCP,
 	// fastmcp 3 providers: their components are served by the server they
 	// are added to (mcp.add_provider(app), FastMCP(providers=[app])).
 	"fastmcp.FastMCPApp":                                                   PrefectFastMCP,
@@ -31,6 +36,23 @@ var serverClasses = map[string]Framework{
 	"fastmcp.server.providers.LocalProvider":                               PrefectFastMCP,
 	"fastmcp.server.providers.local_provider.LocalProvider":                PrefectFastMCP,
 	"fastmcp.server.providers.local_provider.local_provider.LocalProvider": PrefectFastMCP,
+}
+
+// ServerPackages returns the top-level packages of the server classes
+// (mcp, fastmcp, ...), sorted: a module that imports none of them, and
+// none of the modules it is connected to by imports, creates no server.
+func ServerPackages() []string {
+	seen := map[string]bool{}
+	var out []string
+	for q := range serverClasses {
+		top, _, _ := strings.Cut(q, ".")
+		if !seen[top] {
+			seen[top] = true
+			out = append(out, top)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // serverFactories are the class methods of PrefectHQ fastmcp's FastMCP that
