@@ -919,13 +919,19 @@ func decoratorFunc(d *pyast.Node) *pyast.Node {
 // reachable only by Config.AllFunctions.
 func (ix *Index) Unreached(qual string) bool { return ix != nil && ix.unreached[qual] }
 
-// Callee resolves a call to the project function it runs, if any.
+// Callee resolves a call to the project function it runs, if any: the
+// first of the functions the value-flow engine says its callee can be, the
+// answer the handler graph's edges hold (the checkpoint analysis asks it of
+// awaited calls).
 func (ix *Index) Callee(m *pyast.Module, call *pyast.Node) (*pyast.Module, *pyast.Function, bool) {
 	if ix == nil || ix.builder == nil {
 		return nil, nil, false
 	}
-	r, ok := ix.builder.funcOf(m, pyast.Callee(call))
-	return r.Module, r.Func, ok
+	rs := ix.builder.engineOf[call]
+	if len(rs) == 0 {
+		return nil, nil, false
+	}
+	return rs[0].Module, rs[0].Func, true
 }
 
 // Resolve resolves a name expression to a project function, if any.
