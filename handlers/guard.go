@@ -1260,5 +1260,14 @@ func (b *builder) runsServer(m *pyast.Module, st *pyast.Node, depth int) bool {
 }
 
 func (b *builder) funcRunsServer(r FuncRef, depth int) bool {
-	return r.Func.Body != nil && b.runsServer(r.Module, r.Func.Body, depth+1)
+	if r.Func.Body == nil {
+		return false
+	}
+	k := funcRunsKey{r.Func, depth}
+	if v, ok := b.lazy.funcRuns.Load(k); ok {
+		return v.(bool)
+	}
+	runs := b.runsServer(r.Module, r.Func.Body, depth+1)
+	b.lazy.funcRuns.Store(k, runs)
+	return runs
 }

@@ -43,6 +43,17 @@ type lazyTables struct {
 	// it follows do not change once Build has indexed them.
 	ranMu sync.Mutex
 	ran   map[ranKey]loaded
+
+	// funcRuns memoizes funcRunsServer by (function, depth): each
+	// statement of each module a start runs asks it of the functions the
+	// statement calls, and they of theirs. Answers are deterministic, so
+	// two workers that compute one store the same.
+	funcRuns sync.Map // funcRunsKey -> bool
+}
+
+type funcRunsKey struct {
+	fn    *pyast.Function
+	depth int
 }
 
 type ranKey struct {
