@@ -1267,6 +1267,7 @@ func (b *builder) funcRunsServer(r FuncRef, depth int) bool {
 	if v, ok := b.lazy.funcRuns.Load(k); ok {
 		return v.(bool)
 	}
+	b.lazy.funcRunsComputed.Add(1)
 	runs := b.runsServer(r.Module, r.Func.Body, depth+1)
 	b.lazy.funcRuns.Store(k, runs)
 	return runs

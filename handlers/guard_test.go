@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mcplint/mcplint/pyast"
 )
 
 const guardServer = `
@@ -459,5 +461,38 @@ func TestGuardPerServer(t *testing.T) {
 				t.Errorf("project guarded: %v, want %v", p, c.project)
 			}
 		})
+	}
+}
+
+// TestRunsServerAsksEachFunctionOnce: whether a statement runs a server
+// follows the functions it calls to depth 3; a function called from ten
+// places is answered once per depth, not once per call.
+func TestRunsServerAsksEachFunctionOnce(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n")
+	for _, f := range []string{"c", "b", "a"} {
+		next := map[string]string{"a": "b", "b": "c", "c": "print"}[f]
+		fmt.Fprintf(&src, "def %s():\n", f)
+		for i := 0; i < 10; i++ {
+			fmt.Fprintf(&src, "    %s()\n", next)
+		}
+	}
+	src.WriteString("def main():\n")
+	for i := 0; i < 10; i++ {
+		src.WriteString("    a()\n")
+	}
+	src.WriteString("    mcp.run()\n")
+	ix := build(t, map[string]string{"srv.py": src.String()}, Config{})
+	var m *pyast.Module
+	for _, mod := range ix.builder.mods {
+		m = mod
+	}
+	if !ix.RunsServer(m) {
+		t.Fatal("srv.py runs its server in main()")
+	}
+	// a, b and c at the depths they are asked at: a handful, where one
+	// answer per call made 10 + 100 + 1,000 walks.
+	if n := ix.builder.lazy.funcRunsComputed.Load(); n == 0 || n > 12 {
+		t.Fatalf("%d answers computed, want 1 to 12", n)
 	}
 }

@@ -49,6 +49,9 @@ type lazyTables struct {
 	// statement calls, and they of theirs. Answers are deterministic, so
 	// two workers that compute one store the same.
 	funcRuns sync.Map // funcRunsKey -> bool
+	// funcRunsComputed counts the answers computed, not taken from
+	// funcRuns (a test bounds it).
+	funcRunsComputed atomic.Int64
 }
 
 type funcRunsKey struct {
