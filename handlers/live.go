@@ -166,10 +166,11 @@ func (b *builder) liveRefs(m *pyast.Module, names map[string]bool, methods, byNa
 					to = append(to, o.Func)
 				}
 			}
-		} else if n.Kind() == "attribute" {
+		} else if n.Kind() == "attribute" && len(b.engineCalleesOf(n)) == 0 {
+			// An attribute the engine resolves (for mod in [a, b]:
+			// mod.register(mcp)) runs what it says, added below.
 			attr := m.Text(n.ChildByFieldName("attribute"))
-			if rs := b.engineCalleesOf(n); len(rs) > 0 { // for mod in [a, b]: mod.register(mcp)
-			} else if unknownReceiver(m, n.ChildByFieldName("object")) {
+			if unknownReceiver(m, n.ChildByFieldName("object")) {
 				// mod.register(mcp) for mod in a loop, from importlib,
 				// a parameter: any project function of that name.
 				to = append(to, byName[attr]...)

@@ -345,7 +345,8 @@ func (e *Engine) fieldArguments(km *pyast.Module, k *pyast.Class, name string) S
 	var out Set
 	// The class's own name, and cls: a classmethod of it or of a base
 	// builds it as cls(...) (Tool.create_from_dict(d) -> cls(**attrs)).
-	sites := append(e.sitesNamed(k.Name)[:len(e.sitesNamed(k.Name)):len(e.sitesNamed(k.Name))], e.sitesNamed("cls")...)
+	own := e.sitesNamed(k.Name)
+	sites := append(own[:len(own):len(own)], e.sitesNamed("cls")...)
 	for _, s := range sites {
 		if s.def != nil || !e.flowsInto(s.m, km) {
 			continue
