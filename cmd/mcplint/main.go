@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/mcplint/mcplint/internal/escape"
+	"github.com/mcplint/mcplint/internal/memlimit"
 	"github.com/spf13/cobra"
 )
 
@@ -28,6 +29,7 @@ type exitCode struct{ code int }
 func (e exitCode) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func main() {
+	memlimit.Start()
 	handleSignals(os.Stderr, os.Exit)
 	os.Exit(run(os.Args[1:]))
 }
