@@ -453,12 +453,31 @@ func (b *builder) funcOf(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 	if expr == nil {
 		return FuncRef{}, false
 	}
-	return b.funcOfNames(m, expr, b.resolveNames(m, expr))
+	for _, sym := range b.resolveNames(m, expr).syms {
+		if sym.fn != nil {
+			return FuncRef{sym.module, sym.fn}, true
+		}
+		if sym.class != nil { // constructing a project class runs __init__
+			if f := b.method(sym.class, "__init__", 0); f != nil {
+				return FuncRef{b.moduleOf[f], f}, true
+			}
+		}
+	}
+	// obj.method() where obj was built from a project class, directly or by
+	// a factory, here or in the module obj is imported from.
+	if obj, attr := lastAttr(m, expr); obj != nil {
+		for _, c := range b.objClasses(m, obj, 0) {
+			if f := b.method(c, attr, 0); f != nil {
+				return FuncRef{b.moduleOf[f], f}, true
+			}
+		}
+	}
+	return FuncRef{}, false
 }
 
 // names are the qualified names an expression resolves to (Module.Resolve)
 // and what each names in the project (lookup), found once for the several
-// questions asked of a call's callee (see moduleCalls).
+// questions moduleCalls asks of a call's callee.
 type names struct {
 	quals []string
 	syms  []symbol
@@ -484,35 +503,6 @@ func (b *builder) quals(m *pyast.Module, expr *pyast.Node) []string {
 		return nil // Resolve resolves names only
 	}
 	return m.ResolveUnless(m.ScopeAt(expr), expr, b.skipLocal) // skipLocal is nil without locals
-}
-
-// funcOfNames is funcOf with expr's names resolved (resolveNames); expr may
-// be nil or parenthesized.
-func (b *builder) funcOfNames(m *pyast.Module, expr *pyast.Node, ns names) (FuncRef, bool) {
-	expr = pyast.Unparen(expr)
-	if expr == nil {
-		return FuncRef{}, false
-	}
-	for _, sym := range ns.syms {
-		if sym.fn != nil {
-			return FuncRef{sym.module, sym.fn}, true
-		}
-		if sym.class != nil { // constructing a project class runs __init__
-			if f := b.method(sym.class, "__init__", 0); f != nil {
-				return FuncRef{b.moduleOf[f], f}, true
-			}
-		}
-	}
-	// obj.method() where obj was built from a project class, directly or by
-	// a factory, here or in the module obj is imported from.
-	if obj, attr := lastAttr(m, expr); obj != nil {
-		for _, c := range b.objClasses(m, obj, 0) {
-			if f := b.method(c, attr, 0); f != nil {
-				return FuncRef{b.moduleOf[f], f}, true
-			}
-		}
-	}
-	return FuncRef{}, false
 }
 
 // objClasses returns the project classes whose instance obj can be: a name
