@@ -59,5 +59,10 @@ func start(limit, lift int64, lifted func()) {
 }
 
 // sentinel is an object nothing keeps: its finalizer runs after the
-// collection that finds it unreachable.
-type sentinel struct{ _ [16]byte }
+// collection that finds it unreachable. It holds a pointer so that it is
+// never batched by the tiny allocator (pointer-free objects under 16 bytes
+// may share a block, and their finalizers need not run).
+type sentinel struct {
+	_ *byte
+	_ [8]byte
+}
