@@ -9,15 +9,21 @@ import (
 )
 
 // TestLimitLiftedForALargeHeap: a run whose live heap grows past the lift
-// point gets the default collector back (no limit), and until then runs
-// under the limit.
+// point gets the default collector back (GOGC=100, no limit), and until
+// then runs under the limit with the proportional trigger off.
 func TestLimitLiftedForALargeHeap(t *testing.T) {
 	old := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(old)
+	oldPercent := debug.SetGCPercent(-1)
+	debug.SetGCPercent(oldPercent)
+	defer debug.SetGCPercent(oldPercent)
 	done := make(chan struct{})
 	start(64<<20, 8<<20, func() { close(done) })
 	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
 		t.Fatalf("limit %d, want %d", got, 64<<20)
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("GOGC %d under the limit, want off (-1)", got)
 	}
 	runtime.GC()
 	runtime.GC()
@@ -44,5 +50,8 @@ func TestLimitLiftedForALargeHeap(t *testing.T) {
 	runtime.KeepAlive(ballast)
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Fatalf("limit %d after lifting, want none", got)
+	}
+	if got := debug.SetGCPercent(-1); got != 100 {
+		t.Fatalf("GOGC %d after lifting, want 100", got)
 	}
 }
