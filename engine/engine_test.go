@@ -254,6 +254,14 @@ func TestMayHaveDirective(t *testing.T) {
 		"x = 1  # NoQa: MCP101": true, "NOQA": true, "# noqa": true, "n": false, "": false,
 		"noq": false, "nnoqa": true, "no qa": false, "NOQ\nA": false, "annoqaz": true,
 		"# mcplint: ignore[MCP101]": true, "# MCPLINT": false,
+		// Other linters' code lists are not mcplint's; an MCP code anywhere in
+		// the list is, and so is a blanket noqa or one with a reason after it.
+		"import os  # noqa: F401": false, "# NOQA:E501,W291": false, "# noqa : F401 unused here": false,
+		"# noqa: F401, MCP101": true, "# noqa:\tmcp104": true, "# noqa: F401\n# noqa": true,
+		"# noqa: F401\n# noqa: MCP103": true, "# noqa:": false, "# noqa: F401MCP101": false,
+		"# noqa: MCP": false, "# noqa: F401 MCP101": true, "# noqa: E501 reason MCP101": false,
+		"# noqa: F401x MCP101": false, "# noqa F401": true, "# noqa: MCP101\nx = 1": true,
+		"# noqa: F401, MCP101\r\n": true, "# noqa: MCP101x": false, "# noqa: F401\nMCP101": false,
 	} {
 		if got := MayHaveDirective([]byte(src)); got != want {
 			t.Errorf("MayHaveDirective(%q) = %v, want %v", src, got, want)

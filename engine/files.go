@@ -15,27 +15,84 @@ import (
 )
 
 // MayHaveDirective reports whether a file's bytes can hold a suppression
-// comment: they mention "mcplint", or "noqa" in any case. The suppression
-// stage lexes only such files.
+// comment mcplint reads: they mention "mcplint", or "noqa" in any case other
+// than as "noqa:" followed by a list of codes none of which is an MCP code
+// ("# noqa: F401, E501" is other linters', and mcplint reads no more of it
+// than that: suppress.parseNoqaList). A blanket "noqa" counts (mcplint notes
+// that it suppresses nothing). The suppression stage lexes only such files,
+// and a warm run reads no other file for it.
 func MayHaveDirective(src []byte) bool {
-	return bytes.Contains(src, []byte("mcplint")) || containsFold(src, "noqa")
-}
-
-// containsFold reports whether src contains word (lower-case ASCII) in any
-// case, without copying src (every scanned file goes through it).
-func containsFold(src []byte, word string) bool {
-	first := string([]byte{word[0], word[0] - 'a' + 'A'})
-	for i := 0; i+len(word) <= len(src); i++ {
-		j := bytes.IndexAny(src[i:len(src)-len(word)+1], first)
+	if bytes.Contains(src, []byte("mcplint")) {
+		return true
+	}
+	for i := 0; ; i++ {
+		j := indexFold(src[i:], "noqa")
 		if j < 0 {
 			return false
 		}
 		i += j
-		if bytes.EqualFold(src[i:i+len(word)], []byte(word)) {
+		if !foreignNoqa(src[i+len("noqa"):]) {
 			return true
 		}
 	}
-	return false
+}
+
+// foreignNoqa reports whether rest, what follows a "noqa", is ":" and a
+// code list (codes of letters then digits, separated by spaces, tabs and
+// commas) naming no MCP code: then the comment is other tools' alone. The
+// list ends where suppress.parseNoqaList's does, at the first word that is
+// not a code; what follows is the reason.
+func foreignNoqa(rest []byte) bool {
+	k := 0
+	for k < len(rest) && (rest[k] == ' ' || rest[k] == '\t' || rest[k] == '\f' || rest[k] == '\r') { // regexp's \s on one line
+		k++
+	}
+	if k == len(rest) || rest[k] != ':' {
+		return false // a blanket noqa, or not a directive (counted)
+	}
+	k++
+	for {
+		for k < len(rest) && (rest[k] == ' ' || rest[k] == '\t' || rest[k] == ',') {
+			k++
+		}
+		start := k
+		for k < len(rest) && isASCIILetter(rest[k]) {
+			k++
+		}
+		letters := k
+		for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+			k++
+		}
+		if letters == start || k == letters || k < len(rest) && (isASCIILetter(rest[k]) || rest[k] >= '0' && rest[k] <= '9') {
+			return true // not a code: the list has ended with no MCP code in it
+		}
+		if bytes.EqualFold(rest[start:letters], []byte("mcp")) {
+			return false // (counted also where the comment ends right after it)
+		}
+		if k < len(rest) && rest[k] != ' ' && rest[k] != '\t' && rest[k] != ',' {
+			return true // the list ends after this code
+		}
+	}
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// indexFold returns the index of the first word (lower-case ASCII) in src,
+// in any case, or -1; it does not copy src (every scanned file goes
+// through it).
+func indexFold(src []byte, word string) int {
+	first := string([]byte{word[0], word[0] - 'a' + 'A'})
+	for i := 0; i+len(word) <= len(src); i++ {
+		j := bytes.IndexAny(src[i:len(src)-len(word)+1], first)
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if bytes.EqualFold(src[i:i+len(word)], []byte(word)) {
+			return i
+		}
+	}
+	return -1
 }
 
 // projState is what one project's analysis has read: the bytes of its files
