@@ -133,12 +133,14 @@ func (j *jsonWriter) boolField(k string, v bool) {
 // such as NEL, bidirectional controls, U+2028 and U+2029) as \uXXXX;
 // everything else as it is.
 func (j *jsonWriter) str(s string) {
+	// (Most of a monorepo's JSON is handlers' names and paths: one table
+	// load a byte, not four comparisons.)
 	b := append(j.buf, '"')
 	start := 0 // s[start:i] is written as it is
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
+			if jsonPlain[c] {
 				i++
 				continue
 			}
@@ -430,3 +432,11 @@ func (j *jsonWriter) array(n int, isNil bool, item func(i int)) {
 	}
 	j.close(']')
 }
+
+// jsonPlain tells the ASCII bytes str writes as they are.
+var jsonPlain = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != 0x7f
+	}
+	return t
+}()
