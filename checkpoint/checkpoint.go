@@ -6,11 +6,35 @@ import (
 	"github.com/mcplint/mcplint/pyast"
 )
 
-// Resolver finds the project function a call runs. handlers.Index implements
-// it; a nil Resolver means no interprocedural facts (awaiting a project
-// function is then never a checkpoint).
+// Resolver finds the project functions a call can run (a union where the
+// callee's value can be one of several: a name defined in both branches of
+// an if, a method overridden in subclasses). handlers.Index implements it;
+// a nil Resolver means no interprocedural facts (awaiting a project function
+// is then never a checkpoint).
 type Resolver interface {
-	Callee(m *pyast.Module, call *pyast.Node) (*pyast.Module, *pyast.Function, bool)
+	Callees(m *pyast.Module, call *pyast.Node) []Callee
+}
+
+// Callee is one project function a call can run, with its module.
+type Callee struct {
+	Module *pyast.Module
+	Func   *pyast.Function
+}
+
+// asyncCallees returns the functions call can run when every one of them
+// is a coroutine function, or nil (none, or one that is not: what awaiting
+// it does is then unknown).
+func (a *Analyzer) asyncCallees(m *pyast.Module, call *pyast.Node) []Callee {
+	if a == nil || a.resolver == nil {
+		return nil
+	}
+	cs := a.resolver.Callees(m, call)
+	for _, c := range cs {
+		if c.Func == nil || !c.Func.Async() {
+			return nil
+		}
+	}
+	return cs
 }
 
 // Analyzer answers checkpoint questions for one project. It memoises
@@ -140,12 +164,15 @@ func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
 			return true
 		}
 	}
-	if a != nil && a.resolver != nil {
-		if cm, fn, ok := a.resolver.Callee(m, call); ok && fn != nil && fn.Async() {
-			return a.AlwaysCheckpoints(cm, fn)
+	// Awaiting a project coroutine: a checkpoint when each function the call
+	// can run checkpoints on every path.
+	cs := a.asyncCallees(m, call)
+	for _, c := range cs {
+		if !a.AlwaysCheckpoints(c.Module, c.Func) {
+			return false
 		}
 	}
-	return false
+	return len(cs) > 0
 }
 
 // isEventLoop: asyncio.get_running_loop() / get_event_loop(), called inline or

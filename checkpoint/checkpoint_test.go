@@ -23,16 +23,17 @@ func parse(t *testing.T, src string) *pyast.Module {
 // handlers.Index does across modules.
 type sameModule struct{}
 
-func (sameModule) Callee(m *pyast.Module, call *pyast.Node) (*pyast.Module, *pyast.Function, bool) {
+func (sameModule) Callees(m *pyast.Module, call *pyast.Node) []Callee {
 	names := m.Resolve(pyast.Callee(call))
+	var out []Callee
 	for _, f := range m.Funcs {
 		for _, q := range names {
 			if f.Qual == q {
-				return m, f, true
+				out = append(out, Callee{m, f})
 			}
 		}
 	}
-	return nil, nil, false
+	return out
 }
 
 // marked returns the first await of an offload on the line carrying "# here"

@@ -622,11 +622,21 @@ func (f *flow) entersProjectCM(s *pyast.Node) bool {
 		if e.Kind() != "call" {
 			continue
 		}
-		if cm, fn, ok := f.a.resolver.Callee(f.m, e); ok && fn != nil && f.a.EntersCheckpoint(cm, fn) {
+		if cs := f.a.resolver.Callees(f.m, e); len(cs) > 0 && f.a.allEnter(cs) {
 			return true
 		}
 	}
 	return false
+}
+
+// allEnter reports whether entering each of cs checkpoints.
+func (a *Analyzer) allEnter(cs []Callee) bool {
+	for _, c := range cs {
+		if c.Func == nil || !a.EntersCheckpoint(c.Module, c.Func) {
+			return false
+		}
+	}
+	return true
 }
 
 // entersIO: an async with item whose entry does I/O (a request of an
@@ -978,8 +988,10 @@ func (f *flow) helperRaises(n, after *pyast.Node) bool {
 			}
 		}
 		f.step()
-		if cm, fn, ok := f.a.resolver.Callee(f.m, call); ok && fn != nil && fn.Async() && f.a.RaisesUnchecked(cm, fn) {
-			found = true
+		for _, c := range f.a.resolver.Callees(f.m, call) { // any of them may be the one run
+			if c.Func != nil && c.Func.Async() && f.a.RaisesUnchecked(c.Module, c.Func) {
+				found = true
+			}
 		}
 		return !found
 	})

@@ -287,12 +287,18 @@ func (f *flow) awaitedOutcome(call *pyast.Node, neg bool) outcome {
 	if f.a == nil || f.a.resolver == nil {
 		return outcome{}
 	}
-	cm, fn, ok := f.a.resolver.Callee(f.m, call)
-	if !ok || fn == nil || !fn.Async() {
+	cs := f.a.asyncCallees(f.m, call)
+	if len(cs) == 0 {
 		return outcome{}
 	}
-	// The condition is true when the result is truthy, or falsy under not.
-	return outcome{onTrue: f.a.ReturnsChecked(cm, fn, !neg), onFalse: f.a.ReturnsChecked(cm, fn, neg)}
+	// The condition is true when the result is truthy, or falsy under not;
+	// a branch is checked when it is whichever function runs.
+	out := outcome{onTrue: true, onFalse: true}
+	for _, c := range cs {
+		out.onTrue = out.onTrue && f.a.ReturnsChecked(c.Module, c.Func, !neg)
+		out.onFalse = out.onFalse && f.a.ReturnsChecked(c.Module, c.Func, neg)
+	}
+	return out
 }
 
 // assignedOutcome is the outcome of if statement s when the statement

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/pyast"
 	"github.com/mcplint/mcplint/values"
 )
@@ -909,19 +910,19 @@ func decoratorFunc(d *pyast.Node) *pyast.Node {
 // reachable only by Config.AllFunctions.
 func (ix *Index) Unreached(qual string) bool { return ix != nil && ix.unreached[qual] }
 
-// Callee resolves a call to the project function it runs, if any: the
-// first of the functions the value-flow engine says its callee can be, the
-// answer the handler graph's edges hold (the checkpoint analysis asks it of
-// awaited calls).
-func (ix *Index) Callee(m *pyast.Module, call *pyast.Node) (*pyast.Module, *pyast.Function, bool) {
+// Callees resolves a call to the project functions it can run: those the
+// value-flow engine says its callee can be, the answer the handler graph's
+// edges hold (the checkpoint analysis asks it of awaited calls).
+func (ix *Index) Callees(m *pyast.Module, call *pyast.Node) []checkpoint.Callee {
 	if ix == nil || ix.builder == nil {
-		return nil, nil, false
+		return nil
 	}
 	rs := ix.builder.engineOf[call]
-	if len(rs) == 0 {
-		return nil, nil, false
+	out := make([]checkpoint.Callee, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, checkpoint.Callee{Module: r.Module, Func: r.Func})
 	}
-	return rs[0].Module, rs[0].Func, true
+	return out
 }
 
 // Resolve resolves a name expression to a project function, if any.

@@ -424,14 +424,30 @@ func (e *requestEnds) awaitSuspends(m *pyast.Module, await *pyast.Node) bool {
 	if call == nil || call.Kind() != "call" || e.pass.Handlers == nil {
 		return true
 	}
-	cm, fn, ok := e.pass.Handlers.Callee(m, call)
-	if !ok || cm == nil || fn == nil || !fn.Async() || len(fn.Decorators) > 0 {
+	cs := e.pass.Handlers.Callees(m, call)
+	if len(cs) == 0 {
 		return true
+	}
+	for _, c := range cs {
+		if c.Module == nil || c.Func == nil || !c.Func.Async() || len(c.Func.Decorators) > 0 {
+			return true
+		}
 	}
 	// The call's arguments are evaluated first: an await among them counts.
 	if args := call.ChildByFieldName("arguments"); args != nil && e.suspends(m, args) {
 		return true
 	}
+	for _, c := range cs { // whichever of them runs
+		if e.coroutineSuspends(c.Module, c.Func) {
+			return true
+		}
+	}
+	return false
+}
+
+// coroutineSuspends reports whether project coroutine fn of module cm can
+// suspend before it returns, memoised.
+func (e *requestEnds) coroutineSuspends(cm *pyast.Module, fn *pyast.Function) bool {
 	switch e.yields[fn] {
 	case yieldsYes, yieldsAsking: // asking: a recursive coroutine, taken to suspend
 		return true
