@@ -1150,8 +1150,8 @@ func (b *builder) installPoints(g *Guard) []point {
 				found := false
 				pyast.WalkCode(st, func(n *pyast.Node) bool {
 					if n.Kind() == "call" {
-						if r, ok := b.funcOf(m, pyast.Callee(n)); ok && r.Func == f {
-							found = true
+						for _, r := range b.engineOf[n] {
+							found = found || r.Func == f
 						}
 					}
 					return !found
@@ -1242,15 +1242,19 @@ func (b *builder) runsServer(m *pyast.Module, st *pyast.Node, depth int) bool {
 					return false
 				}
 			}
-			if r, ok := b.funcOf(m, callee); ok && b.funcRunsServer(r, depth) {
-				found = true
-				return false
+			for _, r := range b.engineOf[n] {
+				if b.funcRunsServer(r, depth) {
+					found = true
+					return false
+				}
 			}
 		case "identifier":
 			if p := n.Parent(); p != nil && p.Kind() == "argument_list" {
-				if r, ok := b.funcOf(m, n); ok && b.funcRunsServer(r, depth) {
-					found = true
-					return false
+				for _, r := range b.engineFuncs(m, n) {
+					if b.funcRunsServer(r, depth) {
+						found = true
+						return false
+					}
 				}
 			}
 		}

@@ -376,19 +376,32 @@ func (p *servePath) expr(m *pyast.Module, n *pyast.Node, in flow, depth int) flo
 					return
 				}
 			}
-			if r, ok := p.b.funcOf(m, callee); ok {
-				f = p.call(r, f, depth)
-			}
+			f = p.callEach(p.b.engineOf[c], f, depth)
 		case "identifier":
 			if par := c.Parent(); par != nil && par.Kind() == "argument_list" {
-				if r, ok := p.b.funcOf(m, c); ok {
-					f = p.call(r, f, depth)
-				}
+				f = p.callEach(p.b.engineFuncs(m, c), f, depth)
 			}
 		}
 	}
 	visit(n)
 	return f
+}
+
+// callEach is what has run after a call that runs one of rs (the functions
+// its callee can be, whichever it is): the paths through each, joined; in
+// itself when rs is empty.
+func (p *servePath) callEach(rs []FuncRef, in flow, depth int) flow {
+	if len(rs) == 0 {
+		return in
+	}
+	if len(rs) == 1 {
+		return p.call(rs[0], in, depth)
+	}
+	outs := make([]flow, 0, len(rs))
+	for _, r := range rs {
+		outs = append(outs, p.call(r, in.clone(), depth))
+	}
+	return join(outs...)
 }
 
 // call follows a call of project function r: the flow after it is what

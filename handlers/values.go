@@ -213,19 +213,20 @@ func (b *builder) returnValues(m *pyast.Module, call *pyast.Node, depth int) []v
 	if depth > maxElemsDepth {
 		return nil
 	}
-	r, ok := b.funcOf(m, pyast.Callee(call))
-	if !ok || r.Func.Body == nil {
-		return nil
-	}
 	var out []valueAt
-	pyast.WalkCode(r.Func.Body, func(n *pyast.Node) bool {
-		if n.Kind() == "return_statement" {
-			if v := pyast.ReturnValue(n); v != nil {
-				out = append(out, valueAt{m: r.Module, n: v})
-			}
+	for _, r := range b.engineOf[call] {
+		if r.Func.Body == nil {
+			continue
 		}
-		return true
-	})
+		pyast.WalkCode(r.Func.Body, func(n *pyast.Node) bool {
+			if n.Kind() == "return_statement" {
+				if v := pyast.ReturnValue(n); v != nil {
+					out = append(out, valueAt{m: r.Module, n: v})
+				}
+			}
+			return true
+		})
+	}
 	return out
 }
 
