@@ -342,8 +342,7 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 		return nil
 	}
 	for _, r := range ent.Extra {
-		b, err := e.readRaw(r.Path)
-		if cur := e.readRecordOf(r.Path, b, err); cur != r {
+		if e.extraRecord(r.Path) != r {
 			return nil
 		}
 	}
@@ -404,6 +403,22 @@ func (e *runner) reuse(pr *project, ent *projectEntry) *ProjectSummary {
 			proj.SetCodeNeedsMCP1(ent.CodeMCP1)
 			return proj
 		}}
+}
+
+// extraRecord is what a read of p outside the project gives now, read
+// once a run.
+func (e *runner) extraRecord(p string) readRecord {
+	if e.extraRecords != nil {
+		if r, ok := e.extraRecords.Load(p); ok {
+			return r.(readRecord)
+		}
+	}
+	b, err := e.readRaw(p)
+	r := e.readRecordOf(p, b, err)
+	if e.extraRecords != nil {
+		e.extraRecords.Store(p, r)
+	}
+	return r
 }
 
 // readRecordOf describes one read for the cache.

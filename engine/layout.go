@@ -342,21 +342,26 @@ func (e *runner) dropIncluded(byDir map[string]*project) {
 // .git); the root's own manifest is not read (its dependencies are not
 // the member's), nor are its other members (outside the scan).
 func (e *runner) outerWorkspaces(byDir map[string]*project) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return
+	}
+	tops := workspace.RepoTops{}
 	for d, pr := range byDir {
 		if pr.script || pr.membersJoined || !hasFile(pr, "pyproject.toml") {
 			continue
 		}
-		abs, err := filepath.Abs(filepath.FromSlash(d))
-		if err != nil {
-			continue
+		abs := filepath.FromSlash(d)
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(wd, abs)
 		}
-		top := workspace.RepoTop(abs)
+		top := tops.Of(abs)
 		if top == abs {
 			continue // the repository's top
 		}
 	search:
 		for up := filepath.Dir(abs); ; up = filepath.Dir(up) {
-			rootDir := workspace.DisplayPath(up)
+			rootDir := workspace.DisplayPathFrom(wd, up)
 			if byDir[rootDir] != nil {
 				break // walked: layout joined what it declares
 			}

@@ -66,7 +66,7 @@ func Run(roots []string, opts Options) (*Result, error) {
 		opts.Jobs = runtime.NumCPU()
 	}
 	e := &runner{opts: opts, res: &Result{Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}, markerless: map[string]bool{}}, refused: map[string]error{},
-		resMu: &sync.Mutex{}, sink: &sink{}, start: now(), runFacts: &sync.Map{}, usedProjects: map[[32]byte]bool{}, counts: &runCounts{},
+		resMu: &sync.Mutex{}, sink: &sink{}, start: now(), runFacts: &sync.Map{}, extraRecords: &sync.Map{}, usedProjects: map[[32]byte]bool{}, counts: &runCounts{},
 		depReads: &readCache{}, parsed: &deps.Parsed{}}
 	files, walkErrs := workspace.Walk(roots, workspace.Options{Exclude: opts.Walk.Exclude, IncludeHidden: opts.Walk.IncludeHidden, NoGitignore: opts.Walk.NoGitignore, Tracked: opts.Walk.Tracked})
 	e.res.Untracked = opts.Walk.Tracked.Skipped()
@@ -198,11 +198,15 @@ type runner struct {
 	ps *projState
 	// The cache (nil: none), the run's configuration digest and cache,
 	// what this run learned of each file, and the projects it used.
-	cache        *Cache
-	digest       string
-	state        *cacheState
-	start        time.Time
-	runFacts     *sync.Map // path -> *fileEntry
+	cache    *Cache
+	digest   string
+	state    *cacheState
+	start    time.Time
+	runFacts *sync.Map // path -> *fileEntry
+	// extraRecords are the reads outside a project that cached entries
+	// record (the formatter settings and manifests of the folders above
+	// it), checked once a run however many entries share them.
+	extraRecords *sync.Map // path -> readRecord
 	usedProjects map[[32]byte]bool
 	counts       *runCounts
 	// outer memoizes outerProject by scan root.

@@ -85,6 +85,7 @@ func (e *runner) speculate(pr *project, ps *projState) {
 	se.res = &Result{Roots: e.res.Roots, Sources: map[string][]byte{}, Suppressed: map[string]int{}, Dropped: map[string]int{}, markerless: map[string]bool{}}
 	se.resMu = &sync.Mutex{}
 	se.runFacts = &sync.Map{}
+	se.extraRecords = &sync.Map{}
 	se.usedProjects = map[[32]byte]bool{}
 	se.counts = &runCounts{}
 	key := se.projectKey(pr, sps.facts)

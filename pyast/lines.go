@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"bytes"
 	"math"
 	"sort"
 	"sync"
@@ -41,9 +42,22 @@ func (li *LineIndex) lineStarts() []uint32 {
 			src = src[:math.MaxUint32-1] // mcplint reads no file this large; offsets past it read as its last line
 		}
 		starts := make([]uint32, 1, len(src)/32+1)
-		for i, b := range src {
-			if b == '\n' || b == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
-				starts = append(starts, uint32(i+1))
+		if bytes.IndexByte(src, '\r') < 0 {
+			// Most files: the line ends are the newlines, found a word
+			// at a time.
+			for off := 0; ; {
+				i := bytes.IndexByte(src[off:], '\n')
+				if i < 0 {
+					break
+				}
+				off += i + 1
+				starts = append(starts, uint32(off))
+			}
+		} else {
+			for i, b := range src {
+				if b == '\n' || b == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+					starts = append(starts, uint32(i+1))
+				}
 			}
 		}
 		li.starts = starts

@@ -229,6 +229,24 @@ func TestLineIndex(t *testing.T) {
 	}
 }
 
+// The line starts of a file without a carriage return are found by a
+// search for newlines, of one with one byte by byte: both must give every
+// offset right after a line end, on every mix of them.
+func TestLineStarts(t *testing.T) {
+	for _, src := range []string{"", "a", "\n", "\n\n", "ab\ncd", "ab\ncd\n", "a\r\nb\rc\n\r", "\r", "\r\n\r\n", "x\n\r\ny"} {
+		var want []uint32
+		want = append(want, 0)
+		for i := 0; i < len(src); i++ {
+			if src[i] == '\n' || src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+				want = append(want, uint32(i+1))
+			}
+		}
+		if got := NewLineIndex([]byte(src)).lineStarts(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: line starts %v, want %v", src, got, want)
+		}
+	}
+}
+
 func TestBOMAndErrors(t *testing.T) {
 	m := parse(t, "b", "\xEF\xBB\xBFimport anyio\n")
 	if m.HasErrors() {

@@ -20,19 +20,39 @@ import (
 // holds a .git entry (the folder, or the file of a worktree or submodule,
 // not followed if a symlink), made absolute; "" when there is none. It
 // only looks: git does not run.
-func RepoTop(dir string) string {
+func RepoTop(dir string) string { return RepoTops{}.Of(dir) }
+
+// RepoTops memoises RepoTop by folder, for folders that share ancestors
+// (the projects of a monorepo): each folder is looked at once. Not safe
+// for concurrent use.
+type RepoTops map[string]string
+
+// Of is RepoTop(dir).
+func (t RepoTops) Of(dir string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ""
 	}
+	var walked []string
+	top := ""
 	for d := abs; ; d = filepath.Dir(d) {
+		if r, ok := t[d]; ok {
+			top = r
+			break
+		}
+		walked = append(walked, d)
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
+			top = d
+			break
 		}
 		if filepath.Dir(d) == d {
-			return ""
+			break
 		}
 	}
+	for _, d := range walked {
+		t[d] = top
+	}
+	return top
 }
 
 // InWorkTree tells whether dir is inside a git work tree (RepoTop).

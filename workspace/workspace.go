@@ -271,12 +271,21 @@ func Classify(p string) (Kind, bool) {
 // DisplayPath cleans p and makes it relative to the working directory when
 // it is under it, with forward slashes.
 func DisplayPath(p string) string {
-	p = filepath.Clean(p)
 	if filepath.IsAbs(p) {
 		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-				p = rel
-			}
+			return DisplayPathFrom(wd, p)
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(p))
+}
+
+// DisplayPathFrom is DisplayPath with wd as the working folder (for a
+// caller that asks of many paths).
+func DisplayPathFrom(wd, p string) string {
+	p = filepath.Clean(p)
+	if filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			p = rel
 		}
 	}
 	return filepath.ToSlash(p)
