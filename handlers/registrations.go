@@ -305,9 +305,6 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 			return b.targets(m, pos[0], depth+1)
 		}
 		ws := b.engineFuncs(m, callee) // log_tool_usage(fn), log_tool_usage a parameter
-		if w, ok := b.funcOf(m, callee); ok {
-			ws = []FuncRef{w}
-		}
 		if len(ws) > 0 {
 			var out []target
 			for _, t := range b.targets(m, pos[0], depth+1) {
