@@ -696,7 +696,7 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 	}
 	for j, f := range m.Funcs {
 		for _, d := range f.Decorators {
-			if r, ok := b.funcOf(m, decoratorFunc(d)); ok {
+			for _, r := range b.decoratorRuns(m, d) {
 				succ[j] = append(succ[j], r.Func)
 			}
 		}

@@ -127,6 +127,13 @@ func (b *builder) engineFuncs(m *pyast.Module, n *pyast.Node) []FuncRef {
 	return out
 }
 
+// decoratorRuns returns the project functions decorator d runs when it is
+// applied: what the engine says its function (the callee of a decorator
+// call, @retry(3)) can be.
+func (b *builder) decoratorRuns(m *pyast.Module, d *pyast.Node) []FuncRef {
+	return b.engineFuncs(m, decoratorFunc(d))
+}
+
 // engineTargets returns the handlers the engine says expression n can be:
 // its project functions; for a decorator's wrapper (a function nested in a
 // decorator that runs the decorator's first parameter: @wraps(func) def

@@ -231,7 +231,7 @@ func (b *builder) decorated(m *pyast.Module, f *pyast.Function) {
 			h.Kind = resourceKind(m, kind, d)
 		}
 		for _, w := range f.Decorators[i+1:] {
-			if r, ok := b.funcOf(m, decoratorFunc(w)); ok {
+			for _, r := range b.decoratorRuns(m, w) {
 				h.Wrappers = append(h.Wrappers, r.Func)
 			}
 		}
@@ -267,8 +267,10 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 			// decorators wrap what is registered.
 			t := target{ref: r}
 			for _, d := range r.Func.Decorators {
-				if w, ok := b.funcOf(r.Module, decoratorFunc(d)); ok && w.Func != r.Func {
-					t.wrappers = append(t.wrappers, w.Func)
+				for _, w := range b.decoratorRuns(r.Module, d) {
+					if w.Func != r.Func {
+						t.wrappers = append(t.wrappers, w.Func)
+					}
 				}
 			}
 			return []target{t}
@@ -405,8 +407,10 @@ func (b *builder) wrapperTargets(m *pyast.Module, arg *pyast.Node) []target {
 				t.wrappers = ws
 			}
 			for _, dec := range g.Func.Decorators {
-				if w, ok := b.funcOf(g.Module, decoratorFunc(dec)); ok && w.Func != g.Func && !b.makes(w.Func, dec, d) {
-					t.wrappers = append(t.wrappers, w.Func)
+				for _, w := range b.decoratorRuns(g.Module, dec) {
+					if w.Func != g.Func && !b.makes(w.Func, dec, d) {
+						t.wrappers = append(t.wrappers, w.Func)
+					}
 				}
 			}
 			out = append(out, t)
@@ -581,17 +585,15 @@ func (b *builder) decoratedWith(fn *pyast.Function) []FuncRef {
 		for _, m := range b.mods {
 			for _, g := range m.Funcs {
 				for _, d := range g.Decorators {
-					r, ok := b.funcOf(m, decoratorFunc(d))
-					if !ok {
-						continue
-					}
-					if d.Kind() != "call" {
-						lz.decoratedBy[r.Func] = append(lz.decoratedBy[r.Func], FuncRef{m, g})
-						continue
-					}
-					for _, v := range pyast.Returns(r.Func) {
-						if inner, ok := b.funcOf(r.Module, v); ok {
-							lz.decoratedBy[inner.Func] = append(lz.decoratedBy[inner.Func], FuncRef{m, g})
+					for _, r := range b.decoratorRuns(m, d) {
+						if d.Kind() != "call" {
+							lz.decoratedBy[r.Func] = append(lz.decoratedBy[r.Func], FuncRef{m, g})
+							continue
+						}
+						for _, v := range pyast.Returns(r.Func) {
+							if inner, ok := b.funcOf(r.Module, v); ok {
+								lz.decoratedBy[inner.Func] = append(lz.decoratedBy[inner.Func], FuncRef{m, g})
+							}
 						}
 					}
 				}

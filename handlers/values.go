@@ -533,7 +533,7 @@ func (b *builder) memberValues(m *pyast.Module, right, loop *pyast.Node) ([]valu
 				continue
 			}
 			for _, d := range f.Decorators {
-				if _, ok := b.funcOf(pm, decoratorFunc(d)); ok {
+				if len(b.decoratorRuns(pm, d)) > 0 {
 					out = append(out, valueAt{m: pm, n: f.Node.ChildByFieldName("name")})
 					break
 				}
