@@ -527,8 +527,10 @@ func (b *builder) makes(w *pyast.Function, dec *pyast.Node, d *pyast.Function) b
 	}
 	m := b.moduleOf[w]
 	for _, v := range pyast.Returns(w) {
-		if inner, ok := b.funcOf(m, v); ok && inner.Func == d {
-			return true
+		for _, inner := range b.engineFuncs(m, v) {
+			if inner.Func == d {
+				return true
+			}
 		}
 	}
 	return false
@@ -591,7 +593,7 @@ func (b *builder) decoratedWith(fn *pyast.Function) []FuncRef {
 							continue
 						}
 						for _, v := range pyast.Returns(r.Func) {
-							if inner, ok := b.funcOf(r.Module, v); ok {
+							for _, inner := range b.engineFuncs(r.Module, v) {
 								lz.decoratedBy[inner.Func] = append(lz.decoratedBy[inner.Func], FuncRef{m, g})
 							}
 						}
