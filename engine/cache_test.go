@@ -460,6 +460,36 @@ func TestCacheSeesAStyleFileCreatedAboveTheProject(t *testing.T) {
 	}
 }
 
+// Projects under one folder share its style files: a warm run checks each
+// once (runner.extraRecord) and reuses every project, and a change to the
+// shared file makes the next run analyse every project that read it.
+func TestCacheSharedStyleFileAboveProjects(t *testing.T) {
+	long := strings.Replace(offloadServer, "anyio.to_thread.run_sync(work)",
+		"anyio.to_thread.run_sync(work, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)", 1)
+	root := testfs.Write(t, map[string]string{
+		"ruff.toml":              "line-length = 120\n",
+		"svc/a/requirements.txt": "mcp==1.26.0\n",
+		"svc/a/helpers.py":       "def work(): return 1\n",
+		"svc/a/server.py":        long,
+		"svc/b/requirements.txt": "mcp==1.26.0\n",
+		"svc/b/helpers.py":       "def work(): return 1\n",
+		"svc/b/server.py":        long,
+	})
+	keyFile := filepath.Join(t.TempDir(), "key")
+	if cold := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)); cold.Analysed != 2 {
+		t.Fatalf("cold run: %d projects analysed, want 2", cold.Analysed)
+	}
+	if warm := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)); warm.Analysed != 0 || warm.Reused != 2 {
+		t.Fatalf("warm run: %d analysed, %d reused; want both reused", warm.Analysed, warm.Reused)
+	}
+	if err := os.WriteFile(filepath.Join(root, "ruff.toml"), []byte("line-length = 40\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if after := cacheRun(t, root, cacheOpts(".mcplint_cache", keyFile)); after.Analysed != 2 || after.Reused != 0 {
+		t.Errorf("after the shared ruff.toml changed: %d analysed, %d reused; want both analysed again", after.Analysed, after.Reused)
+	}
+}
+
 // Runs on other roots share the entries of the projects they have in
 // common; a root that is a file inside a project (its code unseen) is a
 // project of another key.
