@@ -215,17 +215,9 @@ func (b *builder) returnValues(m *pyast.Module, call *pyast.Node, depth int) []v
 	}
 	var out []valueAt
 	for _, r := range b.engineOf[call] {
-		if r.Func.Body == nil {
-			continue
+		for _, v := range pyast.Returns(r.Func) {
+			out = append(out, valueAt{m: r.Module, n: v})
 		}
-		pyast.WalkCode(r.Func.Body, func(n *pyast.Node) bool {
-			if n.Kind() == "return_statement" {
-				if v := pyast.ReturnValue(n); v != nil {
-					out = append(out, valueAt{m: r.Module, n: v})
-				}
-			}
-			return true
-		})
 	}
 	return out
 }

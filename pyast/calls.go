@@ -98,13 +98,16 @@ func IsTrue(n *Node) bool {
 // Returns returns the value expressions of the return statements in fn's own
 // code (not in nested functions), in source order.
 func Returns(fn *Function) []*Node {
+	if fn.Body == nil {
+		return nil
+	}
 	var out []*Node
 	WalkCode(fn.Body, func(n *Node) bool {
 		if n.Kind() != "return_statement" {
 			return true
 		}
-		if n.NamedChildCount() > 0 {
-			out = append(out, Unparen(n.NamedChild(0)))
+		if v := ReturnValue(n); v != nil { // return  # why: no value
+			out = append(out, v)
 		}
 		return false
 	})

@@ -231,18 +231,25 @@ func TestLineIndex(t *testing.T) {
 
 // The line starts of a file without a carriage return are found by a
 // search for newlines, of one with one byte by byte: both must give every
-// offset right after a line end, on every mix of them.
+// offset right after a line end (\n, \r\n or a lone \r).
 func TestLineStarts(t *testing.T) {
-	for _, src := range []string{"", "a", "\n", "\n\n", "ab\ncd", "ab\ncd\n", "a\r\nb\rc\n\r", "\r", "\r\n\r\n", "x\n\r\ny"} {
-		var want []uint32
-		want = append(want, 0)
-		for i := 0; i < len(src); i++ {
-			if src[i] == '\n' || src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
-				want = append(want, uint32(i+1))
-			}
-		}
-		if got := NewLineIndex([]byte(src)).lineStarts(); !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: line starts %v, want %v", src, got, want)
+	for _, c := range []struct {
+		src  string
+		want []uint32
+	}{
+		{"", []uint32{0}},
+		{"a", []uint32{0}},
+		{"\n", []uint32{0, 1}},
+		{"\n\n", []uint32{0, 1, 2}},
+		{"ab\ncd", []uint32{0, 3}},
+		{"ab\ncd\n", []uint32{0, 3, 6}},
+		{"a\r\nb\rc\n\r", []uint32{0, 3, 5, 7, 8}},
+		{"\r", []uint32{0, 1}},
+		{"\r\n\r\n", []uint32{0, 2, 4}},
+		{"x\n\r\ny", []uint32{0, 2, 4}},
+	} {
+		if got := NewLineIndex([]byte(c.src)).lineStarts(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: line starts %v, want %v", c.src, got, c.want)
 		}
 	}
 }
@@ -386,5 +393,28 @@ func TestReturnValue(t *testing.T) {
 	want := "nil|identifier:c|expression_list:c, 1|nil"
 	if strings.Join(got, "|") != want {
 		t.Errorf("ReturnValue: %s, want %s", strings.Join(got, "|"), want)
+	}
+}
+
+// Returns gives the values of a function's own return statements, in
+// order: not a bare return (with or without a comment after it), not the
+// returns of a nested function or lambda.
+func TestReturns(t *testing.T) {
+	m := parse(t, "r", `def f(x):
+    if x:
+        return  # nothing
+    def inner():
+        return 3
+    if x > 1:
+        return (x)
+    g = lambda: 4
+    return inner, g
+`)
+	var got []string
+	for _, v := range Returns(m.Funcs[0]) {
+		got = append(got, m.Text(v))
+	}
+	if want := []string{"x", "inner, g"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Returns(f) = %q, want %q", got, want)
 	}
 }
