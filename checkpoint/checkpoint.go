@@ -13,6 +13,14 @@ import (
 // is then never a checkpoint).
 type Resolver interface {
 	Callees(m *pyast.Module, call *pyast.Node) []Callee
+	// Externals returns the library values expression e can be (where a
+	// binding in another function or module made it: an attribute set in
+	// another method, a parameter its callers pass, what a project function
+	// returns), each spelled as its qualified name followed by "()" for each
+	// call and ".name" for each attribute taken:
+	// "sqlalchemy.ext.asyncio.create_async_engine().connect()" is what
+	// engine.connect() returns for such an engine. Other values are left out.
+	Externals(m *pyast.Module, e *pyast.Node) []string
 }
 
 // Callee is one project function a call can run, with its module.
@@ -160,7 +168,7 @@ func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
 		if _, ok := ServerRequest(m, call); ok {
 			return true // a request to the client: its send starts with a checkpoint
 		}
-		if isClientIO(m, call) {
+		if a.isClientIO(m, call) {
 			return true
 		}
 	}

@@ -23,6 +23,8 @@ func parse(t *testing.T, src string) *pyast.Module {
 // handlers.Index does across modules.
 type sameModule struct{}
 
+func (sameModule) Externals(*pyast.Module, *pyast.Node) []string { return nil }
+
 func (sameModule) Callees(m *pyast.Module, call *pyast.Node) []Callee {
 	names := m.Resolve(pyast.Callee(call))
 	var out []Callee

@@ -168,14 +168,14 @@ func ioMethod(t, attr string) bool {
 
 // isClientIO reports whether call (the awaited expression) is a method call
 // that does I/O on a known client, or a factory that connects.
-func isClientIO(m *pyast.Module, call *pyast.Node) bool {
+func (a *Analyzer) isClientIO(m *pyast.Module, call *pyast.Node) bool {
 	callee := pyast.Unparen(pyast.Callee(call))
 	if callee == nil {
 		return false
 	}
 	if callee.Kind() == "attribute" {
 		attr := m.Text(callee.ChildByFieldName("attribute"))
-		for _, t := range valueTypes(m, callee.ChildByFieldName("object"), 0) {
+		for _, t := range a.receiverTypes(m, callee.ChildByFieldName("object")) {
 			if ioMethod(t, attr) {
 				return true
 			}
@@ -186,7 +186,7 @@ func isClientIO(m *pyast.Module, call *pyast.Node) bool {
 
 // enteringIO reports whether the with item expression e is a call whose
 // "async with" entry does I/O (entersIO).
-func enteringIO(m *pyast.Module, e *pyast.Node) bool {
+func (a *Analyzer) enteringIO(m *pyast.Module, e *pyast.Node) bool {
 	e = pyast.Unparen(e)
 	if e == nil || e.Kind() != "call" {
 		return false
@@ -202,13 +202,84 @@ func enteringIO(m *pyast.Module, e *pyast.Node) bool {
 	}
 	if callee.Kind() == "attribute" {
 		attr := m.Text(callee.ChildByFieldName("attribute"))
-		for _, t := range valueTypes(m, callee.ChildByFieldName("object"), 0) {
+		for _, t := range a.receiverTypes(m, callee.ChildByFieldName("object")) {
 			if entersIO[t][attr] {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// receiverTypes returns the qualified types of the value of e: what
+// valueTypes finds in e's own module, and the types of the library values
+// the resolver's value-flow engine says e can be (spelledTypes), which
+// follow bindings made elsewhere: self.engine set in another method,
+// a parameter its callers pass, what a project function returns.
+func (a *Analyzer) receiverTypes(m *pyast.Module, e *pyast.Node) []string {
+	ts := valueTypes(m, e, 0)
+	if a == nil || a.resolver == nil || e == nil {
+		return ts
+	}
+	for _, x := range a.resolver.Externals(m, e) {
+		for _, t := range spelledTypes(x, 0) {
+			if !slices.Contains(ts, t) {
+				ts = append(ts, t)
+			}
+		}
+	}
+	return ts
+}
+
+// spelledTypes returns the types of the client tables that library value x
+// (spelled as Resolver.Externals spells it) has: a factory's product or a
+// client class for a call of a qualified name, the product of calling a
+// typed value or a method of one, and attribute products (motor's
+// client.db); entering a client ("__enter__") gives the client itself.
+func spelledTypes(x string, depth int) []string {
+	if depth > maxTypeDepth || !strings.Contains(x, "()") {
+		return nil
+	}
+	callee, called := strings.CutSuffix(x, "()")
+	if !called {
+		dot := strings.LastIndexByte(x, '.')
+		var out []string
+		for _, t := range spelledTypes(x[:dot], depth+1) {
+			if p, ok := products[t][".*"]; ok {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	if !strings.Contains(callee, "()") {
+		if p, ok := factories[callee]; ok {
+			return []string{p}
+		}
+		if isClientType(callee) {
+			return []string{callee} // a constructor call
+		}
+		return nil
+	}
+	if strings.HasSuffix(callee, "()") {
+		var out []string
+		for _, t := range spelledTypes(callee, depth+1) {
+			if p, ok := products[t][""]; ok {
+				out = append(out, p) // calling a typed value: maker()
+			}
+		}
+		return out
+	}
+	dot := strings.LastIndexByte(callee, '.')
+	obj, attr := callee[:dot], callee[dot+1:]
+	var out []string
+	for _, t := range spelledTypes(obj, depth+1) {
+		if attr == "__enter__" {
+			out = append(out, t)
+		} else if p, ok := products[t][attr]; ok {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // maxTypeDepth bounds valueTypes through bindings (x = y; y = z() ...).

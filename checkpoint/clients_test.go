@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -434,5 +435,76 @@ class S:
     async def close(self):
         await self.client.get("/")  # here
 `, true},
+		{"after an assert of not None", head + `
+async def f(client: Optional[httpx.AsyncClient]):
+    assert client is not None, "not open"
+    await client.get("/")  # here
+`, true},
+		{"after an early raise on None, or-ed", head + `
+async def f(client: Optional[httpx.AsyncClient], ok):
+    if not ok or client is None:
+        raise RuntimeError("not open")
+    await client.get("/")  # here
+`, true},
+		{"after an early return on not x, in a loop body", head + `
+async def f(client: Optional[httpx.AsyncClient], n):
+    for _ in range(n):
+        if not client:
+            continue
+        await client.get("/")  # here
+`, true},
+		{"after an assert of another name", head + `
+async def f(client: Optional[httpx.AsyncClient], other):
+    assert other is not None
+    await client.get("/")  # here
+`, false},
+		{"early exit that does not leave", head + `
+async def f(client: Optional[httpx.AsyncClient]):
+    if client is None:
+        print("not open")
+    await client.get("/")  # here
+`, false},
+		{"early exit with an else", head + `
+async def f(client: Optional[httpx.AsyncClient]):
+    if client is None:
+        raise RuntimeError("not open")
+    else:
+        pass
+    await client.get("/")  # here
+`, false},
+		{"is None tested the wrong way", head + `
+async def f(client: Optional[httpx.AsyncClient]):
+    if client is not None:
+        return
+    await client.get("/")  # here
+`, false},
+		{"an assert after the call", head + `
+async def f(client: Optional[httpx.AsyncClient]):
+    await client.get("/")  # here
+    assert client is not None
+`, false},
 	})
+}
+
+// spelledTypes types the library values the engine gives a receiver, in
+// the spelling of Resolver.Externals.
+func TestSpelledTypes(t *testing.T) {
+	for _, c := range []struct {
+		x    string
+		want []string
+	}{
+		{"sqlalchemy.ext.asyncio.create_async_engine()", []string{"sqlalchemy.ext.asyncio.AsyncEngine"}},
+		{"sqlalchemy.ext.asyncio.create_async_engine().connect()", []string{"sqlalchemy.ext.asyncio.AsyncConnection"}},
+		{"sqlalchemy.ext.asyncio.create_async_engine().connect().__enter__()", []string{"sqlalchemy.ext.asyncio.AsyncConnection"}},
+		{"httpx.AsyncClient()", []string{"httpx.AsyncClient"}},
+		{"sqlalchemy.ext.asyncio.async_sessionmaker()()", []string{"sqlalchemy.ext.asyncio.AsyncSession"}},
+		{"sqlalchemy.ext.asyncio.create_async_engine", nil},       // the factory itself, not called
+		{"sqlalchemy.ext.asyncio.create_async_engine().url", nil}, // an attribute with no product
+		{"json.loads()", nil},
+		{"httpx.AsyncClient().get().json()", nil},
+	} {
+		if got := spelledTypes(c.x, 0); !slices.Equal(got, c.want) {
+			t.Errorf("spelledTypes(%q) = %q, want %q", c.x, got, c.want)
+		}
+	}
 }

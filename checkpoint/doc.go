@@ -121,7 +121,11 @@
 //     client["db"]["coll"] a collection), and from the values a name is bound
 //     to, including "x = await factory(...)"; an attribute of self takes
 //     the types of its annotation in the class's methods ("self.x: T | None
-//     = None")
+//     = None"); and the library values the value-flow engine says the
+//     receiver can be (Resolver.Externals), which follow bindings made
+//     elsewhere: self.engine = create_async_engine(...) in another method,
+//     a connection its callers pass as an argument, what a project function
+//     returns
 //   - asyncio.wait_for(aw, timeout) when awaiting aw is a checkpoint (it
 //     awaits aw; the timeout adds a cancellation of its own)
 //   - entering "async with" of a call whose entry does I/O: an aiohttp
@@ -144,8 +148,9 @@
 // (ShieldedScope) is not a checkpoint either, nor a method call on a name or
 // self attribute that may be None (annotated Optional[...] or X | None, or
 // bound to None) outside an `if x is not None:` or `if x:` test of that same
-// name (none.go): while it is None the call raises AttributeError before
-// anything yields.
+// name and not after an `assert x is not None` or an `if x is None: raise`
+// (return, break, continue) of its block (none.go): while it is None the
+// call raises AttributeError before anything yields.
 //
 // # Flow (Analyzer.Covered)
 //

@@ -643,7 +643,7 @@ func (a *Analyzer) allEnter(cs []Callee) bool {
 // aiohttp session, httpx's client.stream, aiosqlite.connect, ...).
 func (f *flow) entersIO(s *pyast.Node) bool {
 	for _, e := range withExprs(s) {
-		if enteringIO(f.m, e) {
+		if f.a.enteringIO(f.m, e) {
 			return true
 		}
 	}

@@ -99,9 +99,12 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// narrowed reports whether n lies in the body of an if or elif, inside its
-// function, whose condition tests recv (by its text) for not None or for
-// truth, alone or and-ed with other tests.
+// narrowed reports whether n lies, inside its function, in the body of an
+// if or elif whose condition tests recv (by its text) for not None or for
+// truth, alone or and-ed with other tests; or after a statement of its
+// block that makes the rest run only then: `assert recv is not None`, or
+// `if recv is None: raise ...` (also `if not recv:`, with return, break or
+// continue), as a type checker narrows.
 func narrowed(m *pyast.Module, n *pyast.Node, recv string) bool {
 	for c, p := n, n.Parent(); p != nil; c, p = p, p.Parent() {
 		if pyast.IsFunctionBoundary(p) {
@@ -112,7 +115,73 @@ func narrowed(m *pyast.Module, n *pyast.Node, recv string) bool {
 			if body := p.ChildByFieldName("consequence"); body != nil && body.Equals(c) && testsNotNone(m, p.ChildByFieldName("condition"), recv) {
 				return true
 			}
+		case "block", "module":
+			for i := uint(0); i < p.NamedChildCount(); i++ {
+				s := p.NamedChild(i)
+				if s.StartByte() >= c.StartByte() {
+					break
+				}
+				if guardsNotNone(m, s, recv) {
+					return true
+				}
+			}
 		}
+	}
+	return false
+}
+
+// guardsNotNone reports whether statement s lets the statements after it
+// run only when recv is not None: an assert of such a test, or an if with
+// no elif or else whose condition is true when recv is None (`recv is
+// None`, `not recv`, or an or of tests one of which is) and whose body
+// ends by leaving the block (raise, return, break, continue).
+func guardsNotNone(m *pyast.Module, s *pyast.Node, recv string) bool {
+	switch s.Kind() {
+	case "assert_statement":
+		return s.NamedChildCount() > 0 && testsNotNone(m, s.NamedChild(0), recv)
+	case "if_statement":
+		if s.ChildByFieldName("alternative") != nil {
+			return false
+		}
+		body := s.ChildByFieldName("consequence")
+		if body == nil || body.NamedChildCount() == 0 || !testsNone(m, s.ChildByFieldName("condition"), recv) {
+			return false
+		}
+		switch body.NamedChild(body.NamedChildCount() - 1).Kind() {
+		case "raise_statement", "return_statement", "break_statement", "continue_statement":
+			return true
+		}
+	}
+	return false
+}
+
+// testsNone reports whether condition e is true whenever recv is None:
+// `recv is None`, `not recv`, `not (a test of testsNotNone)`, or an or of
+// tests one of which is.
+func testsNone(m *pyast.Module, e *pyast.Node, recv string) bool {
+	e = pyast.Unparen(e)
+	if e == nil {
+		return false
+	}
+	switch e.Kind() {
+	case "not_operator":
+		return testsNotNone(m, e.ChildByFieldName("argument"), recv)
+	case "boolean_operator":
+		if op := e.ChildByFieldName("operator"); op == nil || m.Text(op) != "or" {
+			return false
+		}
+		return testsNone(m, e.ChildByFieldName("left"), recv) || testsNone(m, e.ChildByFieldName("right"), recv)
+	case "comparison_operator":
+		parts := pyast.NamedChildren(e)
+		if len(parts) != 2 {
+			return false
+		}
+		l, r := pyast.Unparen(parts[0]), pyast.Unparen(parts[1])
+		if l == nil || r == nil || m.Text(l) != recv || r.Kind() != "none" {
+			return false
+		}
+		ops := m.Text(e)[l.EndByte()-e.StartByte() : r.StartByte()-e.StartByte()]
+		return normSpace(ops) == "is"
 	}
 	return false
 }

@@ -925,6 +925,25 @@ func (ix *Index) Callees(m *pyast.Module, call *pyast.Node) []checkpoint.Callee 
 	return out
 }
 
+// Externals returns the library values the value-flow engine says e can
+// be, spelled as checkpoint.Resolver says: an External by its qualified
+// name, what a call of one returns (ExtResult) followed by "()".
+func (ix *Index) Externals(m *pyast.Module, e *pyast.Node) []string {
+	if ix == nil || ix.builder == nil || ix.builder.engine == nil {
+		return nil
+	}
+	var out []string
+	for _, v := range ix.builder.engine.Eval(m, e) {
+		switch v.Kind {
+		case values.External:
+			out = append(out, v.Name)
+		case values.ExtResult:
+			out = append(out, v.Name+"()")
+		}
+	}
+	return out
+}
+
 // Resolve resolves a name expression to a project function, if any.
 func (ix *Index) Resolve(m *pyast.Module, expr *pyast.Node) (FuncRef, bool) {
 	if ix == nil || ix.builder == nil {

@@ -416,8 +416,12 @@ func (e *Engine) entered(m *pyast.Module, cm *pyast.Node, ev *env) Set {
 				continue
 			}
 		}
-		if v.Kind == External || v.Kind == ExtResult {
+		switch v.Kind {
+		case External:
 			out = out.add(&Value{Kind: ExtResult, Name: v.Name + ".__enter__"})
+			continue
+		case ExtResult: // what a call returned: its __enter__, as attrs spells it
+			out = out.add(&Value{Kind: ExtResult, Name: v.Name + "().__enter__"})
 			continue
 		}
 		out = out.add(unknown("what a context manager enters"))
