@@ -308,8 +308,9 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 		}
 		ws := b.engineFuncs(m, callee) // log_tool_usage(fn), log_tool_usage a parameter
 		if len(ws) > 0 {
+			fn := wrappedArg(b, m, arg, pos)
 			var out []target
-			for _, t := range b.targets(m, pos[0], depth+1) {
+			for _, t := range b.targets(m, fn, depth+1) {
 				for _, w := range ws {
 					t.wrappers = append(t.wrappers[:len(t.wrappers):len(t.wrappers)], w.Func)
 				}
@@ -323,7 +324,7 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 					out[i].wrappers = append(out[i].wrappers[:len(out[i].wrappers):len(out[i].wrappers)], r.Func)
 				}
 			}
-			if len(out) > 0 || len(b.engineFuncs(m, pos[0])) > 0 {
+			if len(out) > 0 || len(b.engineFuncs(m, fn)) > 0 {
 				return out
 			}
 			// The argument is no function (create_handler(pattern, desc),
@@ -335,6 +336,25 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 		return b.engineTargets(m, arg)
 	}
 	return nil
+}
+
+// wrappedArg returns the argument of wrapper call call that passes the
+// function it wraps: the first positional argument, unless that is no
+// project function and a later one (or a keyword argument's value) is
+// (authorized(name, policy, handler)).
+func wrappedArg(b *builder, m *pyast.Module, call *pyast.Node, pos []*pyast.Node) *pyast.Node {
+	if len(b.engineFuncs(m, pos[0])) > 0 {
+		return pos[0]
+	}
+	for _, a := range pyast.NamedChildren(call.ChildByFieldName("arguments")) {
+		if a.Kind() == "keyword_argument" {
+			a = a.ChildByFieldName("value")
+		}
+		if a != nil && !a.Equals(pos[0]) && len(b.engineFuncs(m, a)) > 0 {
+			return a
+		}
+	}
+	return pos[0]
 }
 
 // madeCoroutines returns the coroutine functions a wrapper call makes of

@@ -126,7 +126,7 @@ func fastmcp3Candidate(p *Pass, h *handlers.Handler) bool {
 		// A per-call wrapper that is an async def (registered in place of
 		// the function, which it runs) or a decorator that defines one
 		// makes what fastmcp serves a coroutine function.
-		if w.Async() || definesAsync(w) {
+		if w.Async() || definesAsync(p.Handlers.Module(w), w, h.Func.Async()) {
 			return false
 		}
 	}
@@ -253,17 +253,59 @@ func returnsCoroutine(p *Pass, m *pyast.Module, f *pyast.Function) bool {
 }
 
 // definesAsync reports whether a wrapper function defines an async def: a
-// decorator that turns the handler into a coroutine function.
-func definesAsync(w *pyast.Function) bool {
+// decorator that turns the handler into a coroutine function. For a sync
+// handler, an async def that the wrapper makes only for coroutine
+// functions does not count: one in the body of `if
+// inspect.iscoroutinefunction(f):` (or asyncio's), or in the else of `if
+// not ...iscoroutinefunction(f):` (the wrapper builds a sync one for it).
+func definesAsync(m *pyast.Module, w *pyast.Function, handlerAsync bool) bool {
 	found := false
 	pyast.Walk(w.Body, func(n *pyast.Node) bool {
 		if found {
 			return false
 		}
-		if n.Kind() == "function_definition" && pyast.HasChildKind(n, "async") {
+		if n.Kind() == "function_definition" && pyast.HasChildKind(n, "async") &&
+			(handlerAsync || m == nil || !forCoroutinesOnly(m, w.Body, n)) {
 			found = true
 		}
 		return !found
 	})
 	return found
+}
+
+// forCoroutinesOnly reports whether node n of body runs only when a test of
+// iscoroutinefunction is true: it lies in the body of an if (or elif) whose
+// condition is such a call, or in the else of one whose condition is its
+// negation.
+func forCoroutinesOnly(m *pyast.Module, body, n *pyast.Node) bool {
+	for c, p := n, n.Parent(); p != nil && !c.Equals(body); c, p = p, p.Parent() {
+		switch p.Kind() {
+		case "if_statement", "elif_clause":
+			cond := pyast.Unparen(p.ChildByFieldName("condition"))
+			if b := p.ChildByFieldName("consequence"); b != nil && b.Equals(c) && testsCoroutine(m, cond) {
+				return true
+			}
+			if cond != nil && cond.Kind() == "not_operator" && testsCoroutine(m, cond.ChildByFieldName("argument")) {
+				if e := p.ChildByFieldName("alternative"); e != nil && e.Equals(c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// testsCoroutine reports whether e is a call of inspect.iscoroutinefunction
+// or asyncio.iscoroutinefunction.
+func testsCoroutine(m *pyast.Module, e *pyast.Node) bool {
+	e = pyast.Unparen(e)
+	if e == nil || e.Kind() != "call" {
+		return false
+	}
+	for _, q := range m.Resolve(pyast.Callee(e)) {
+		if q == "inspect.iscoroutinefunction" || q == "asyncio.iscoroutinefunction" {
+			return true
+		}
+	}
+	return false
 }

@@ -352,10 +352,13 @@ func (e *Engine) sitesNamed(name string) []callSite {
 			}
 			for _, f := range m.Funcs {
 				for _, d := range f.Decorators {
-					if d.Kind() != "call" {
-						if s := last(m, d); s != "" {
-							e.lazy.calls[s] = append(e.lazy.calls[s], callSite{m: m, call: d, def: f.Node})
-						}
+					if d.Kind() == "call" {
+						// @tool(label="a"): the decorator is what the call
+						// returns, a variable callee (the inner function of a
+						// decorator factory).
+						e.lazy.varDecorations = append(e.lazy.varDecorations, callSite{m: m, call: d, def: f.Node})
+					} else if s := last(m, d); s != "" {
+						e.lazy.calls[s] = append(e.lazy.calls[s], callSite{m: m, call: d, def: f.Node})
 					}
 				}
 			}
@@ -477,8 +480,9 @@ func (e *Engine) argumentsOf(m *pyast.Module, f *pyast.Function, i int) Set {
 	for _, alias := range e.aliasesOf(f.Name) { // from .x import register as register_x
 		sites = append(sites[:len(sites):len(sites)], e.sitesNamed(alias)...)
 	}
-	if e.usedAsValue(f.Name) { // for reg in REGISTRARS: reg(mcp)
+	if e.usedAsValue(f.Name) { // for reg in REGISTRARS: reg(mcp); return collect
 		sites = append(sites[:len(sites):len(sites)], e.lazy.varCalls...)
+		sites = append(sites[:len(sites):len(sites)], e.lazy.varDecorations...)
 	}
 	for _, s := range sites {
 		if !e.flowsInto(s.m, m) {

@@ -74,20 +74,23 @@ type Engine struct {
 
 // lazyIndexes are project-wide indexes built on first use.
 type lazyIndexes struct {
-	extra        map[*pyast.Scope]map[string][]*pyast.Node // binding forms pyast's scopes do not hold (names.go)
-	stores       map[string][]store                        // obj.attr = v and setattr(obj, "attr", v), by attribute name
-	mutations    map[string][]mutation                     // x.append(v) and friends, by method name... all in one list
-	mutList      []mutation
-	mutBy        map[string][]mutation // mutations by container (mutationIndex)
-	mutBuilding  bool
-	calls        map[string][]callSite // calls by the last name of their callee
-	aliases      map[string][]string   // import aliases by the name imported (aliasesOf)
-	varCalls     []callSite            // calls of a variable (variableCallee)
-	asValue      map[string]bool       // names used as values (usedAsValue)
-	decorated    map[string][]*pyast.Function
-	subs         map[*pyast.Class][]*pyast.Class // project subclasses by base
-	subsBuilding bool
-	attrNames    map[string]bool // see mayHoldFunction
+	extra       map[*pyast.Scope]map[string][]*pyast.Node // binding forms pyast's scopes do not hold (names.go)
+	stores      map[string][]store                        // obj.attr = v and setattr(obj, "attr", v), by attribute name
+	mutations   map[string][]mutation                     // x.append(v) and friends, by method name... all in one list
+	mutList     []mutation
+	mutBy       map[string][]mutation // mutations by container (mutationIndex)
+	mutBuilding bool
+	calls       map[string][]callSite // calls by the last name of their callee
+	aliases     map[string][]string   // import aliases by the name imported (aliasesOf)
+	varCalls    []callSite            // calls of a variable (variableCallee)
+	// varDecorations are the decorations by a call's result
+	// (@tool(label="a")), whose decorator is a variable callee.
+	varDecorations []callSite
+	asValue        map[string]bool // names used as values (usedAsValue)
+	decorated      map[string][]*pyast.Function
+	subs           map[*pyast.Class][]*pyast.Class // project subclasses by base
+	subsBuilding   bool
+	attrNames      map[string]bool // see mayHoldFunction
 }
 
 type memoKey struct {
