@@ -172,16 +172,7 @@ func testsNone(m *pyast.Module, e *pyast.Node, recv string) bool {
 		}
 		return testsNone(m, e.ChildByFieldName("left"), recv) || testsNone(m, e.ChildByFieldName("right"), recv)
 	case "comparison_operator":
-		parts := pyast.NamedChildren(e)
-		if len(parts) != 2 {
-			return false
-		}
-		l, r := pyast.Unparen(parts[0]), pyast.Unparen(parts[1])
-		if l == nil || r == nil || m.Text(l) != recv || r.Kind() != "none" {
-			return false
-		}
-		ops := m.Text(e)[l.EndByte()-e.StartByte() : r.StartByte()-e.StartByte()]
-		return normSpace(ops) == "is"
+		return noneComparison(m, e, recv) == "is"
 	}
 	return false
 }
@@ -202,19 +193,23 @@ func testsNotNone(m *pyast.Module, e *pyast.Node, recv string) bool {
 		}
 		return testsNotNone(m, e.ChildByFieldName("left"), recv) || testsNotNone(m, e.ChildByFieldName("right"), recv)
 	case "comparison_operator":
-		parts := pyast.NamedChildren(e)
-		if len(parts) != 2 || m.Text(e) == "" {
-			return false
-		}
-		l, r := pyast.Unparen(parts[0]), pyast.Unparen(parts[1])
-		if l == nil || r == nil || m.Text(l) != recv || r.Kind() != "none" {
-			return false
-		}
-		// the operator between them: `is not`
-		ops := m.Text(e)[l.EndByte()-e.StartByte() : r.StartByte()-e.StartByte()]
-		return normSpace(ops) == "is not"
+		return noneComparison(m, e, recv) == "is not"
 	}
 	return false
+}
+
+// noneComparison returns the operator of comparison e when it compares
+// recv (by its text) with None (`recv is None`: "is"), or "".
+func noneComparison(m *pyast.Module, e *pyast.Node, recv string) string {
+	parts := pyast.NamedChildren(e)
+	if len(parts) != 2 {
+		return ""
+	}
+	l, r := pyast.Unparen(parts[0]), pyast.Unparen(parts[1])
+	if l == nil || r == nil || m.Text(l) != recv || r.Kind() != "none" {
+		return ""
+	}
+	return normSpace(m.Text(e)[l.EndByte()-e.StartByte() : r.StartByte()-e.StartByte()])
 }
 
 // normSpace collapses runs of white space (and line continuations) to one
