@@ -46,3 +46,28 @@ func TestImportsDynamically(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTestModule(t *testing.T) {
+	for _, c := range []struct {
+		name, path string
+		want       bool
+	}{
+		{"pkg.tests.helpers", "", true},
+		{"test", "", true},
+		{"pkg.test_server", "", true},
+		{"pkg.server_test", "", true},
+		{"pkg.conftest", "", true},
+		{"conftest.pkg", "", false}, // conftest counts as the file only
+		{"pkg.test_utils.server", "", false},
+		{"pkg.server", "", false},
+		{"pkg.testing", "", false},
+		{"", "/x/tests/test_a.py", true},
+		{"", `C:\x\y_test.py`, true},
+		{"", "/x/tests/server.py", false}, // no dotted name: the file name only
+	} {
+		m := &pyast.Module{Name: c.name, Path: c.path}
+		if got := isTestModule(m); got != c.want {
+			t.Errorf("isTestModule(%q, %q) = %v, want %v", c.name, c.path, got, c.want)
+		}
+	}
+}
