@@ -23,8 +23,20 @@ type Config struct {
 	Aside func(*pyast.Module) bool
 }
 
-// aside reports whether m's calls and writes are not followed (Config.Aside).
-func (e *Engine) aside(m *pyast.Module) bool { return e.cfg.Aside != nil && e.cfg.Aside(m) }
+// aside reports whether m's calls and writes are not followed (Config.Aside),
+// asked of Config.Aside once per module: it is asked of every call site
+// followed.
+func (e *Engine) aside(m *pyast.Module) bool {
+	if e.cfg.Aside == nil {
+		return false
+	}
+	a, ok := e.asides[m]
+	if !ok {
+		a = e.cfg.Aside(m)
+		e.asides[m] = a
+	}
+	return a
+}
 
 // Engine answers "what can this expression be" for one project. It is
 // demand-driven: nothing is computed before a question asks for it, and
@@ -38,7 +50,8 @@ type Engine struct {
 	modOf  map[*pyast.Function]*pyast.Module
 	clsMod map[*pyast.Class]*pyast.Module
 
-	mu sync.Mutex
+	mu     sync.Mutex
+	asides map[*pyast.Module]bool // Config.Aside's answers (e.mu held)
 	// memo holds the answers: by node (an expression's values), by
 	// binding, by function (its return values), by class and name (an
 	// attribute through the MRO).
@@ -115,7 +128,8 @@ func New(mods []*pyast.Module, cfg Config) *Engine {
 		cfg.Budget = 20000
 	}
 	e := &Engine{cfg: cfg, mods: mods, byName: map[string]*pyast.Module{}, byPath: map[string]*pyast.Module{},
-		modOf: map[*pyast.Function]*pyast.Module{}, clsMod: map[*pyast.Class]*pyast.Module{}, memo: map[memoKey]*entry{}}
+		modOf: map[*pyast.Function]*pyast.Module{}, clsMod: map[*pyast.Class]*pyast.Module{}, memo: map[memoKey]*entry{},
+		asides: map[*pyast.Module]bool{}}
 	for _, m := range mods {
 		e.byPath[m.Path] = m
 		if m.Name != "" {
