@@ -112,6 +112,19 @@ func (p *Project) dropStaleMCPLocks(res *Resolution, implied Set) []*Requirement
 	return kept
 }
 
+// relocks reports whether the lock l was made from the manifest that
+// declares d, by a tool that re-locks when the manifest no longer admits
+// what the lock holds: uv.lock, poetry.lock or pdm.lock beside the
+// pyproject.toml (pip-compile output is installed as it is).
+func relocks(l, d *Requirement) bool {
+	switch path.Base(l.Path) {
+	case "uv.lock", "poetry.lock", "pdm.lock":
+	default:
+		return false
+	}
+	return path.Base(d.Path) == "pyproject.toml" && path.Dir(l.Path) == path.Dir(d.Path)
+}
+
 // pinnedResolution is Resolution without narrowing a range open above to the
 // newest release: the versions the project's files admit, for claims that
 // must hold for every environment they allow (an environment made before
@@ -187,6 +200,25 @@ func (p *Project) resolve(pkg string, narrow bool) *Resolution {
 	if pkg == "mcp" && hasImplied {
 		res.Locked = p.dropStaleMCPLocks(res, implied)
 	}
+	// declaredSet is what a declaration resolves to, as with no lock.
+	declaredSet := func(d *Requirement) Set {
+		s := d.Set.Intersect(constraint).withPre(d.Set.Prereleases || constraint.Prereleases)
+		if hasImplied {
+			s = s.Intersect(implied).withPre(s.Prereleases)
+		}
+		if pkg == "mcp" && p.codeMCP1 != "" && s.AdmitsRange("2.0.0.dev0", "") {
+			// The code runs only on 1.x: the environments it runs in
+			// have the 1.x part of the range, whatever a fresh install
+			// picks. A range with no 1.x stays: the code is broken there.
+			if c := s.Intersect(mustRange("", "2.0.0")); !c.Empty() {
+				s, res.Code = c, p.codeMCP1
+			}
+		}
+		if narrow {
+			s = resolveOpen(s, knownReleases[pkg])
+		}
+		return s
+	}
 	// A lock entry without a version (a VCS or directory package) says
 	// nothing about the version: the manifests decide, as with no lock.
 	exact := 0
@@ -215,6 +247,12 @@ func (p *Project) resolve(pkg string, narrow bool) *Resolution {
 						spec = "any version"
 					}
 					res.Stale = append(res.Stale, fmt.Sprintf("%s locks %s %s but %s declares %s", path.Base(l.Path), l.RawName, l.Version, path.Base(d.Path), spec))
+					if relocks(l, d) {
+						// uv sync and poetry install re-lock from the
+						// manifest first; only a frozen install keeps the
+						// lock: the project can run either.
+						res.Set = res.Set.Union(declaredSet(d))
+					}
 				}
 			}
 		}
@@ -227,22 +265,7 @@ func (p *Project) resolve(pkg string, narrow bool) *Resolution {
 				continue
 			}
 			done[d.Set.id()] = true
-			s := d.Set.Intersect(constraint).withPre(d.Set.Prereleases || constraint.Prereleases)
-			if hasImplied {
-				s = s.Intersect(implied).withPre(s.Prereleases)
-			}
-			if pkg == "mcp" && p.codeMCP1 != "" && s.AdmitsRange("2.0.0.dev0", "") {
-				// The code runs only on 1.x: the environments it runs in
-				// have the 1.x part of the range, whatever a fresh install
-				// picks. A range with no 1.x stays: the code is broken there.
-				if c := s.Intersect(mustRange("", "2.0.0")); !c.Empty() {
-					s, res.Code = c, p.codeMCP1
-				}
-			}
-			if narrow {
-				s = resolveOpen(s, knownReleases[pkg])
-			}
-			res.Set = res.Set.Union(s)
+			res.Set = res.Set.Union(declaredSet(d))
 		}
 	case hasImplied:
 		res.Known = true

@@ -48,6 +48,20 @@ func TestResolution(t *testing.T) {
 	if r := p.Resolution("mcp"); len(r.Stale) != 1 || !strings.Contains(p.Describe("mcp"), "stale lock: uv.lock locks mcp 1.26.0 but pyproject.toml declares >=2") {
 		t.Errorf("stale: %v / %s", r.Stale, p.Describe("mcp"))
 	}
+	// A lock that its pyproject.toml no longer admits: uv sync re-locks from
+	// the manifest first, a frozen install keeps the lock, so the project
+	// can run either (a 2.0.0 lock beside mcp<2 still runs 1.x).
+	p = loadMem(t, Options{}, map[string]string{"pyproject.toml": "[project]\ndependencies = [\"mcp>=1.0,<2\"]\n",
+		"uv.lock": "[[package]]\nname = \"mcp\"\nversion = \"2.0.0\"\n"})
+	if p.MCPAdmits("1.0.0", "2.0.0") != Yes || p.MCPAdmits("2.0.0", "") != Yes {
+		t.Errorf("stale 2.0.0 lock beside <2: %s", p.Describe("mcp"))
+	}
+	// A lock its manifest admits decides alone.
+	p = loadMem(t, Options{}, map[string]string{"pyproject.toml": "[project]\ndependencies = [\"mcp>=1.0\"]\n",
+		"uv.lock": "[[package]]\nname = \"mcp\"\nversion = \"2.0.0\"\n"})
+	if p.MCPAdmits("1.0.0", "2.0.0") != No {
+		t.Errorf("fresh 2.0.0 lock: %s", p.Describe("mcp"))
+	}
 	// A lock made for another manifest: it holds mcp but not the fastmcp the
 	// manifest declares, whose newest release needs mcp 2.x. Its mcp is not
 	// what runs; with fastmcp locked too, it is.
