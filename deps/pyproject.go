@@ -199,7 +199,15 @@ func poetryEntry(l *loader, f *File, name string, kv, e *tval) *Requirement {
 		}
 		for _, src := range []string{"git", "path", "url", "file"} {
 			if s := t.strAt(src); s != "" {
-				r.URL = s
+				r.URL, r.urlKind = s, src
+			}
+		}
+		if r.urlKind == "git" {
+			for _, k := range []string{"tag", "rev", "branch"} {
+				if s := t.strAt(k); s != "" {
+					r.urlRef = s
+					break
+				}
 			}
 		}
 	default:

@@ -43,6 +43,9 @@ type Requirement struct {
 	// git, path or URL source), or nil: the line to change to move the
 	// package to another version.
 	Source *Source
+	// urlKind and urlRef are a Poetry table's source key (git, path, url,
+	// file) and git tag, rev or branch (InstallSource).
+	urlKind, urlRef string
 	// Repeats are the places of the lines of its requirements file that
 	// repeat this one's text exactly, past the copies kept as requirements
 	// of their own (Options.KeepRepeats): each is the same requirement, a
@@ -54,13 +57,52 @@ type Requirement struct {
 // Repeats): 8 bytes where a Requirement takes 280.
 type Span struct{ Start, End int32 }
 
-// Source is a [tool.uv.sources] entry: where a package is installed from.
+// Source is a [tool.uv.sources] entry, or a requirement's own direct
+// reference (Direct): where a package is installed from.
 type Source struct {
 	Path       string
-	Start, End int    // byte span of the "name = { ... }" key-value
+	Start, End int    // byte span of the "name = { ... }" key-value, or of the requirement
 	Kind       string // git, path, url or workspace
 	URL        string
 	Ref        string // the git tag, rev or branch, "" for none
+	Direct     bool   // the requirement itself names it: name @ url, a Poetry { git = ... } table
+}
+
+// InstallSource returns where r's package is installed from when no index
+// decides its version: its [tool.uv.sources] entry (a workspace member
+// aside), else its direct reference (name @ git+https://...@ref, a path,
+// a URL), as a Source spanning the requirement. nil for an index package
+// and for a lock entry (the lock records what the manifest's source gave).
+func (r *Requirement) InstallSource() *Source {
+	if r.Source != nil {
+		if r.Source.Kind == "workspace" {
+			return nil
+		}
+		return r.Source
+	}
+	if r.URL == "" || r.Locked {
+		return nil
+	}
+	src := &Source{Path: r.Path, Start: r.Start, End: r.End, URL: r.URL, Direct: true}
+	lower := strings.ToLower(r.URL)
+	switch {
+	case r.urlKind == "file":
+		src.Kind = "path"
+	case r.urlKind != "":
+		src.Kind, src.Ref = r.urlKind, r.urlRef
+	case strings.HasPrefix(lower, "git+"):
+		src.Kind = "git"
+		u, _, _ := strings.Cut(r.URL[len("git+"):], "#")
+		src.URL = u
+		if i := strings.LastIndexByte(u, '@'); i > strings.LastIndexByte(u, '/') {
+			src.URL, src.Ref = u[:i], u[i+1:]
+		}
+	case strings.HasPrefix(lower, "file:") || !strings.Contains(lower, "://"):
+		src.Kind = "path"
+	default:
+		src.Kind = "url"
+	}
+	return src
 }
 
 // String returns the requirement for messages, e.g. "mcp>=1.20,<2" or "mcp 1.25.0" (locked).

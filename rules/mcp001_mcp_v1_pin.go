@@ -83,7 +83,7 @@ const mcp2Migration = "a breaking migration: FastMCP becomes mcp.server.mcpserve
 func runMCP001(p *Pass) {
 	var blockers []apiUse
 	blockersDone := false
-	sources := map[*deps.Source]bool{}
+	sources := map[sourceAt]bool{}
 	res := p.Project.Resolution("mcp")
 	// What a requirement admits, once for each way of writing it (its
 	// file, which says how it is parsed, and its specifier): one repeated
@@ -121,9 +121,9 @@ func runMCP001(p *Pass) {
 		}
 		// An SDK installed from git (or a path): the source line is the
 		// one to change, for the lock entry and the requirement alike.
-		if src := sdkSource(p, r); src != nil {
-			if !sources[src] {
-				sources[src] = true
+		if src := installSource(p, r); src != nil {
+			if at := (sourceAt{src.Path, src.Start}); !sources[at] {
+				sources[at] = true
 				reportSource(p, r, src, crashes, blockers)
 			}
 			continue
@@ -312,42 +312,68 @@ func floorFix(p *Pass, r *deps.Requirement, floor string, guarded bool) (Fix, bo
 	return f, true
 }
 
-// sdkSource returns the [tool.uv.sources] entry (git, URL or path) that
-// installs mcp for r: r's own, or for a lock entry the one of a declared
-// requirement. nil when mcp comes from an index.
-func sdkSource(p *Pass, r *deps.Requirement) *deps.Source {
-	if r.Source != nil && r.Source.Kind != "workspace" {
-		return r.Source
-	}
+// installSource returns where r's package is installed from when no index
+// decides its version (deps.Requirement.InstallSource): r's own
+// [tool.uv.sources] entry, or for a lock entry the source or direct
+// reference of a requirement the manifests declare. The lock records what
+// that source gave; the source is the line to change. A manifest's direct
+// reference is its own line already: nil.
+func installSource(p *Pass, r *deps.Requirement) *deps.Source {
 	if !r.Locked {
+		if src := r.InstallSource(); src != nil && !src.Direct {
+			return src
+		}
 		return nil
 	}
-	for _, d := range p.Project.Resolution("mcp").Declared {
-		if d.Source != nil && d.Source.Kind != "workspace" {
-			return d.Source
+	for _, d := range p.Project.Resolution(r.Name).Declared {
+		if src := d.InstallSource(); src != nil {
+			return src
 		}
 	}
 	return nil
 }
 
-// reportSource reports an SDK installed from a [tool.uv.sources] entry that
-// resolves to 1.x on the entry itself: the line to change.
-func reportSource(p *Pass, r *deps.Requirement, src *deps.Source, crashes string, blockers []apiUse) {
-	from := src.Kind + " " + escape.Line(src.URL, 80)
+// sourceAt is a source's place, to report each once.
+type sourceAt struct {
+	path  string
+	start int
+}
+
+// sourceFrom describes a source for messages: "a git source
+// ([tool.uv.sources])" or "a git direct reference", and "git URL at REF".
+func sourceFrom(src *deps.Source) (kind, from string) {
+	kind = "a " + escape.Line(src.Kind, 20) + " source ([tool.uv.sources])"
+	if src.Direct {
+		kind = "a " + escape.Line(src.Kind, 20) + " direct reference"
+	}
+	from = src.Kind + " " + escape.Line(src.URL, 80)
 	if src.Ref != "" {
 		from += " at " + escape.Line(src.Ref, 40)
 	}
+	return kind, from
+}
+
+// sourceLocation is a requirement standing for the source's place, where
+// the finding goes.
+func sourceLocation(r *deps.Requirement, src *deps.Source) *deps.Requirement {
+	return &deps.Requirement{Name: r.Name, RawName: r.RawName, Path: src.Path, Start: src.Start, End: src.End, VersionStart: -1, VersionEnd: -1}
+}
+
+// reportSource reports an SDK installed from a source (a [tool.uv.sources]
+// entry or a direct reference) that resolves to 1.x on the source itself:
+// the line to change.
+func reportSource(p *Pass, r *deps.Requirement, src *deps.Source, crashes string, blockers []apiUse) {
+	kind, from := sourceFrom(src)
 	how := "its tag is an mcp 1.x release"
 	if r.Locked {
 		how = fmt.Sprintf("%s resolves it to mcp %s", path.Base(r.Path), r.Version)
 	}
-	msg := fmt.Sprintf("mcp from a %s source ([tool.uv.sources]) is only 1.x: it is installed from %s and %s; %s", escape.Line(src.Kind, 20), from, how, crashes)
+	msg := fmt.Sprintf("mcp from %s is only 1.x: it is installed from %s and %s; %s", kind, from, how, crashes)
 	advice := "point the source at a 2.x release of the SDK, or remove it and require mcp>=2,<3 (" + mcp2Migration + "), then re-lock"
 	if len(blockers) > 0 {
 		advice += "; first migrate what mcp 2 removed: " + describeUses(blockers)
 	}
-	loc := &deps.Requirement{Name: r.Name, RawName: r.RawName, Path: src.Path, Start: src.Start, End: src.End, VersionStart: -1, VersionEnd: -1}
-	reportRequirement(p, loc, msg, func() []Fix { return []Fix{{Message: advice, Applicability: DisplayOnly}} })
+	reportRequirement(p, sourceLocation(r, src), msg, func() []Fix { return []Fix{{Message: advice, Applicability: DisplayOnly}} })
 }
 
 // mcp1Crashes names the crashes of the 1.x versions set admits (SPEC 2).

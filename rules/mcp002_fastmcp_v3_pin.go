@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/mcplint/mcplint/deps"
@@ -58,6 +59,7 @@ var mcp002 = Register(&Rule{
 
 func runMCP002(p *Pass) {
 	drop, twin := fastmcpTwins(p)
+	sources := map[sourceAt]bool{}
 	for _, r := range p.Project.Requirements() {
 		if r.Name != "fastmcp" && r.Name != "fastmcp-slim" || r.Constraint || drop[r] {
 			continue
@@ -66,8 +68,17 @@ func runMCP002(p *Pass) {
 		if !set.AdmitsRange("", "4.0.0") || set.AdmitsRange("4.0.0.dev0", "") {
 			continue
 		}
-		msg := fmt.Sprintf("%s admits only %s below 4: %s", reqHead(p, r, 60), escape.Cut(r.RawName, 16), strings.Join(fastmcp3Crashes(set), "; "))
 		v2 := fastmcp2Only(p, r, set)
+		// Installed from git (or a path, a URL): the source line is the one
+		// to change, for the lock entry and the requirement alike.
+		if src := installSource(p, r); src != nil {
+			if at := (sourceAt{src.Path, src.Start}); !sources[at] {
+				sources[at] = true
+				reportFastmcpSource(p, r, src, set, v2)
+			}
+			continue
+		}
+		msg := fmt.Sprintf("%s admits only %s below 4: %s", reqHead(p, r, 60), escape.Cut(r.RawName, 16), strings.Join(fastmcp3Crashes(set), "; "))
 		if t := twin[r]; t != nil {
 			msg += fmt.Sprintf(" (the lock also holds %s %s, the same release split in two packages: one finding for both)", t.RawName, t.Version)
 		}
@@ -97,6 +108,35 @@ func runMCP002(p *Pass) {
 		}
 		reportRequirementAs(p, r, msg, fixes, exposure)
 	}
+}
+
+// reportFastmcpSource reports a fastmcp installed from a source (a
+// [tool.uv.sources] entry or a direct reference) that resolves below 4, on
+// the source: the line to change.
+func reportFastmcpSource(p *Pass, r *deps.Requirement, src *deps.Source, set deps.Set, v2 bool) {
+	kind, from := sourceFrom(src)
+	how := "its tag is a release below 4"
+	if r.Locked {
+		how = fmt.Sprintf("%s resolves it to %s %s", path.Base(r.Path), escape.Cut(r.RawName, 16), escape.Cut(r.Version, 40))
+	}
+	msg := fmt.Sprintf("%s from %s is only below 4: it is installed from %s and %s; %s", escape.Cut(r.RawName, 16), kind, from, how,
+		strings.Join(fastmcp3Crashes(set), "; "))
+	advice := "point the source at a fastmcp 4 release, or remove it and require fastmcp>=4,<5 (mcp 2.x, a breaking migration), then re-lock"
+	if v2 {
+		advice = fastmcp2Advice + "; then point the source at that release and re-lock"
+	}
+	fixes := func() []Fix {
+		fixes := []Fix{{Message: advice, Applicability: DisplayOnly}}
+		if g, ok := offeredGuard(p); ok {
+			fixes = append(fixes, g)
+		}
+		return fixes
+	}
+	msg, exposure := serverExposure(p, msg)
+	if why := fastmcpUnused(p); exposure != deps.No && why != "" {
+		msg, exposure = msg+why, deps.No
+	}
+	reportRequirementAs(p, sourceLocation(r, src), msg, fixes, exposure)
 }
 
 // fastmcp2Advice is the advice for a fastmcp 2.x pin: fastmcp 4 is two
