@@ -613,20 +613,43 @@ func (f *flow) withHeadCP(s *pyast.Node, sh bool) bool {
 
 // entersProjectCM: an async with item that calls a project
 // @contextlib.asynccontextmanager function whose code before its yield
-// checkpoints on every path (EntersCheckpoint).
+// checkpoints on every path (EntersCheckpoint), or whose context manager is
+// an instance of a project class whose __aenter__ checkpoints on every path
+// (AlwaysCheckpoints; the resolver gives the __aenter__ the with statement
+// runs among the item's callees).
 func (f *flow) entersProjectCM(s *pyast.Node) bool {
 	if f.a == nil || f.a.resolver == nil {
 		return false
 	}
-	for _, e := range withExprs(s) {
-		if e.Kind() != "call" {
+	for _, e := range pyast.WithItems(s) {
+		cs := f.a.resolver.Callees(f.m, e)
+		var enters []Callee
+		for _, c := range cs {
+			if c.Func != nil && c.Func.Name == "__aenter__" {
+				enters = append(enters, c)
+			}
+		}
+		if len(enters) > 0 {
+			if f.a.allAlways(enters) {
+				return true
+			}
 			continue
 		}
-		if cs := f.a.resolver.Callees(f.m, e); len(cs) > 0 && f.a.allEnter(cs) {
+		if e.Kind() == "call" && len(cs) > 0 && f.a.allEnter(cs) {
 			return true
 		}
 	}
 	return false
+}
+
+// allAlways reports whether each of cs checkpoints on every path.
+func (a *Analyzer) allAlways(cs []Callee) bool {
+	for _, c := range cs {
+		if !a.AlwaysCheckpoints(c.Module, c.Func) {
+			return false
+		}
+	}
+	return true
 }
 
 // allEnter reports whether entering each of cs checkpoints.
@@ -642,7 +665,7 @@ func (a *Analyzer) allEnter(cs []Callee) bool {
 // entersIO: an async with item whose entry does I/O (a request of an
 // aiohttp session, httpx's client.stream, aiosqlite.connect, ...).
 func (f *flow) entersIO(s *pyast.Node) bool {
-	for _, e := range withExprs(s) {
+	for _, e := range pyast.WithItems(s) {
 		if f.a.enteringIO(f.m, e) {
 			return true
 		}
@@ -651,7 +674,7 @@ func (f *flow) entersIO(s *pyast.Node) bool {
 }
 
 func (f *flow) entersOffload(s *pyast.Node) bool {
-	for _, e := range withExprs(s) {
+	for _, e := range pyast.WithItems(s) {
 		if info, ok := Offload(f.m, e); ok && info.Enters {
 			return true
 		}
@@ -673,7 +696,7 @@ func (f *flow) withBody(s *pyast.Node, k cont, sh bool) (cont, bool) {
 // worker thread (LeavingFile), which starts with a checkpoint (anyio) or
 // ends with one (trio), or awaits run_in_executor (aiofiles).
 func (f *flow) leavesFile(s *pyast.Node) bool {
-	for _, e := range withExprs(s) {
+	for _, e := range pyast.WithItems(s) {
 		if _, ok := LeavingFile(f.m, e); ok {
 			return true
 		}
@@ -745,7 +768,7 @@ func bodyJumps(b *pyast.Node) jumpSet {
 
 // shields reports whether a with statement enters a shielded cancel scope.
 func (f *flow) shields(s *pyast.Node) bool {
-	for _, e := range withExprs(s) {
+	for _, e := range pyast.WithItems(s) {
 		if ShieldedScope(f.m, e) {
 			return true
 		}
@@ -760,24 +783,6 @@ func withClause(s *pyast.Node) *pyast.Node {
 		}
 	}
 	return nil
-}
-
-// withExprs returns the context manager expressions of a with statement.
-func withExprs(s *pyast.Node) []*pyast.Node {
-	var out []*pyast.Node
-	for _, item := range pyast.NamedChildren(withClause(s)) {
-		if item.Kind() != "with_item" {
-			continue
-		}
-		v := item.ChildByFieldName("value")
-		if v != nil && v.Kind() == "as_pattern" {
-			v = v.NamedChild(0)
-		}
-		if v = pyast.Unparen(v); v != nil {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // shieldFactories make cancel scopes that take shield=.

@@ -60,7 +60,7 @@ func Waits(m *pyast.Module, fn *pyast.Function) []Wait {
 			}
 		case "with_statement":
 			if pyast.HasChildKind(n, "async") {
-				for _, e := range withExprs(n) {
+				for _, e := range pyast.WithItems(n) {
 					if info, ok := Offload(m, e); ok && info.Enters {
 						out = append(out, Wait{Offload: info, At: n})
 					} else if info, ok := LeavingFile(m, e); ok {

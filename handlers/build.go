@@ -755,6 +755,22 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 			}
 		}
 	}
+	// A with item that is no call runs its context manager's methods
+	// (engineCallees): a site of its own, after the calls.
+	for s := range m.Nodes("with_statement") {
+		for _, cm := range pyast.WithItems(s) {
+			if cm.Kind() == "call" {
+				continue
+			}
+			caller := m.FuncAt(cm)
+			for _, callee := range b.engineOf[cm] {
+				sites = append(sites, site{module: m, call: cm, caller: caller, callee: callee})
+				if caller != nil {
+					succ[funcAt[caller]] = append(succ[funcAt[caller]], callee.Func)
+				}
+			}
+		}
+	}
 	return moduleCalls{sites: sites, succ: succ, servers: servers, makers: makers}
 }
 

@@ -33,5 +33,17 @@ func (b *builder) engineCallees() {
 				b.engineOf[call] = out
 			}
 		}
+		// A with statement calls its context manager's __enter__ and
+		// __exit__ (__aenter__ and __aexit__, awaited, for async with):
+		// edges from the item's expression, after the constructor's when
+		// the expression is a call.
+		for s := range m.Nodes("with_statement") {
+			async := pyast.HasChildKind(s, "async")
+			for _, cm := range pyast.WithItems(s) {
+				for _, r := range e.Enters(m, cm, async) {
+					b.engineOf[cm] = append(b.engineOf[cm], FuncRef{r.Module, r.Func})
+				}
+			}
+		}
 	}
 }

@@ -63,6 +63,51 @@ func Unparen(n *Node) *Node {
 	return n
 }
 
+// WithItems returns the context manager expressions of a with statement,
+// in order, without their "as" targets and parentheses.
+func WithItems(s *Node) []*Node {
+	var clause *Node
+	for _, c := range NamedChildren(s) {
+		if c.Kind() == "with_clause" {
+			clause = c
+			break
+		}
+	}
+	var out []*Node
+	for _, item := range NamedChildren(clause) {
+		if item.Kind() != "with_item" {
+			continue
+		}
+		v := item.ChildByFieldName("value")
+		if v != nil && v.Kind() == "as_pattern" {
+			v = v.NamedChild(0)
+		}
+		if v = Unparen(v); v != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// WithStatementOf returns the with statement whose context manager
+// expression e is (WithItems), or nil.
+func WithStatementOf(e *Node) *Node {
+	n := e
+	for p := n.Parent(); p != nil; n, p = p, p.Parent() {
+		switch p.Kind() {
+		case "parenthesized_expression", "as_pattern", "with_item", "with_clause":
+			continue
+		case "with_statement":
+			if c := p.ChildByFieldName("body"); c != nil && c.Equals(n) {
+				return nil
+			}
+			return p
+		}
+		return nil
+	}
+	return nil
+}
+
 // ReturnValue is the expression a return statement returns, without its
 // parentheses: nil for a bare return (a comment after it is no value).
 func ReturnValue(r *Node) *Node {

@@ -219,7 +219,7 @@ func (e *requestEnds) ends(x exitOf) walkState {
 func (e *requestEnds) callerExits(x exitOf, cs handlers.CallSite) []exitOf {
 	way := x.way
 	m, g := cs.Caller.Module, cs.Caller.Func
-	if !awaitedCall(m, cs.Call) {
+	if !awaitedCall(m, cs.Call) && !awaitedEntry(cs) {
 		return nil
 	}
 	var exits checkpoint.Exits
@@ -299,6 +299,19 @@ func runsAsWrapper(f *pyast.Function, h *handlers.Handler) bool {
 		}
 	}
 	return false
+}
+
+// awaitedEntry reports whether call site cs is an async with statement
+// awaiting its context manager's __aenter__ or __aexit__ (the site is the
+// with item's expression): the caller goes on where it does.
+func awaitedEntry(cs handlers.CallSite) bool {
+	switch cs.Callee.Func.Name {
+	case "__aenter__", "__aexit__":
+	default:
+		return false
+	}
+	s := pyast.WithStatementOf(cs.Call)
+	return s != nil && pyast.HasChildKind(s, "async")
 }
 
 // awaitedCall reports whether call is awaited by its caller's own task,

@@ -189,6 +189,34 @@ func (e *Engine) Callees(m *pyast.Module, call *pyast.Node) []FuncRef {
 	return e.functions(e.question(m, callee))
 }
 
+// Enters returns the methods a with statement runs for its context manager
+// expression cm (a with item's value): __aenter__ and __aexit__ for an
+// async with, __enter__ and __exit__ else, of each project class an
+// instance of which cm can be, found through the class's MRO, entry
+// first. A @contextmanager function is a call's callee (Callees), not this.
+func (e *Engine) Enters(m *pyast.Module, cm *pyast.Node, async bool) []FuncRef {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	names := [2]string{"__enter__", "__exit__"}
+	if async {
+		names = [2]string{"__aenter__", "__aexit__"}
+	}
+	var out []FuncRef
+	seen := map[*pyast.Function]bool{}
+	for _, v := range e.question(m, cm) {
+		if v.Kind != Instance {
+			continue
+		}
+		for _, name := range names {
+			if f, fm := e.classMethod(v, name); f != nil && !seen[f] {
+				seen[f] = true
+				out = append(out, FuncRef{fm, f})
+			}
+		}
+	}
+	return out
+}
+
 // mayHoldFunction reports whether an attribute named name can hold a
 // project function, class or instance: the project binds that name
 // somewhere (a def or class, a module-level or class-body name, self.name
