@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -131,7 +132,55 @@ func (a *Analyzer) IsCheckpointAwait(m *pyast.Module, await *pyast.Node) bool {
 	if await == nil || await.Kind() != "await" || await.NamedChildCount() == 0 {
 		return false
 	}
-	return a.isCheckpointCall(m, pyast.Unparen(await.NamedChild(0)))
+	return a.isCheckpointCall(m, pyast.Unparen(await.NamedChild(0))) || awaitsShieldedTask(m, await)
+}
+
+// awaitsShieldedTask reports whether await awaits a task t inside an except
+// clause of a try whose body awaits asyncio.shield(t): the shield raised
+// because the awaiting task was cancelled while t ran on, so t is pending
+// there and awaiting it yields, where anyio delivers the cancellation again
+// (the cleanup idiom `try: await shield(t) except BaseException: await t`).
+// Only when t completed in the very step the cancel came is it done there.
+func awaitsShieldedTask(m *pyast.Module, await *pyast.Node) bool {
+	t := pyast.Unparen(await.NamedChild(0))
+	if t == nil || t.Kind() != "identifier" {
+		return false
+	}
+	name := m.TextView(t)
+	for p := await.Parent(); p != nil; p = p.Parent() {
+		switch p.Kind() {
+		case "function_definition", "lambda", "class_definition":
+			return false
+		case "except_clause", "except_group_clause":
+		default:
+			continue
+		}
+		try := p.Parent()
+		if try == nil || try.Kind() != "try_statement" {
+			continue
+		}
+		shielded := false
+		pyast.WalkCode(try.ChildByFieldName("body"), func(n *pyast.Node) bool {
+			if shielded || n.Kind() != "await" {
+				return !shielded
+			}
+			call := pyast.Unparen(n.NamedChild(0))
+			if call == nil || call.Kind() != "call" || !slices.Contains(m.Resolve(pyast.Callee(call)), "asyncio.shield") {
+				return true
+			}
+			pos, _ := m.Args(call)
+			if len(pos) > 0 {
+				if a := pyast.Unparen(pos[0]); a.Kind() == "identifier" && m.TextView(a) == name {
+					shielded = true
+				}
+			}
+			return !shielded
+		})
+		if shielded {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {

@@ -58,6 +58,9 @@
 //     (not cancel_shielded_checkpoint), anyio.sleep, sleep_until, sleep_forever,
 //     asyncio.sleep, trio.sleep, sleep_until, sleep_forever,
 //     trio.lowlevel.checkpoint, checkpoint_if_cancelled
+//   - a task t awaited in an except clause of a try whose body awaits
+//     asyncio.shield(t): the shield raised because the awaiting task was
+//     cancelled, so t is still running and awaiting it yields
 //   - an offload (above), asyncio.to_thread, asyncio.shield,
 //     loop.run_in_executor on
 //     asyncio.get_running_loop() / get_event_loop() / new_event_loop()
