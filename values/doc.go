@@ -12,8 +12,9 @@
 // the place it is built; a dict's elements are its (key, value) entries, so
 // constant keys are kept apart), a string or other constant,
 // functools.partial of a value, super() in a method, or unknown with the
-// reason the engine stopped. A Set is a union of values (at most 64; past
-// that the rest is one unknown).
+// reason the engine stopped. A Set is a union of values (at most 64, or 256
+// when the rest are functions, as a registry's handlers are; past that the
+// rest is one unknown).
 //
 // # Evaluation
 //

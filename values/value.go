@@ -189,7 +189,16 @@ func (v *Value) String() string {
 type Set []*Value
 
 // maxSet is the most values a union keeps: past it the rest is unknown.
-const maxSet = 64
+// Functions have a bound of their own, maxFuncs: a registry gathers every
+// handler of a server into one list (hundreds, where other unions stay
+// small), and the handlers it holds past the bound would be lost.
+const (
+	maxSet   = 64
+	maxFuncs = 256
+)
+
+// overflow is the unknown a union past its bound holds.
+const overflow = "more than 64 values (256 functions)"
 
 // add adds v unless a value with its key is in s.
 func (s Set) add(v *Value) Set {
@@ -197,18 +206,24 @@ func (s Set) add(v *Value) Set {
 		return s
 	}
 	k := v.Key()
+	full := false
 	for _, w := range s {
 		if w.Key() == k {
 			return s
 		}
+		full = full || w.Kind == Unknown && w.Why == overflow
 	}
-	if len(s) >= maxSet {
-		if len(s) == maxSet {
-			return append(s, unknown("more than 64 values"))
-		}
-		return s
+	limit := maxSet
+	if v.Kind == Function {
+		limit = maxFuncs
 	}
-	return append(s, v)
+	if len(s) < limit {
+		return append(s, v)
+	}
+	if !full {
+		return append(s, unknown(overflow))
+	}
+	return s
 }
 
 // union returns s with every value of t added.
