@@ -138,12 +138,35 @@ func stringConst(m *pyast.Module, n *pyast.Node) (string, bool) {
 
 // subscriptValues returns the values of v[k]: an item of a container, the
 // class of a generic alias (FastMCP[None] is FastMCP).
+// loadedModule is sys.modules[key] in module m: m itself for
+// sys.modules[__name__] (the module being run), the project module a
+// constant names, else unknown.
+func (e *Engine) loadedModule(m *pyast.Module, key *pyast.Node, ev *env) Set {
+	key = pyast.Unparen(key)
+	if key != nil && key.Kind() == "identifier" && m.TextView(key) == "__name__" && len(m.Scope.Lookup("__name__")) == 0 {
+		return Set{&Value{Kind: Module, Mod: m}}
+	}
+	var out Set
+	for _, k := range e.eval(m, key, ev) {
+		if mm := e.byName[k.Text]; k.Kind == Str && mm != nil {
+			out = out.add(&Value{Kind: Module, Mod: mm})
+		} else {
+			out = out.add(unknown("sys.modules of a module outside the project"))
+		}
+	}
+	return out
+}
+
 func (e *Engine) subscriptValues(m *pyast.Module, n *pyast.Node, ev *env) Set {
 	var keys Set
 	keyNode := n.ChildByFieldName("subscript")
 	keyDone := false
 	var out Set
 	for _, v := range e.eval(m, n.ChildByFieldName("value"), ev) {
+		if v.Kind == External && v.Name == "sys.modules" {
+			out = out.union(e.loadedModule(m, keyNode, ev))
+			continue
+		}
 		switch v.Kind {
 		case Class, External:
 			out = out.add(v)
