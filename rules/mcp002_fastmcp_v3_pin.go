@@ -97,16 +97,9 @@ func runMCP002(p *Pass) {
 			} else if r.VersionStart >= 0 {
 				fixes = append(fixes, fastmcp4Bump(p, r, v2, mcp1OnlyAPIs(p)))
 			}
-			if g, ok := offeredGuard(p); ok {
-				fixes = append(fixes, g)
-			}
 			return fixes
 		}
-		msg, exposure := serverExposure(p, msg)
-		if why := fastmcpUnused(p); exposure != deps.No && why != "" {
-			msg, exposure = msg+why, deps.No
-		}
-		reportRequirementAs(p, r, msg, fixes, exposure)
+		reportFastmcp(p, r, msg, fixes)
 	}
 }
 
@@ -125,18 +118,25 @@ func reportFastmcpSource(p *Pass, r *deps.Requirement, src *deps.Source, set dep
 	if v2 {
 		advice = fastmcp2Advice + "; then point the source at that release and re-lock"
 	}
-	fixes := func() []Fix {
-		fixes := []Fix{{Message: advice, Applicability: DisplayOnly}}
+	reportFastmcp(p, sourceLocation(r, src), msg, func() []Fix { return []Fix{{Message: advice, Applicability: DisplayOnly}} })
+}
+
+// reportFastmcp reports a finding on fastmcp requirement r, the guard offered
+// after fixes; a note where the project serves nothing on fastmcp
+// (serverExposure, fastmcpUnused).
+func reportFastmcp(p *Pass, r *deps.Requirement, msg string, fixes func() []Fix) {
+	withGuard := func() []Fix {
+		out := fixes()
 		if g, ok := offeredGuard(p); ok {
-			fixes = append(fixes, g)
+			out = append(out, g)
 		}
-		return fixes
+		return out
 	}
 	msg, exposure := serverExposure(p, msg)
 	if why := fastmcpUnused(p); exposure != deps.No && why != "" {
 		msg, exposure = msg+why, deps.No
 	}
-	reportRequirementAs(p, sourceLocation(r, src), msg, fixes, exposure)
+	reportRequirementAs(p, r, msg, withGuard, exposure)
 }
 
 // fastmcp2Advice is the advice for a fastmcp 2.x pin: fastmcp 4 is two
