@@ -58,6 +58,8 @@
 //     (not cancel_shielded_checkpoint), anyio.sleep, sleep_until, sleep_forever,
 //     asyncio.sleep, trio.sleep, sleep_until, sleep_forever,
 //     trio.lowlevel.checkpoint, checkpoint_if_cancelled
+//   - entering an async with whose __aenter__ (a project class's) checkpoints
+//     on every path, and leaving one whose __aexit__ does
 //   - a task t awaited in an except clause of a try whose body awaits
 //     asyncio.shield(t): the shield raised because the awaiting task was
 //     cancelled, so t is still running and awaiting it yields

@@ -686,10 +686,31 @@ func (f *flow) entersOffload(s *pyast.Node) bool {
 // async with of contextmanager_in_threadpool runs an offload, which starts
 // with a checkpoint.
 func (f *flow) withBody(s *pyast.Node, k cont, sh bool) (cont, bool) {
-	if !sh && pyast.HasChildKind(s, "async") && !f.ignored(s) && (f.entersOffload(s) || f.leavesFile(s)) {
+	if !sh && pyast.HasChildKind(s, "async") && !f.ignored(s) && (f.entersOffload(s) || f.leavesFile(s) || f.leavesProjectCM(s)) {
 		k = allCovered
 	}
 	return k, sh || f.shields(s)
+}
+
+// leavesProjectCM: leaving an async with awaits the __aexit__ of a project
+// class's instance; a checkpoint when each __aexit__ the item can run
+// checkpoints on every path (AlwaysCheckpoints).
+func (f *flow) leavesProjectCM(s *pyast.Node) bool {
+	if f.a == nil || f.a.resolver == nil {
+		return false
+	}
+	for _, e := range pyast.WithItems(s) {
+		var exits []Callee
+		for _, c := range f.a.resolver.Callees(f.m, e) {
+			if c.Func != nil && c.Func.Name == "__aexit__" {
+				exits = append(exits, c)
+			}
+		}
+		if len(exits) > 0 && f.a.allAlways(exits) {
+			return true
+		}
+	}
+	return false
 }
 
 // leavesFile: leaving an async with of a thread-backed file closes it in a

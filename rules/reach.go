@@ -222,11 +222,17 @@ func (e *requestEnds) callerExits(x exitOf, cs handlers.CallSite) []exitOf {
 	if !awaitedCall(m, cs.Call) && !awaitedEntry(cs) {
 		return nil
 	}
+	at := cs.Call
+	if cs.Callee.Func.Name == "__aexit__" && awaitedEntry(cs) {
+		// __aexit__ returns where the with statement ends, past its body
+		// and past leaving it (which awaits this very __aexit__).
+		at = pyast.WithStatementOf(cs.Call)
+	}
 	var exits checkpoint.Exits
 	if way == checkpoint.ExitReturn {
-		exits = e.checkpoints.UncoveredAfter(m, g, cs.Call, checkpoint.Extra{})
+		exits = e.checkpoints.UncoveredAfter(m, g, at, checkpoint.Extra{})
 	} else {
-		exits = e.checkpoints.UncoveredRaising(m, g, cs.Call)
+		exits = e.checkpoints.UncoveredRaising(m, g, at)
 	}
 	var out []exitOf
 	for _, w := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {

@@ -42,6 +42,14 @@ class Checked(Connected):
     pass
 
 
+class Committed:
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        await asyncio.sleep(0)
+
+
 flush = Flush()
 
 
@@ -72,3 +80,10 @@ async def body_checkpoint() -> str:
     async with Pause(None):
         await asyncio.sleep(1)  # the cancel is delivered here, after __aenter__
     return "done"
+
+
+@mcp.tool()
+async def committed(path: str) -> str:
+    async with Committed():
+        data = await anyio.to_thread.run_sync(open, path)  # leaving awaits an __aexit__ that checkpoints
+    return str(data)
