@@ -219,7 +219,7 @@ func (a *Analyzer) RaisesUnchecked(m *pyast.Module, fn *pyast.Function) bool {
 // checkpoints or inside a with or try body where that holds again.
 // Memoised like AlwaysCheckpoints.
 func (a *Analyzer) EntersCheckpoint(m *pyast.Module, fn *pyast.Function) bool {
-	if fn == nil || fn.Body == nil || !fn.Async() || !asyncContextManager(m, fn) {
+	if fn == nil || fn.Body == nil || !fn.Async() || !AsyncContextManager(m, fn) {
 		return false
 	}
 	if v, ok := a.enters[fn]; ok {
@@ -238,7 +238,11 @@ func (a *Analyzer) EntersCheckpoint(m *pyast.Module, fn *pyast.Function) bool {
 	})
 }
 
-func asyncContextManager(m *pyast.Module, fn *pyast.Function) bool {
+// AsyncContextManager reports whether fn is decorated with
+// contextlib.asynccontextmanager: its yield is where the body of the async
+// with it enters runs, and where that body's exception (a cancellation
+// included) is thrown in on exit.
+func AsyncContextManager(m *pyast.Module, fn *pyast.Function) bool {
 	for _, d := range fn.Decorators {
 		for _, q := range m.Resolve(d) {
 			if q == "contextlib.asynccontextmanager" {

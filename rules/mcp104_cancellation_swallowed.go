@@ -413,6 +413,12 @@ func (e *requestEnds) suspends(m *pyast.Module, n *pyast.Node) bool {
 			if pyast.HasChildKind(c, "async") {
 				found = true
 			}
+		case "yield":
+			// The yield of an @asynccontextmanager: the async with body
+			// runs there, and its cancellation is thrown in on exit.
+			if fn := m.FuncAt(c); fn != nil && checkpoint.AsyncContextManager(m, fn) {
+				found = true
+			}
 		}
 		return !found
 	})
