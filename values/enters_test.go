@@ -71,3 +71,37 @@ async def main():
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestCalleesCallableInstance: calling an instance runs its class's
+// __call__ (found through the MRO); an instance without one runs nothing of
+// the project.
+func TestCalleesCallableInstance(t *testing.T) {
+	src := `class Base:
+    async def __call__(self, x): return x
+class Reader(Base):
+    pass
+class Plain:
+    pass
+read = Reader()
+plain = Plain()
+read(1)
+plain(2)
+`
+	m, err := pyast.Parse("a.py", "a", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New([]*pyast.Module{m}, Config{})
+	var got []string
+	for call := range m.Nodes("call") {
+		var names []string
+		for _, r := range e.Callees(m, call) {
+			names = append(names, r.Func.Qual)
+		}
+		got = append(got, m.Text(call)+": "+strings.Join(names, " "))
+	}
+	want := "Reader(): \nPlain(): \nread(1): a.Base.__call__\nplain(2): "
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+}

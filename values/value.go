@@ -280,6 +280,11 @@ func (e *Engine) functions(s Set) []FuncRef {
 			if f, m := e.classMethod(v, "__init__"); f != nil {
 				add(m, f)
 			}
+		case Instance:
+			// Calling an instance runs its class's __call__.
+			if f, m := e.classMethod(v, "__call__"); f != nil {
+				add(m, f)
+			}
 		case Partial:
 			visit(v.Of, depth+1)
 		}
