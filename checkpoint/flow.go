@@ -608,7 +608,7 @@ func (f *flow) withHeadCP(s *pyast.Node, sh bool) bool {
 	if sh {
 		return false
 	}
-	clause := withClause(s)
+	clause := pyast.WithClause(s)
 	if f.exprCP(clause, false) {
 		return true
 	}
@@ -627,13 +627,7 @@ func (f *flow) entersProjectCM(s *pyast.Node) bool {
 	}
 	for _, e := range pyast.WithItems(s) {
 		cs := f.a.resolver.Callees(f.m, e)
-		var enters []Callee
-		for _, c := range cs {
-			if c.Func != nil && c.Func.Name == "__aenter__" {
-				enters = append(enters, c)
-			}
-		}
-		if len(enters) > 0 {
+		if enters := named(cs, "__aenter__"); len(enters) > 0 {
 			if f.a.allAlways(enters) {
 				return true
 			}
@@ -644,6 +638,18 @@ func (f *flow) entersProjectCM(s *pyast.Node) bool {
 		}
 	}
 	return false
+}
+
+// named returns the callees of cs with the given name (a with item's
+// __aenter__ or __aexit__ among its constructor's __init__).
+func named(cs []Callee, name string) []Callee {
+	var out []Callee
+	for _, c := range cs {
+		if c.Func != nil && c.Func.Name == name {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // allAlways reports whether each of cs checkpoints on every path.
@@ -704,13 +710,7 @@ func (f *flow) leavesProjectCM(s *pyast.Node) bool {
 		return false
 	}
 	for _, e := range pyast.WithItems(s) {
-		var exits []Callee
-		for _, c := range f.a.resolver.Callees(f.m, e) {
-			if c.Func != nil && c.Func.Name == "__aexit__" {
-				exits = append(exits, c)
-			}
-		}
-		if len(exits) > 0 && f.a.allAlways(exits) {
+		if exits := named(f.a.resolver.Callees(f.m, e), "__aexit__"); len(exits) > 0 && f.a.allAlways(exits) {
 			return true
 		}
 	}
@@ -799,15 +799,6 @@ func (f *flow) shields(s *pyast.Node) bool {
 		}
 	}
 	return false
-}
-
-func withClause(s *pyast.Node) *pyast.Node {
-	for _, c := range pyast.NamedChildren(s) {
-		if c.Kind() == "with_clause" {
-			return c
-		}
-	}
-	return nil
 }
 
 // shieldFactories make cancel scopes that take shield=.
@@ -981,7 +972,7 @@ func ownExpr(s *pyast.Node) *pyast.Node {
 	case "for_statement":
 		return s.ChildByFieldName("right")
 	case "with_statement":
-		return withClause(s)
+		return pyast.WithClause(s)
 	case "match_statement":
 		return s.ChildByFieldName("subject")
 	case "try_statement", "function_definition", "class_definition", "decorated_definition", "comment":
@@ -1096,7 +1087,7 @@ func (f *flow) coveredAfter(fn *pyast.Function, node *pyast.Node) bool {
 			return f.laterCP(r, node, sh) || f.loopHead(s, k, sh)
 		}
 	case "with_statement":
-		if c := withClause(s); c != nil && within(node, c) {
+		if c := pyast.WithClause(s); c != nil && within(node, c) {
 			if f.laterCP(c, node, sh) {
 				return true
 			}

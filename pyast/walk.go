@@ -63,18 +63,22 @@ func Unparen(n *Node) *Node {
 	return n
 }
 
+// WithClause returns the with_clause of a with statement (its items), or
+// nil.
+func WithClause(s *Node) *Node {
+	for _, c := range NamedChildren(s) {
+		if c.Kind() == "with_clause" {
+			return c
+		}
+	}
+	return nil
+}
+
 // WithItems returns the context manager expressions of a with statement,
 // in order, without their "as" targets and parentheses.
 func WithItems(s *Node) []*Node {
-	var clause *Node
-	for _, c := range NamedChildren(s) {
-		if c.Kind() == "with_clause" {
-			clause = c
-			break
-		}
-	}
 	var out []*Node
-	for _, item := range NamedChildren(clause) {
+	for _, item := range NamedChildren(WithClause(s)) {
 		if item.Kind() != "with_item" {
 			continue
 		}

@@ -136,8 +136,6 @@ func stringConst(m *pyast.Module, n *pyast.Node) (string, bool) {
 	return sb.String(), true
 }
 
-// subscriptValues returns the values of v[k]: an item of a container, the
-// class of a generic alias (FastMCP[None] is FastMCP).
 // loadedModule is sys.modules[key] in module m: m itself for
 // sys.modules[__name__] (the module being run), the project module a
 // constant names, else unknown.
@@ -157,6 +155,8 @@ func (e *Engine) loadedModule(m *pyast.Module, key *pyast.Node, ev *env) Set {
 	return out
 }
 
+// subscriptValues returns the values of v[k]: an item of a container, the
+// class of a generic alias (FastMCP[None] is FastMCP).
 func (e *Engine) subscriptValues(m *pyast.Module, n *pyast.Node, ev *env) Set {
 	var keys Set
 	keyNode := n.ChildByFieldName("subscript")
