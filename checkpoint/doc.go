@@ -60,6 +60,11 @@
 //     trio.lowlevel.checkpoint, checkpoint_if_cancelled
 //   - entering an async with whose __aenter__ (a project class's) checkpoints
 //     on every path, and leaving one whose __aexit__ does
+//   - the head of an async for over instances of project classes whose
+//     __anext__ checkpoints on every path, StopAsyncIteration's included
+//     (stepsProjectIter); a yield of an async generator whose only
+//     consumers are async for loops after whose body start every path
+//     checkpoints (Extra.Yield)
 //   - a task t awaited in an except clause of a try whose body awaits
 //     asyncio.shield(t): the shield raised because the awaiting task was
 //     cancelled, so t is still running and awaiting it yields

@@ -83,6 +83,11 @@ type Extra struct {
 	// exception in the except body that caught the cancellation: only a
 	// real checkpoint before it re-delivers the cancellation).
 	Fail func(stmt *pyast.Node) bool
+	// Yield: a yield (of the function, not of a nested one) is a
+	// checkpoint. The function is an async generator whose every consumer
+	// goes on from a yield into the body of its async for, after which
+	// every path of the consumer passes one (see steppedIter in rules).
+	Yield bool
 }
 
 // ignored reports whether an await or statement n is inside f.x.Ignore.
@@ -257,7 +262,7 @@ func AsyncContextManager(m *pyast.Module, fn *pyast.Function) bool {
 // a checkpoint.
 func (f *flow) beforeYield(stmts []*pyast.Node) bool {
 	for _, s := range stmts {
-		if !yields(s) {
+		if !pyast.Yields(s) {
 			if f.stmt(s, cont{}, f.shieldedAt(s)) {
 				return true
 			}
@@ -278,18 +283,6 @@ func (f *flow) beforeYield(stmts []*pyast.Node) bool {
 		return false
 	}
 	return false
-}
-
-// yields reports whether code under n (not in nested functions) yields.
-func yields(n *pyast.Node) bool {
-	found := false
-	pyast.WalkCode(n, func(c *pyast.Node) bool {
-		if c.Kind() == "yield" {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // StatementCheckpoints reports whether every path through statement s (a
@@ -493,13 +486,33 @@ func (f *flow) loopExit(s *pyast.Node, k cont, sh bool) bool {
 
 // asyncIterCP: "async for" over an iterator whose every step checkpoints
 // (iterate_in_threadpool, an anyio AsyncFile: IterOffload; each step is
-// an offload, and an offload starts with a checkpoint).
+// an offload, and an offload starts with a checkpoint; a project class's
+// __anext__: stepsProjectIter).
 func (f *flow) asyncIterCP(s *pyast.Node, sh bool) bool {
 	if sh || s.Kind() != "for_statement" || !pyast.HasChildKind(s, "async") || f.ignored(s) {
 		return false
 	}
-	_, ok := IterOffload(f.m, s.ChildByFieldName("right"))
-	return ok
+	if _, ok := IterOffload(f.m, s.ChildByFieldName("right")); ok {
+		return true
+	}
+	return f.stepsProjectIter(s)
+}
+
+// stepsProjectIter: an async for over instances of project classes whose
+// __anext__ checkpoints on every path, the one that ends the loop by
+// raising StopAsyncIteration included (the resolver gives the __anext__
+// among the iterable's callees).
+func (f *flow) stepsProjectIter(s *pyast.Node) bool {
+	if f.a == nil || f.a.resolver == nil {
+		return false
+	}
+	steps := named(f.a.resolver.Callees(f.m, s.ChildByFieldName("right")), "__anext__")
+	for _, c := range steps {
+		if !f.a.AlwaysCheckpoints(c.Module, c.Func) || f.a.RaisesUnchecked(c.Module, c.Func) {
+			return false
+		}
+	}
+	return len(steps) > 0
 }
 
 // tryParts are the continuations of the parts of a try statement.
@@ -933,6 +946,11 @@ func (f *flow) findCP(n *pyast.Node, accept func(await *pyast.Node) bool) bool {
 				found = true
 				return
 			}
+		case "yield":
+			if f.x.Yield && !f.ignored(n) && accept(n) {
+				found = true
+				return
+			}
 		}
 		for _, c := range pyast.NamedChildren(n) {
 			visit(c, false)
@@ -952,6 +970,9 @@ func (f *flow) laterCP(expr, node *pyast.Node, sh bool) bool {
 	return f.findCP(expr, func(a *pyast.Node) bool {
 		if a.StartByte() >= node.EndByte() {
 			return true
+		}
+		if a.Kind() == "yield" {
+			return within(node, a) // yield await x: it yields what node gave
 		}
 		call := pyast.Unparen(a.NamedChild(0))
 		if call == nil || call.Kind() != "call" {

@@ -90,7 +90,7 @@ type retKey struct {
 // its failure is taken to come from the awaited operation after it
 // yielded. Memoised; recursion counts as no.
 func (a *Analyzer) ReturnsChecked(m *pyast.Module, fn *pyast.Function, truthy bool) bool {
-	if fn == nil || fn.Body == nil || !fn.Async() || yields(fn.Body) {
+	if fn == nil || fn.Body == nil || !fn.Async() || pyast.Yields(fn.Body) {
 		return false
 	}
 	key := retKey{fn, truthy}

@@ -37,6 +37,16 @@ func (b *builder) engineCallees() {
 		// __exit__ (__aenter__ and __aexit__, awaited, for async with):
 		// edges from the item's expression, after the constructor's when
 		// the expression is a call.
+		// A for statement calls its iterable's __iter__ and __next__
+		// (__aiter__ and __anext__, each step awaited, for async for):
+		// edges from the iterable expression, after its constructor's.
+		for s := range m.Nodes("for_statement") {
+			if it := s.ChildByFieldName("right"); it != nil {
+				for _, r := range e.Iterates(m, it, pyast.HasChildKind(s, "async")) {
+					b.engineOf[it] = append(b.engineOf[it], FuncRef{r.Module, r.Func})
+				}
+			}
+		}
 		for s := range m.Nodes("with_statement") {
 			async := pyast.HasChildKind(s, "async")
 			for _, cm := range pyast.WithItems(s) {

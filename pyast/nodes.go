@@ -8,7 +8,7 @@ import (
 // nodeKinds are the node kinds Module.Nodes indexes.
 var nodeKinds = [...]string{
 	"call", "decorated_definition", "assignment", "import_statement", "import_from_statement", "comment",
-	"with_statement",
+	"with_statement", "for_statement",
 }
 
 // kindSet is a set of node kinds as a table indexed by symbol id.

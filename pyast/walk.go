@@ -112,6 +112,37 @@ func WithStatementOf(e *Node) *Node {
 	return nil
 }
 
+// ForStatementOf returns the for statement whose iterable (the expression
+// after "in") e is, or nil.
+func ForStatementOf(e *Node) *Node {
+	n := e
+	for p := n.Parent(); p != nil; n, p = p, p.Parent() {
+		switch p.Kind() {
+		case "parenthesized_expression":
+			continue
+		case "for_statement":
+			if r := p.ChildByFieldName("right"); r != nil && r.Equals(n) {
+				return p
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// Yields reports whether code under n, not in nested functions, yields: a
+// function body that does is a generator's.
+func Yields(n *Node) bool {
+	found := false
+	WalkCode(n, func(c *Node) bool {
+		if c.Kind() == "yield" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // ReturnValue is the expression a return statement returns, without its
 // parentheses: nil for a bare return (a comment after it is no value).
 func ReturnValue(r *Node) *Node {

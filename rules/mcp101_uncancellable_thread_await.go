@@ -115,7 +115,7 @@ func runMCP101(p *Pass) {
 			if w.Offload.Cancellable || checkpoint.Shielded(r.Module, w.At) {
 				continue
 			}
-			exits := ends.checkpoints.UncoveredAfter(r.Module, r.Func, w.At, checkpoint.Extra{})
+			exits := ends.checkpoints.UncoveredAfter(r.Module, r.Func, w.At, ends.extra(r.Func))
 			if w.Offload.Leaves {
 				exits = ends.checkpoints.UncoveredLeaving(r.Module, r.Func, w.At)
 			}

@@ -87,7 +87,7 @@ func checkShields(ends *requestEnds, m *pyast.Module, f *pyast.Function) {
 			return true
 		}
 		returns := returnsInside(n.ChildByFieldName("body"))
-		exits := ends.checkpoints.UncoveredAfter(m, f, n, checkpoint.Extra{})
+		exits := ends.checkpoints.UncoveredAfter(m, f, n, ends.extra(f))
 		if returns {
 			exits |= checkpoint.ExitReturn
 		}

@@ -288,7 +288,7 @@ func (p *Pass) callsOf(path, name string) []resolvedCall {
 // Used where run_in_thread=False is not available and nothing calls the
 // function directly.
 func asyncInPlaceFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
-	if hasYield(f.Body) {
+	if pyast.Yields(f.Body) {
 		return Fix{}, false
 	}
 	edits := []Edit{{Path: m.Path, Start: int(f.Node.StartByte()), End: int(f.Node.StartByte()), New: "async "}}
@@ -312,7 +312,7 @@ func asyncInPlaceFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 func asyncWrapperFix(p *Pass, h *handlers.Handler, callers []string) (Fix, bool) {
 	m, f := h.Module, h.Func
 	site := pyast.Unparen(h.Site)
-	if f.Class != nil || site == nil || h.SiteModule != m || len(f.Decorators) == 0 || !f.Decorators[0].Equals(h.Site) || hasYield(f.Body) {
+	if f.Class != nil || site == nil || h.SiteModule != m || len(f.Decorators) == 0 || !f.Decorators[0].Equals(h.Site) || pyast.Yields(f.Body) {
 		return Fix{}, false
 	}
 	deco := h.Site.Parent() // the decorator: "@" and the expression
@@ -459,7 +459,7 @@ func asyncThreadFix(p *Pass, m *pyast.Module, f *pyast.Function) (Fix, bool) {
 	if f.Doc() != nil && len(stmts) > 0 {
 		stmts = stmts[1:]
 	}
-	if len(stmts) == 0 || hasYield(f.Body) {
+	if len(stmts) == 0 || pyast.Yields(f.Body) {
 		return Fix{}, false
 	}
 	defIndent, ok1 := pystyle.LineIndent(m, f.Node)
@@ -540,18 +540,6 @@ func reindentOver(p *Pass, m *pyast.Module, f *pyast.Function) int {
 		}
 	}
 	return 0
-}
-
-// hasYield reports whether a function body is a generator's.
-func hasYield(body *pyast.Node) bool {
-	found := false
-	pyast.WalkCode(body, func(n *pyast.Node) bool {
-		if n.Kind() == "yield" {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // indentLines returns src[start:end] with unit added at the start of every

@@ -26,6 +26,8 @@ type requestEnds struct {
 	handlerFuncs map[*pyast.Function]bool
 	// yields memoises whether a project coroutine can suspend (suspends).
 	yields map[*pyast.Function]yieldState
+	// consumed memoises consumersCheckpoint.
+	consumed map[*pyast.Function]bool
 }
 
 // exitOf is a function left one way (one of checkpoint.ExitReturn,
@@ -219,7 +221,8 @@ func (e *requestEnds) ends(x exitOf) walkState {
 func (e *requestEnds) callerExits(x exitOf, cs handlers.CallSite) []exitOf {
 	way := x.way
 	m, g := cs.Caller.Module, cs.Caller.Func
-	if !awaitedCall(m, cs.Call) && !awaitedEntry(cs) {
+	stepped := steppedIter(cs)
+	if !stepped && !awaitedCall(m, cs.Call) && !awaitedEntry(cs) {
 		return nil
 	}
 	at := cs.Call
@@ -229,10 +232,14 @@ func (e *requestEnds) callerExits(x exitOf, cs handlers.CallSite) []exitOf {
 		at = pyast.WithStatementOf(cs.Call)
 	}
 	var exits checkpoint.Exits
-	if way == checkpoint.ExitReturn {
-		exits = e.checkpoints.UncoveredAfter(m, g, at, checkpoint.Extra{})
-	} else {
-		exits = e.checkpoints.UncoveredRaising(m, g, at)
+	if way == checkpoint.ExitReturn || stepped && cs.Callee.Func.Name == "__anext__" {
+		// A step's return goes on into the loop's body, or out of the
+		// loop when the items are exhausted (an __anext__ raising
+		// StopAsyncIteration, an async generator's end).
+		exits = e.checkpoints.UncoveredAfter(m, g, at, e.extra(g))
+	}
+	if way != checkpoint.ExitReturn {
+		exits |= e.checkpoints.UncoveredRaising(m, g, at)
 	}
 	var out []exitOf
 	for _, w := range [...]checkpoint.Exits{checkpoint.ExitReturn, checkpoint.ExitRaise} {
@@ -318,6 +325,59 @@ func awaitedEntry(cs handlers.CallSite) bool {
 	}
 	s := pyast.WithStatementOf(cs.Call)
 	return s != nil && pyast.HasChildKind(s, "async")
+}
+
+// extra is the adjustment of a coverage question about f: its yields are
+// checkpoints when f is an async generator whose consumers checkpoint
+// (consumersCheckpoint).
+func (e *requestEnds) extra(f *pyast.Function) checkpoint.Extra {
+	return checkpoint.Extra{Yield: e.consumersCheckpoint(f)}
+}
+
+// consumersCheckpoint reports whether f is an async generator that only
+// async for statements step (steppedIter), each with a body from whose
+// start every path of the consumer passes a real checkpoint: a yield of f
+// hands its item to such a body, so the paths of f through a yield are
+// covered there.
+func (e *requestEnds) consumersCheckpoint(f *pyast.Function) bool {
+	if v, ok := e.consumed[f]; ok {
+		return v
+	}
+	v := false
+	if hx := e.pass.Handlers; hx != nil && f.Async() && f.Body != nil && pyast.Yields(f.Body) {
+		callers := hx.Callers(f)
+		v = len(callers) > 0
+		for _, cs := range callers {
+			if !v {
+				break
+			}
+			s := pyast.ForStatementOf(cs.Call)
+			v = cs.Caller.Func != nil && steppedIter(cs) &&
+				e.checkpoints.CoveredFrom(cs.Caller.Module, cs.Caller.Func, s.ChildByFieldName("body"), checkpoint.Extra{})
+		}
+	}
+	if e.consumed == nil {
+		e.consumed = map[*pyast.Function]bool{}
+	}
+	e.consumed[f] = v
+	return v
+}
+
+// steppedIter reports whether call site cs is the iterable of an async for
+// that runs the callee a step at a time in the caller's own task: the
+// __anext__ of the iterated project instance, or an async generator
+// function called there (each step runs its body from one yield to the
+// next, the last to its end).
+func steppedIter(cs handlers.CallSite) bool {
+	s := pyast.ForStatementOf(cs.Call)
+	if s == nil || !pyast.HasChildKind(s, "async") {
+		return false
+	}
+	f := cs.Callee.Func
+	if f.Name == "__anext__" {
+		return true
+	}
+	return cs.Call.Kind() == "call" && f.Async() && f.Body != nil && pyast.Yields(f.Body)
 }
 
 // awaitedCall reports whether call is awaited by its caller's own task,

@@ -225,9 +225,22 @@ func (e *Engine) additions(v *Value) Set {
 }
 
 // iterate returns what iterating the values yields.
-func (e *Engine) iterate(vals Set) Set {
+func (e *Engine) iterate(vals Set) Set { return e.iterateAs(vals, false) }
+
+// iterateAs is iterate for a for statement, async or not: an instance of a
+// project class yields what its __next__ (__anext__) returns, on what its
+// __iter__ (__aiter__) returns (protocol).
+func (e *Engine) iterateAs(vals Set, async bool) Set {
 	var out Set
 	for _, v := range vals {
+		if v.Kind == Instance {
+			if _, next := e.protocol(v, async); len(next) > 0 {
+				for _, r := range next {
+					out = out.union(e.returns(r.Module, r.Func, nil))
+				}
+				continue
+			}
+		}
 		switch v.Kind {
 		case Container:
 			els := e.elements(v)
@@ -338,4 +351,32 @@ func entryParts(entries Set, i int) Set {
 		}
 	}
 	return out
+}
+
+// protocol returns the methods iterating instance v runs, found through the
+// MRO of its class: __iter__ and the __next__ of each instance it returns
+// (async: __aiter__ and __anext__). An __iter__ that is missing leaves v's
+// own __next__.
+func (e *Engine) protocol(v *Value, async bool) (iter, next []FuncRef) {
+	names := [2]string{"__iter__", "__next__"}
+	if async {
+		names = [2]string{"__aiter__", "__anext__"}
+	}
+	cls := func(v *Value) *Value { return &Value{Kind: Class, Class: v.Class, Mod: v.Mod} }
+	iterators := Set{v}
+	if f, fm := e.classMethod(cls(v), names[0]); f != nil {
+		iter = append(iter, FuncRef{fm, f})
+		iterators = e.returns(fm, f, nil)
+	}
+	seen := map[*pyast.Function]bool{}
+	for _, it := range iterators {
+		if it.Kind != Instance {
+			continue
+		}
+		if f, fm := e.classMethod(cls(it), names[1]); f != nil && !seen[f] {
+			seen[f] = true
+			next = append(next, FuncRef{fm, f})
+		}
+	}
+	return iter, next
 }

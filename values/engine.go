@@ -217,6 +217,38 @@ func (e *Engine) Enters(m *pyast.Module, cm *pyast.Node, async bool) []FuncRef {
 	return out
 }
 
+// Iterates returns the methods a for statement runs for its iterable
+// expression it, of each project class an instance of which it can be:
+// __aiter__ and __anext__ for an async for (what __aiter__ returns steps),
+// __iter__ and __next__ else, found through the MRO, the iterator's first.
+// Calling a generator function is a call's callee (Callees), not this.
+func (e *Engine) Iterates(m *pyast.Module, it *pyast.Node, async bool) []FuncRef {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	next := "__next__"
+	if async {
+		next = "__anext__"
+	}
+	if !e.mayHoldFunction(next) {
+		return nil // no class of the project can be stepped this way
+	}
+	var out []FuncRef
+	seen := map[*pyast.Function]bool{}
+	for _, v := range e.question(m, it) {
+		if v.Kind != Instance {
+			continue
+		}
+		iter, next := e.protocol(v, async)
+		for _, r := range append(iter, next...) {
+			if !seen[r.Func] {
+				seen[r.Func] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
 // mayHoldFunction reports whether an attribute named name can hold a
 // project function, class or instance: the project binds that name
 // somewhere (a def or class, a module-level or class-body name, self.name

@@ -371,7 +371,7 @@ func (e *Engine) extraValues(m *pyast.Module, sc *pyast.Scope, x *pyast.Node, na
 		switch x.Kind() {
 		case "for_statement":
 			idx, _ := targetIndex(m, x.ChildByFieldName("left"), name)
-			return e.unpack(e.iterate(e.eval(m, x.ChildByFieldName("right"), ev)), idx)
+			return e.unpack(e.iterateAs(e.eval(m, x.ChildByFieldName("right"), ev), pyast.HasChildKind(x, "async")), idx)
 		case "named_expression":
 			return e.eval(m, x.ChildByFieldName("value"), ev)
 		case "augmented_assignment":

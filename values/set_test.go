@@ -9,7 +9,7 @@ import (
 )
 
 // TestSetBounds: a union keeps 64 values, and up to 256 when the rest are
-// functions (a registry's handlers); past its bound it ends with one
+// project code (a registry's handlers, an instance); past its bound it ends with one
 // unknown, and a value already in it is not added again.
 func TestSetBounds(t *testing.T) {
 	var strs Set
@@ -43,5 +43,19 @@ func TestSetBounds(t *testing.T) {
 	}
 	if again := mixed.add(mixed[3]); len(again) != len(mixed) {
 		t.Errorf("a value already in the union was added")
+	}
+	// An instance of a project class is not crowded out by 64 library
+	// results before it (gradio's generator and its SyncToAsyncIterator).
+	cls, err := pyast.Parse("c.py", "c", []byte("class It:\n    pass\n"))
+	if err != nil || len(cls.Classes) != 1 {
+		t.Fatal(err)
+	}
+	var results Set
+	for i := 0; i < 70; i++ {
+		results = results.add(&Value{Kind: ExtResult, Name: fmt.Sprint("lib.f", i)})
+	}
+	results = results.add(&Value{Kind: Instance, Mod: cls, Class: cls.Classes[0]})
+	if last := results[len(results)-1]; len(results) != maxSet+2 || last.Kind != Instance {
+		t.Errorf("70 library results then an instance: %d values, last %s", len(results), last.Key())
 	}
 }

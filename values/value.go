@@ -189,16 +189,19 @@ func (v *Value) String() string {
 type Set []*Value
 
 // maxSet is the most values a union keeps: past it the rest is unknown.
-// Functions have a bound of their own, maxFuncs: a registry gathers every
-// handler of a server into one list (hundreds, where other unions stay
-// small), and the handlers it holds past the bound would be lost.
+// The project's own code (functions, bound methods, partials of them,
+// classes and their instances) has a bound of its own, maxFuncs: a registry
+// gathers every handler of a server into one list (hundreds, where other
+// unions stay small), and the handlers it holds past the bound would be
+// lost; an instance that a union of library results crowds out would lose
+// the methods it runs (its __anext__ in an async for).
 const (
 	maxSet   = 64
 	maxFuncs = 256
 )
 
 // overflow is the unknown a union past its bound holds.
-const overflow = "more than 64 values (256 functions)"
+const overflow = "more than 64 values (256 of project code)"
 
 // add adds v unless a value with its key is in s.
 func (s Set) add(v *Value) Set {
@@ -214,7 +217,8 @@ func (s Set) add(v *Value) Set {
 		full = full || w.Kind == Unknown && w.Why == overflow
 	}
 	limit := maxSet
-	if v.Kind == Function {
+	switch v.Kind {
+	case Function, Method, Partial, Class, Instance:
 		limit = maxFuncs
 	}
 	if len(s) < limit {
