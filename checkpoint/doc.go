@@ -149,7 +149,9 @@
 //     catching the cancellation (asyncio.CancelledError, BaseException, bare
 //     except, anyio.get_cancelled_exc_class(), trio.Cancelled) must
 //     checkpoint again in that clause, so a helper that swallows the cancel
-//     is no checkpoint
+//     is no checkpoint; going round a loop into the same try body is no such
+//     checkpoint (the wait it retries can end without suspending, as
+//     await asyncio.shield(task) does once the task is done)
 //
 // Anything else is not a checkpoint: an unknown coroutine, a task, a future,
 // asyncio.gather, asyncio.wait_for of anything else, entering or leaving an "async with" (except

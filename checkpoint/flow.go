@@ -47,6 +47,15 @@ func funcEnd(e Exits) cont {
 	return cont{next: ret, brk: ret, cont: ret, ret: ret, exc: exc, caught: exc}
 }
 
+// bodyEnd is the continuation of the function's body: f.end, else
+// funcEnd(f.exits).
+func (f *flow) bodyEnd() cont {
+	if f.end != nil {
+		return *f.end
+	}
+	return funcEnd(f.exits)
+}
+
 var allCovered = cont{next: true, brk: true, cont: true, ret: true, exc: true, caught: true}
 
 func (k cont) with(next bool) cont { k.next = next; return k }
@@ -61,6 +70,10 @@ type flow struct {
 	// exits are the ways of leaving the function the question is about:
 	// funcEnd(exits) is the continuation of its body.
 	exits Exits
+	// end, when set, is the continuation of the function's body in place
+	// of funcEnd(exits) (ReturnsChecked's, which asks about the values
+	// returned).
+	end *cont
 	// implicit: exceptions a statement raises of itself (not raise
 	// statements) are followed into the except clauses of the try around
 	// them and out of with statements whose context manager may suppress
@@ -382,13 +395,24 @@ func (f *flow) stmtKnowing(s *pyast.Node, k cont, sh bool, known outcome) bool {
 		// checkpoint in the body goes to an except clause that catches
 		// it, which goes on with no checkpoint behind it, so a helper that
 		// swallows the cancel is no checkpoint for its callers. (Inside
-		// one function that swallow is a finding of its own.)
+		// one function that swallow is a finding of its own.) Going round
+		// a loop into the same try body again is no re-delivery, as for
+		// MCP104 (Extra.Ignore): the wait it retries can end without
+		// suspending (await asyncio.shield(task) once the task is done).
 		for _, h := range pyast.NamedChildren(s) {
 			if !f.summary {
 				break
 			}
 			if (h.Kind() == "except_clause" || h.Kind() == "except_group_clause") && catchesCancel(f.m, h) && f.findCP(body, func(*pyast.Node) bool { return true }) {
-				if !f.block(lastBlock(h), t.handler, sh) {
+				// The question is asked again from the handler, so that
+				// the loops around the try are followed with its body
+				// ignored (t.handler assumes going round again covers).
+				g := &flow{a: f.a, m: f.m, x: f.x, summary: true, exits: f.exits, end: f.end, implicit: f.implicit}
+				if g.x.Ignore == nil {
+					g.x.Ignore = body
+				}
+				hb := lastBlock(h)
+				if !g.block(hb, g.blockCont(nil, hb), sh) {
 					return false
 				}
 			}
@@ -1135,7 +1159,7 @@ func (f *flow) afterStmt(fn *pyast.Function, s *pyast.Node) bool {
 func (f *flow) stmtCont(fn *pyast.Function, s *pyast.Node) cont {
 	b := s.Parent()
 	if b == nil || b.Kind() == "module" {
-		return funcEnd(f.exits)
+		return f.bodyEnd()
 	}
 	bk := f.blockCont(fn, b)
 	sh := f.shieldedAt(s)
@@ -1153,15 +1177,15 @@ func (f *flow) stmtCont(fn *pyast.Function, s *pyast.Node) cont {
 func (f *flow) blockCont(fn *pyast.Function, b *pyast.Node) cont {
 	p := b.Parent()
 	if p == nil {
-		return funcEnd(f.exits)
+		return f.bodyEnd()
 	}
 	switch p.Kind() {
 	case "function_definition", "module", "class_definition":
-		return funcEnd(f.exits)
+		return f.bodyEnd()
 	case "case_clause":
 		m := pyast.Ancestor(p, "match_statement")
 		if m == nil {
-			return funcEnd(f.exits)
+			return f.bodyEnd()
 		}
 		return f.stmtCont(fn, m)
 	case "elif_clause":

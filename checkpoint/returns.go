@@ -102,9 +102,9 @@ func (a *Analyzer) ReturnsChecked(m *pyast.Module, fn *pyast.Function, truthy bo
 	}
 	return a.ask(m, fn, false, func() bool {
 		a.busyRet[key] = true
-		f := &flow{a: a, m: m, summary: true, implicit: true, exits: ExitReturn, x: Extra{Fail: a.returnsGiving(m, fn, truthy)}}
 		k := allCovered
 		k.next = truthy // falling off the end returns None
+		f := &flow{a: a, m: m, summary: true, implicit: true, exits: ExitReturn, end: &k, x: Extra{Fail: a.returnsGiving(m, fn, truthy)}}
 		v := f.block(fn.Body, k, false)
 		delete(a.busyRet, key)
 		a.returns[key] = v
