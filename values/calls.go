@@ -109,6 +109,9 @@ func (e *Engine) applyOne(m *pyast.Module, call *pyast.Node, f *Value, pos []*py
 	case External:
 		return e.builtin(m, call, f.Name, pos, kw, ev)
 	case ExtResult:
+		if len(pos) == 1 && exitStackEnter(f.Name) {
+			return e.entered(m, pos[0], ev) // what "with cm as x" would bind
+		}
 		return Set{&Value{Kind: ExtResult, Name: f.Name + "()"}}
 	case Unknown:
 		return Set{f}
@@ -199,6 +202,9 @@ func (e *Engine) builtin(m *pyast.Module, call *pyast.Node, q string, pos []*pya
 		return Set{&Value{Kind: Container, Mod: m, Site: call, Seq: q}}
 	case "next":
 		return e.iterate(arg(0))
+	}
+	if len(pos) == 1 && exitStackEnter(q) {
+		return e.entered(m, pos[0], ev) // what "with cm as x" would bind
 	}
 	return Set{&Value{Kind: ExtResult, Name: q}}
 }
@@ -662,4 +668,18 @@ func instances(vals Set) Set {
 		}
 	}
 	return out
+}
+
+// exitStackEnter reports whether name (as attrs spells a library value) is
+// the enter_context or enter_async_context method of a contextlib ExitStack
+// or AsyncExitStack: entering a context manager there returns what its
+// __enter__ (__aenter__) returns, as a with statement binds it.
+func exitStackEnter(name string) bool {
+	for _, stack := range []string{"contextlib.ExitStack().", "contextlib.AsyncExitStack()."} {
+		if rest, ok := strings.CutPrefix(name, stack); ok {
+			rest = strings.TrimPrefix(rest, "__enter__().") // with ExitStack() as stack: the stack itself
+			return rest == "enter_context" || rest == "enter_async_context"
+		}
+	}
+	return false
 }

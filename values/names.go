@@ -135,8 +135,70 @@ func (e *Engine) extraBindings(m *pyast.Module, sc *pyast.Scope) map[string][]*p
 			}
 		}
 	}
+	if sc.Func != nil {
+		// What nested functions bind to names they declare nonlocal and
+		// that this function binds (the nearest enclosing one that does).
+		e.lazy.extra[sc] = x
+		for _, f := range m.Funcs {
+			if f.Scope == nil || f.Scope == sc || !innerOf(f.Scope, sc) {
+				continue
+			}
+			fx := e.extraBindings(m, f.Scope)
+			for name, nodes := range fx {
+				if !declares(nodes, "nonlocal_statement") || e.nonlocalOwner(m, f.Scope, name) != sc {
+					continue
+				}
+				for _, b := range f.Scope.Local(name) {
+					if b.Node != nil && b.Node.Kind() == "assignment" {
+						x[name] = append(x[name], b.Node)
+					}
+				}
+				for _, n := range nodes {
+					if n.Kind() != "nonlocal_statement" {
+						x[name] = append(x[name], n)
+					}
+				}
+			}
+		}
+	}
 	e.lazy.extra[sc] = x
 	return x
+}
+
+// innerOf reports whether scope s is nested in scope outer.
+func innerOf(s, outer *pyast.Scope) bool {
+	for p := s.Parent; p != nil; p = p.Parent {
+		if p == outer {
+			return true
+		}
+	}
+	return false
+}
+
+// declares reports whether one of a name's binding nodes is of kind kind
+// (a global or nonlocal statement).
+func declares(nodes []*pyast.Node, kind string) bool {
+	for _, n := range nodes {
+		if n.Kind() == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// nonlocalOwner returns the function scope a "nonlocal name" in scope s
+// refers to: the nearest enclosing function scope that binds name itself
+// (not by a nonlocal declaration of its own, which sends it further out).
+func (e *Engine) nonlocalOwner(m *pyast.Module, s *pyast.Scope, name string) *pyast.Scope {
+	for sc := s.Parent; sc != nil && sc != m.Scope; sc = sc.Parent {
+		if sc.Func == nil {
+			continue // a class body is not an enclosing scope of its methods
+		}
+		if len(sc.Local(name)) > 0 {
+			return sc
+		}
+	}
+	return nil
 }
 
 // lookupName finds the scope that binds name, seen from scope s, as Python
