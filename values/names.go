@@ -107,45 +107,23 @@ func (e *Engine) extraBindings(m *pyast.Module, sc *pyast.Scope) map[string][]*p
 			return true
 		})
 	}
-	if sc == m.Scope {
-		// What functions bind to names they declare global.
-		e.lazy.extra[sc] = x
-		for _, f := range m.Funcs {
-			fx := e.extraBindings(m, f.Scope)
-			for name, nodes := range fx {
-				global := false
-				for _, n := range nodes {
-					if n.Kind() == "global_statement" {
-						global = true
-					}
-				}
-				if !global {
-					continue
-				}
-				for _, b := range f.Scope.Local(name) {
-					if b.Node != nil && b.Node.Kind() == "assignment" {
-						x[name] = append(x[name], b.Node)
-					}
-				}
-				for _, n := range nodes {
-					if n.Kind() != "global_statement" {
-						x[name] = append(x[name], n)
-					}
-				}
-			}
-		}
+	// What functions bind to names they declare global (for the module)
+	// or nonlocal (for the nearest enclosing function that binds them).
+	kind := ""
+	switch {
+	case sc == m.Scope:
+		kind = "global_statement"
+	case sc.Func != nil:
+		kind = "nonlocal_statement"
 	}
-	if sc.Func != nil {
-		// What nested functions bind to names they declare nonlocal and
-		// that this function binds (the nearest enclosing one that does).
+	if kind != "" {
 		e.lazy.extra[sc] = x
 		for _, f := range m.Funcs {
-			if f.Scope == nil || f.Scope == sc || !innerOf(f.Scope, sc) {
+			if f.Scope == nil || f.Scope == sc || kind == "nonlocal_statement" && !innerOf(f.Scope, sc) {
 				continue
 			}
-			fx := e.extraBindings(m, f.Scope)
-			for name, nodes := range fx {
-				if !declares(nodes, "nonlocal_statement") || e.nonlocalOwner(m, f.Scope, name) != sc {
+			for name, nodes := range e.extraBindings(m, f.Scope) {
+				if !declares(nodes, kind) || kind == "nonlocal_statement" && e.nonlocalOwner(m, f.Scope, name) != sc {
 					continue
 				}
 				for _, b := range f.Scope.Local(name) {
@@ -154,7 +132,7 @@ func (e *Engine) extraBindings(m *pyast.Module, sc *pyast.Scope) map[string][]*p
 					}
 				}
 				for _, n := range nodes {
-					if n.Kind() != "nonlocal_statement" {
+					if n.Kind() != kind {
 						x[name] = append(x[name], n)
 					}
 				}
