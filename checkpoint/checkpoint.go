@@ -14,7 +14,8 @@ import (
 // is then never a checkpoint).
 type Resolver interface {
 	// Callees returns the project functions a call runs, or a with item's
-	// context manager expression (its __aenter__ and __aexit__).
+	// context manager expression (its __aenter__ and __aexit__), or a for
+	// statement's iterable (its __aiter__ and __anext__).
 	Callees(m *pyast.Module, call *pyast.Node) []Callee
 	// Externals returns the library values expression e can be (where a
 	// binding in another function or module made it: an attribute set in

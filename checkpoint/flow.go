@@ -530,7 +530,7 @@ func (f *flow) stepsProjectIter(s *pyast.Node) bool {
 	if f.a == nil || f.a.resolver == nil {
 		return false
 	}
-	steps := named(f.a.resolver.Callees(f.m, s.ChildByFieldName("right")), "__anext__")
+	steps := named(f.a.resolver.Callees(f.m, pyast.Unparen(s.ChildByFieldName("right"))), "__anext__")
 	for _, c := range steps {
 		if !f.a.AlwaysCheckpoints(c.Module, c.Func) || f.a.RaisesUnchecked(c.Module, c.Func) {
 			return false

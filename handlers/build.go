@@ -755,19 +755,27 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 			}
 		}
 	}
-	// A with item that is no call runs its context manager's methods
-	// (engineCallees): a site of its own, after the calls.
+	// A with item or a for statement's iterable that is no call runs its
+	// context manager's or iterator's methods (engineCallees): a site of
+	// its own, after the calls.
+	var runs []*pyast.Node
 	for s := range m.Nodes("with_statement") {
-		for _, cm := range pyast.WithItems(s) {
-			if cm.Kind() == "call" {
-				continue
-			}
-			caller := m.FuncAt(cm)
-			for _, callee := range b.engineOf[cm] {
-				sites = append(sites, site{module: m, call: cm, caller: caller, callee: callee})
-				if caller != nil {
-					succ[funcAt[caller]] = append(succ[funcAt[caller]], callee.Func)
-				}
+		runs = append(runs, pyast.WithItems(s)...)
+	}
+	for s := range m.Nodes("for_statement") {
+		if it := pyast.Unparen(s.ChildByFieldName("right")); it != nil {
+			runs = append(runs, it)
+		}
+	}
+	for _, n := range runs {
+		if n.Kind() == "call" {
+			continue
+		}
+		caller := m.FuncAt(n)
+		for _, callee := range b.engineOf[n] {
+			sites = append(sites, site{module: m, call: n, caller: caller, callee: callee})
+			if caller != nil {
+				succ[funcAt[caller]] = append(succ[funcAt[caller]], callee.Func)
 			}
 		}
 	}

@@ -33,20 +33,20 @@ func (b *builder) engineCallees() {
 				b.engineOf[call] = out
 			}
 		}
-		// A with statement calls its context manager's __enter__ and
-		// __exit__ (__aenter__ and __aexit__, awaited, for async with):
-		// edges from the item's expression, after the constructor's when
-		// the expression is a call.
 		// A for statement calls its iterable's __iter__ and __next__
 		// (__aiter__ and __anext__, each step awaited, for async for):
 		// edges from the iterable expression, after its constructor's.
 		for s := range m.Nodes("for_statement") {
-			if it := s.ChildByFieldName("right"); it != nil {
+			if it := pyast.Unparen(s.ChildByFieldName("right")); it != nil {
 				for _, r := range e.Iterates(m, it, pyast.HasChildKind(s, "async")) {
 					b.engineOf[it] = append(b.engineOf[it], FuncRef{r.Module, r.Func})
 				}
 			}
 		}
+		// A with statement calls its context manager's __enter__ and
+		// __exit__ (__aenter__ and __aexit__, awaited, for async with):
+		// edges from the item's expression, after the constructor's when
+		// the expression is a call.
 		for s := range m.Nodes("with_statement") {
 			async := pyast.HasChildKind(s, "async")
 			for _, cm := range pyast.WithItems(s) {

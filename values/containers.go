@@ -362,9 +362,8 @@ func (e *Engine) protocol(v *Value, async bool) (iter, next []FuncRef) {
 	if async {
 		names = [2]string{"__aiter__", "__anext__"}
 	}
-	cls := func(v *Value) *Value { return &Value{Kind: Class, Class: v.Class, Mod: v.Mod} }
 	iterators := Set{v}
-	if f, fm := e.classMethod(cls(v), names[0]); f != nil {
+	if f, fm := e.classMethod(v, names[0]); f != nil {
 		iter = append(iter, FuncRef{fm, f})
 		iterators = e.returns(fm, f, nil)
 	}
@@ -373,7 +372,7 @@ func (e *Engine) protocol(v *Value, async bool) (iter, next []FuncRef) {
 		if it.Kind != Instance {
 			continue
 		}
-		if f, fm := e.classMethod(cls(it), names[1]); f != nil && !seen[f] {
+		if f, fm := e.classMethod(it, names[1]); f != nil && !seen[f] {
 			seen[f] = true
 			next = append(next, FuncRef{fm, f})
 		}

@@ -38,6 +38,18 @@ class Pages:
         return await anyio.to_thread.run_sync(read_chunk, self.i)  # want: MCP101
 
 
+class Lines:
+    def __aiter__(self) -> "Lines":
+        return self
+
+    async def __anext__(self) -> str:
+        # the last step's wait: the loop's StopAsyncIteration comes after
+        line = await anyio.to_thread.run_sync(read_chunk, 0)  # want: MCP101
+        if not line:
+            raise StopAsyncIteration
+        return line
+
+
 class Rows:
     def __aiter__(self) -> "Rows":
         return self
@@ -77,6 +89,15 @@ async def paged(n: int) -> str:
     out = []
     async for page in Pages(n):
         out.append(page)
+    return "".join(out)
+
+
+@mcp.tool()
+async def lines_held() -> str:
+    lines = Lines()
+    out = []
+    async for line in lines:  # the iterable is a name: its __anext__ runs all the same
+        out.append(line)
     return "".join(out)
 
 
