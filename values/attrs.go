@@ -23,6 +23,9 @@ func (e *Engine) attrOf(v *Value, name string) Set {
 	case Class:
 		return e.classAttr(v, name, v, 0)
 	case Instance:
+		if out, ok := e.enumAttr(v, name); ok {
+			return out
+		}
 		return e.classAttr(&Value{Kind: Class, Mod: v.Mod, Class: v.Class}, name, v, 0)
 	case Super:
 		return e.classAttr(&Value{Kind: Class, Mod: e.clsMod[v.Class], Class: v.Class}, name, v.Self, 1)
@@ -185,6 +188,9 @@ func (e *Engine) classAttr(c *Value, name string, self *Value, skip int) Set {
 			if f := k.Methods[name]; f != nil {
 				out = out.union(e.methodValue(km, f, k, self))
 				return out
+			}
+			if mv := e.enumMemberValue(k, name); mv != nil {
+				return out.add(mv)
 			}
 			var found Set
 			for _, b := range k.Scope.Local(name) {

@@ -95,6 +95,9 @@ func (e *Engine) applyOne(m *pyast.Module, call *pyast.Node, f *Value, pos []*py
 		}
 		return e.returns(f.Mod, f.Func, nil)
 	case Class:
+		if ok, _ := e.enumKind(f.Class); ok && len(pos) == 1 {
+			return e.enumCall(f, e.eval(m, pos[0], ev))
+		}
 		return Set{&Value{Kind: Instance, Mod: f.Mod, Class: f.Class}}
 	case Instance:
 		if fn, fm := e.classMethod(&Value{Kind: Class, Mod: f.Mod, Class: f.Class}, "__call__"); fn != nil {
@@ -143,11 +146,12 @@ func (e *Engine) builtin(m *pyast.Module, call *pyast.Node, q string, pos []*pya
 		var out Set
 		objs := arg(0)
 		for _, n := range arg(1) {
-			if n.Kind != Str {
+			text, ok := e.textOf(n)
+			if !ok {
 				out = out.add(unknown("getattr with a name the engine cannot tell"))
 				continue
 			}
-			for _, v := range e.attrOfSet(objs, n.Text, ev) {
+			for _, v := range e.attrOfSet(objs, text, ev) {
 				if !v.Missing || len(pos) < 3 {
 					out = out.add(v)
 				}

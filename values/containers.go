@@ -256,6 +256,12 @@ func (e *Engine) iterateAs(vals Set, async bool) Set {
 			}
 		case Unknown:
 			out = out.add(v)
+		case Class:
+			if ok, _ := e.enumKind(v.Class); ok {
+				out = out.union(e.enumMembers(v))
+				continue
+			}
+			out = out.add(unknown("what iterating " + v.String() + " yields"))
 		default:
 			out = out.add(unknown("what iterating " + v.String() + " yields"))
 		}

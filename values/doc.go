@@ -34,7 +34,8 @@
 // property), its class-body bindings, what its methods assign to self, what
 // the project assigns to its instances (obj.attr = v, setattr(obj, name, v)
 // with a name the engine can tell), annotated fields and, for a dataclass,
-// the arguments of its constructor calls. A call gives what its callee
+// the arguments of its constructor calls; an enum class's members are its
+// instances (values/enums.go). A call gives what its callee
 // returns: a project function's return statements (an async function's
 // too: await is transparent), a class's instance, an instance's __call__,
 // and for the builtins and library functions that move values

@@ -60,6 +60,9 @@ type Value struct {
 	Name string // External, ExtResult
 	Text string // Str, Const
 	Why  string // Unknown
+	// Member names the enum member an Instance is (READ for Tool.READ);
+	// empty for other instances.
+	Member string
 	// Missing marks the unknown of an attribute nothing binds.
 	Missing bool
 	key     string // Key, once made
@@ -100,6 +103,9 @@ func (v *Value) makeKey() string {
 	case Method:
 		return "method " + v.Func.Qual + "@" + itoa(int(v.Func.Node.StartByte())) + " of " + v.Self.Key()
 	case Instance:
+		if v.Member != "" {
+			return "inst " + v.Class.Qual + "\x00" + v.Mod.Path + "\x00" + v.Member
+		}
 		return "inst " + v.Class.Qual + "\x00" + v.Mod.Path
 	case External:
 		return "ext " + v.Name
@@ -150,6 +156,9 @@ func (v *Value) String() string {
 		}
 		return "method " + v.Func.Qual
 	case Instance:
+		if v.Member != "" {
+			return "member " + v.Class.Qual + "." + v.Member
+		}
 		return "instance " + v.Class.Qual
 	case External:
 		return "ext " + v.Name
