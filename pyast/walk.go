@@ -57,8 +57,22 @@ func HasChildKind(n *Node, kind string) bool {
 
 // Unparen strips parentheses around an expression.
 func Unparen(n *Node) *Node {
-	for n != nil && n.Kind() == "parenthesized_expression" && n.NamedChildCount() == 1 {
-		n = n.NamedChild(0)
+	for n != nil && n.Kind() == "parenthesized_expression" {
+		var inner *Node
+		for i := range n.NamedChildCount() {
+			c := n.NamedChild(i)
+			if c.Kind() == "comment" {
+				continue // (x  # why\n)
+			}
+			if inner != nil {
+				return n
+			}
+			inner = c
+		}
+		if inner == nil {
+			return n
+		}
+		n = inner
 	}
 	return n
 }
