@@ -17,6 +17,10 @@ func (e *Engine) attrOfSet(vals Set, name string, ev *env) Set {
 
 // attrOf returns the values of v.name.
 func (e *Engine) attrOf(v *Value, name string) Set {
+	if s, ok := dunderName(v, name); ok {
+		// and what the project assigns to it (fn.__name__ = ...)
+		return Set{&Value{Kind: Str, Text: s}}.union(e.stored(v, name))
+	}
 	switch v.Kind {
 	case Module:
 		return e.moduleAttr(v.Mod, name)
@@ -41,6 +45,30 @@ func (e *Engine) attrOf(v *Value, name string) Set {
 		}
 	}
 	return Set{unknown("attribute " + name + " of " + v.String())}
+}
+
+// dunderName returns __name__ or __module__ of a project
+// module, class or function (def), as Python sets them.
+func dunderName(v *Value, name string) (string, bool) {
+	switch {
+	case v.Kind == Module && name == "__name__":
+		return v.Mod.Name, v.Mod.Name != ""
+	case v.Kind == Function && v.Func != nil && v.Lambda == nil:
+		switch name {
+		case "__name__":
+			return v.Func.Name, true
+		case "__module__":
+			return v.Mod.Name, v.Mod.Name != ""
+		}
+	case v.Kind == Class:
+		switch name {
+		case "__name__":
+			return v.Class.Name, true
+		case "__module__":
+			return v.Mod.Name, v.Mod.Name != ""
+		}
+	}
+	return "", false
 }
 
 // moduleAttr returns module m's name: its module-level bindings, a

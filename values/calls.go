@@ -204,6 +204,8 @@ func (e *Engine) builtin(m *pyast.Module, call *pyast.Node, q string, pos []*pya
 		}
 	case "zip", "enumerate", "dict":
 		return Set{&Value{Kind: Container, Mod: m, Site: call, Seq: q}}
+	case "inspect.getmembers":
+		return Set{&Value{Kind: Container, Mod: m, Site: call, Seq: "getmembers"}}
 	case "next":
 		return e.iterate(arg(0))
 	}

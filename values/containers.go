@@ -141,8 +141,68 @@ func (e *Engine) builtElements(v *Value) Set {
 			out = out.add(pair(Set{&Value{Kind: Str, Text: name}}, e.eval(m, a, nil)))
 		}
 		return out.union(e.additions(v))
+	case "getmembers":
+		if len(pos) == 0 {
+			return nil
+		}
+		var pred Set
+		if len(pos) > 1 {
+			pred = e.eval(m, pos[1], nil)
+		} else if kw["predicate"] != nil {
+			pred = e.eval(m, kw["predicate"], nil)
+		}
+		var out Set
+		for _, o := range e.eval(m, pos[0], nil) {
+			out = out.union(e.members(o, pred))
+		}
+		return out
 	}
 	return nil
+}
+
+// members returns the (name, value) pairs inspect.getmembers(o, pred)
+// lists, for a project module or class o: each name the module binds (its
+// imports too, as getattr sees them) or the class and its project bases
+// bind, with the values predicate pred can keep (predicate; no predicate
+// keeps every value).
+func (e *Engine) members(o *Value, pred Set) Set {
+	var names []string
+	switch o.Kind {
+	case Module:
+		names = o.Mod.Scope.Names()
+	case Class, Instance:
+		order, _ := e.mro(o.Class)
+		seen := map[string]bool{}
+		for _, k := range order {
+			for _, n := range k.Scope.Names() {
+				if !seen[n] {
+					seen[n] = true
+					names = append(names, n)
+				}
+			}
+		}
+	case Unknown:
+		return Set{o}
+	default:
+		return Set{unknown("the members of " + o.String())}
+	}
+	keep := func(v *Value) bool { return true }
+	if len(pred) == 1 {
+		keep = e.predicate(pred[0])
+	}
+	var out Set
+	for _, n := range names {
+		var vals Set
+		for _, v := range e.attrOf(o, n) {
+			if keep(v) {
+				vals = vals.add(v)
+			}
+		}
+		if len(vals) > 0 {
+			out = out.add(pair(Set{&Value{Kind: Str, Text: n}}, vals))
+		}
+	}
+	return out
 }
 
 // mutationIndex returns the project's container mutations by the
