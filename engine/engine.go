@@ -268,6 +268,9 @@ type UnresolvedCall struct {
 	Matching   int
 	Followed   bool
 	Candidates []string // the qualified names of the defs it was followed to
+	// Registration marks a registration call whose handler the analysis
+	// cannot tell (handlers.UnresolvedCall.Registration).
+	Registration bool
 }
 
 // NotFollowed counts the unresolved calls the analysis could not follow

@@ -925,7 +925,7 @@ func unresolvedCalls(hx *handlers.Index) []UnresolvedCall {
 			cands = append(cands, c.Func.Qual)
 		}
 		out = append(out, UnresolvedCall{Path: m.Path, Line: m.Pos(int(u.Call.StartByte())).Line,
-			Callee: escape.Line(m.Text(pyast.Callee(u.Call)), escape.CodeRunes), Matching: u.Matching, Followed: u.Followed(), Candidates: cands})
+			Callee: escape.Line(m.Text(pyast.Callee(u.Call)), escape.CodeRunes), Matching: u.Matching, Followed: u.Followed(), Candidates: cands, Registration: u.Registration})
 	}
 	return out
 }

@@ -76,6 +76,9 @@ type builder struct {
 	// pending are the handlers findRegistrations found, before record
 	// keeps each once.
 	pending []*Handler
+	// unfound are the registration calls whose handler the analysis
+	// cannot tell (unfoundHandler), found with pending.
+	unfound []unfoundSite
 	// added is what the project adds to collection variables (additions):
 	// lazy.added once built, or the part built so far while this builder
 	// builds it.
@@ -163,19 +166,21 @@ func Build(mods []*pyast.Module, cfg Config) *Index {
 	b.engineServers()
 	b.indexCalls()
 	found := make([][]*Handler, len(mods))
+	unfound := make([][]unfoundSite, len(mods))
 	b.forEachModule(func(w *builder, i int) {
-		w.pending = nil
+		w.pending, w.unfound = nil, nil
 		w.findRegistrations(mods[i])
-		found[i] = w.pending
+		found[i], unfound[i] = w.pending, w.unfound
 	})
-	b.pending = nil
+	b.pending, b.unfound = nil, nil
 	// Registrations that never run (a test's server that is only looked
 	// at, a function nothing live calls) go before duplicates are merged:
 	// a test that registers a served tool again on a server of its own
 	// sorts first (tests/ before weather/), and keeping its registration
 	// would drop the production one.
-	for _, hs := range found { // in module order, as one pass would find them
+	for i, hs := range found { // in module order, as one pass would find them
 		b.out.Handlers = append(b.out.Handlers, hs...)
+		b.unfound = append(b.unfound, unfound[i]...)
 	}
 	b.dropUnreachedRegistrations()
 	all := b.out.Handlers

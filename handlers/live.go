@@ -46,42 +46,51 @@ type liveSets struct {
 }
 
 // dropUnreachedRegistrations removes handlers whose registration site is in
-// a function that no live code runs.
+// a function that no live code runs, and the registrations whose handler
+// the analysis cannot tell (unfound) that never run either.
 func (b *builder) dropUnreachedRegistrations() {
 	var live *liveSets
-	kept := b.out.Handlers[:0]
-	for _, h := range b.out.Handlers {
-		sm := h.SiteModule
-		if sm == nil || h.Site == nil {
-			kept = append(kept, h)
-			continue
-		}
+	runs := func(sm *pyast.Module, site *pyast.Node) bool {
 		if live == nil {
 			live = b.liveSets()
 		}
-		if b.unservedTestServer(sm, h.Site) {
-			continue // a test builds the server only to look at it
-		}
-		if neverRuns(sm, h.Site) {
-			continue // under if False: / if TYPE_CHECKING:
-		}
-		f := sm.FuncAt(h.Site)
-		// A site at module level (or in a class body there) runs when its
-		// module runs.
-		if f == nil && live.modsNontest[sm] || f != nil && live.nontest[f] {
+		return b.siteRuns(sm, site, live)
+	}
+	kept := b.out.Handlers[:0]
+	for _, h := range b.out.Handlers {
+		if h.SiteModule == nil || h.Site == nil || runs(h.SiteModule, h.Site) {
 			kept = append(kept, h)
-			continue
-		}
-		if isTestModule(sm) {
-			if live.all == nil {
-				live.all, live.modsAll = live.closure(b, true)
-			}
-			if f == nil && live.modsAll[sm] || f != nil && live.all[f] {
-				kept = append(kept, h)
-			}
 		}
 	}
 	b.out.Handlers = kept
+	unfound := b.unfound[:0]
+	for _, u := range b.unfound {
+		if runs(u.module, u.call) {
+			unfound = append(unfound, u)
+		}
+	}
+	b.unfound = unfound
+}
+
+// siteRuns reports whether registration site site of module sm runs: it is
+// at module level (or in a class body there) of a module that runs, or in
+// a function live code runs; not in a test that builds a server only to
+// look at it, nor under if False: / if TYPE_CHECKING:.
+func (b *builder) siteRuns(sm *pyast.Module, site *pyast.Node, live *liveSets) bool {
+	if b.unservedTestServer(sm, site) || neverRuns(sm, site) {
+		return false
+	}
+	f := sm.FuncAt(site)
+	if f == nil && live.modsNontest[sm] || f != nil && live.nontest[f] {
+		return true
+	}
+	if !isTestModule(sm) {
+		return false
+	}
+	if live.all == nil {
+		live.all, live.modsAll = live.closure(b, true)
+	}
+	return f == nil && live.modsAll[sm] || f != nil && live.all[f]
 }
 
 func (b *builder) liveSets() *liveSets {

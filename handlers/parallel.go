@@ -132,7 +132,7 @@ func (p workerPanic) String() string {
 // memo, its own registrations found.
 func (b *builder) fork() *builder {
 	w := *b
-	w.pending = nil
+	w.pending, w.unfound = nil, nil
 	return &w
 }
 

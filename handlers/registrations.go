@@ -661,7 +661,9 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	if callee.Kind() == "call" {
 		inner := pyast.Callee(callee)
 		if fw, kind, server, ok := b.registration(m, inner, true); ok && len(pos) > 0 {
-			for _, t := range b.targets(m, pos[0], 0) {
+			ts := b.targets(m, pos[0], 0)
+			b.unfoundHandler(m, call, pos[0], ts)
+			for _, t := range ts {
 				r, ws := t.ref, t.wrappers
 				_, opts := m.Args(callee)
 				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: resourceKind(m, kind, callee), Framework: fw, Server: server, Site: call, Options: opts, Wrappers: ws})
@@ -698,7 +700,11 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 			kind = "tool"
 		}
 		if fw == PrefectFastMCP || fw == OfficialMCPServer && attr != "ui" {
-			for _, t := range b.targets(m, pos[0], 0) {
+			ts := b.targets(m, pos[0], 0)
+			if !decoratorFactory(call) {
+				b.unfoundHandler(m, call, pos[0], ts)
+			}
+			for _, t := range ts {
 				r, ws := t.ref, t.wrappers
 				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: resourceKind(m, kind, call), Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 			}
@@ -716,7 +722,9 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 				}
 			}
 		}
-		for _, t := range b.targets(m, pos[0], 0) {
+		ts := b.targets(m, pos[0], 0)
+		b.unfoundHandler(m, call, pos[0], ts)
+		for _, t := range ts {
 			r, ws := t.ref, t.wrappers
 			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: kind, Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 		}
@@ -725,10 +733,58 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		if fw == FrameworkUnknown {
 			return
 		}
-		for _, t := range b.targets(m, pos[len(pos)-1], 0) {
+		ts := b.targets(m, pos[len(pos)-1], 0)
+		b.unfoundHandler(m, call, pos[len(pos)-1], ts)
+		for _, t := range ts {
 			r, ws := t.ref, t.wrappers
 			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 		}
+	}
+}
+
+// decoratorFactory reports whether call makes a decorator: it is one
+// (@mcp.prompt("name")) or the callee of a call (mcp.prompt(name)(fn)), so
+// its first argument is a name, not the handler.
+func decoratorFactory(call *pyast.Node) bool {
+	p := call.Parent()
+	for p != nil && p.Kind() == "parenthesized_expression" {
+		p = p.Parent()
+	}
+	if p == nil {
+		return false
+	}
+	return p.Kind() == "decorator" || p.Kind() == "call" && pyast.Unparen(p.ChildByFieldName("function")) == call
+}
+
+// unfoundSite is a registration call whose handler the analysis cannot
+// tell.
+type unfoundSite struct {
+	module *pyast.Module
+	call   *pyast.Node
+}
+
+// unfoundHandler notes registration call call on a server, whose handler
+// argument arg gave no project function (targets ts is empty), when the
+// engine cannot tell what arg is: an unknown among its values (not an
+// attribute nothing binds). Such a registration may serve any project
+// code, so it is an unresolved call (unresolved.go) that nothing follows;
+// an argument the engine knows to be a library's function or object (a
+// tool another package made) is not.
+func (b *builder) unfoundHandler(m *pyast.Module, call, arg *pyast.Node, ts []target) {
+	if len(ts) > 0 {
+		return
+	}
+	unknown := false
+	for _, v := range b.engine.Eval(m, arg) {
+		switch {
+		case v.Kind == values.Str:
+			return // a name: mcp.tool("name") makes a decorator (fastmcp)
+		case v.Kind == values.Unknown && !v.Missing:
+			unknown = true
+		}
+	}
+	if unknown {
+		b.unfound = append(b.unfound, unfoundSite{m, call})
 	}
 }
 

@@ -34,6 +34,13 @@ import (
 // reaches is possibly reached (Possible). More than that, or no name, and
 // the call is not followed: a fan-out to every def of a common name would
 // report what almost surely does not run.
+//
+// A registration is unresolved in the same way: a registration call on a
+// server that runs (mcp.tool(fn), mcp.add_tool(fn), ...) whose handler
+// argument the engine cannot tell (getattr(self, name) with a name it
+// cannot tell, a parameter nothing passes) may serve any project code.
+// It is listed with the unresolved calls (Registration) and never
+// followed: nothing names the handlers it could register.
 
 // MaxCandidates is how many project defs an unresolved call may match by
 // name and arity and still be followed to each.
@@ -51,6 +58,10 @@ type UnresolvedCall struct {
 	// Candidates are they when the call is followed (Followed).
 	Matching   int
 	Candidates []FuncRef
+	// Registration marks a registration call on a server whose handler
+	// (its argument) the analysis cannot tell (unfoundHandler): not a call
+	// whose callee it cannot. Caller.Func is nil at module level.
+	Registration bool
 }
 
 // Followed reports whether the fallback followed the call to its
@@ -181,6 +192,15 @@ func (b *builder) unresolvedCalls() {
 	// The engine stays: Index.Server and the guard questions the rules ask
 	// after the build evaluate through it (engineservers.go).
 	ix := b.out
+	for _, u := range b.unfound {
+		ix.unresolved = append(ix.unresolved, UnresolvedCall{Caller: FuncRef{u.module, u.module.FuncAt(u.call)}, Call: u.call, Registration: true})
+	}
+	defer slices.SortStableFunc(ix.unresolved, func(x, y UnresolvedCall) int {
+		if c := strings.Compare(x.Caller.Module.Path, y.Caller.Module.Path); c != 0 {
+			return c
+		}
+		return int(x.Call.StartByte()) - int(y.Call.StartByte())
+	})
 	if len(ix.Handlers) == 0 || b.engine == nil || ix.sets == nil {
 		return
 	}
@@ -244,12 +264,6 @@ func (b *builder) unresolvedCalls() {
 			}
 		}
 	}
-	slices.SortFunc(found, func(x, y *UnresolvedCall) int {
-		if c := strings.Compare(x.Caller.Module.Path, y.Caller.Module.Path); c != 0 {
-			return c
-		}
-		return int(x.Call.StartByte()) - int(y.Call.StartByte())
-	})
 	fallback := map[*pyast.Function][]fallbackEdge{}
 	var sites []site
 	for _, u := range found {

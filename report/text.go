@@ -350,8 +350,9 @@ func writeStatistics(b sink, ds []rules.Diagnostic, opts Options) {
 	}
 }
 
-// NotFollowed counts the calls in handler reach of the run's projects that
-// the analysis could not follow and that could hide a crash
+// NotFollowed counts the calls in handler reach of the run's projects, and
+// the registrations whose handler it cannot tell, that the analysis could
+// not follow and that could hide a crash
 // (engine.ProjectSummary.NotFollowed).
 func NotFollowed(res *engine.Result) int {
 	n := 0
@@ -366,7 +367,7 @@ func unfollowedLine(n int) string {
 	if n == 1 {
 		verb = "call"
 	}
-	return fmt.Sprintf("%d %s in handler code could not be followed (--verbose lists them)", n, verb)
+	return fmt.Sprintf("%d %s the analysis could not follow may hide a crash (--verbose lists them)", n, verb)
 }
 
 // writeSummary writes the summary: "All checks passed!" only when nothing

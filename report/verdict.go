@@ -64,9 +64,11 @@ func diagnosticVerdict(d *rules.Diagnostic) Verdict {
 	return VerdictNo
 }
 
-// baseVerdict is a project's verdict before its findings.
+// baseVerdict is a project's verdict before its findings: unknown when no
+// handler was found, or when calls or registrations the analysis could not
+// follow may hide a crash (ProjectSummary.NotFollowed).
 func baseVerdict(p *engine.ProjectSummary) Verdict {
-	if len(p.Handlers) == 0 {
+	if len(p.Handlers) == 0 || p.NotFollowed() > 0 {
 		return VerdictUnknown
 	}
 	return VerdictNo

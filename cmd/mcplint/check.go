@@ -241,7 +241,7 @@ func printUnresolved(w io.Writer, p *engine.ProjectSummary) {
 		return
 	}
 	dir := escape.Visible(p.Dir)
-	fmt.Fprintf(w, "mcplint: project %s: %d unresolved call%s in handler reach, %d not followed that could hide a crash\n",
+	fmt.Fprintf(w, "mcplint: project %s: %d unresolved call%s in handler reach or registrations, %d not followed that could hide a crash\n",
 		dir, len(p.Unresolved), plural(len(p.Unresolved)), p.NotFollowed())
 	const shown = 100
 	for i, u := range p.Unresolved {
@@ -251,6 +251,8 @@ func printUnresolved(w io.Writer, p *engine.ProjectSummary) {
 		}
 		what := "not followed: no name to match project defs by"
 		switch {
+		case u.Registration:
+			what = "a registration whose handler the analysis cannot tell: not followed"
 		case u.Followed && u.Matching == 0:
 			what = "no project def of its name admits its arguments"
 		case u.Followed:
