@@ -211,13 +211,13 @@ func (a *Analyzer) isCheckpointCall(m *pyast.Module, call *pyast.Node) bool {
 		if attr == "run_in_executor" && isEventLoop(m, obj) {
 			return true
 		}
-		if contextMethods[attr] && isMCPContext(m, obj) {
+		if contextMethods[attr] && a.isMCPContext(m, obj) {
 			return true
 		}
-		if strings.HasPrefix(attr, "send_") && isSession(m, obj) {
+		if strings.HasPrefix(attr, "send_") && a.isSession(m, obj) {
 			return true
 		}
-		if _, ok := ServerRequest(m, call); ok {
+		if _, ok := a.ServerRequest(m, call); ok {
 			return true // a request to the client: its send starts with a checkpoint
 		}
 		if a.isClientIO(m, call) {
@@ -257,10 +257,15 @@ func isEventLoop(m *pyast.Module, obj *pyast.Node) bool {
 // injected context taken from its own **kwargs parameter (ctx =
 // kwargs.get("ctx"), context = kwargs["context"], or through the
 // BoundArguments of a signature bound to them: injectedContext).
-func isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
+func (a *Analyzer) isMCPContext(m *pyast.Module, obj *pyast.Node) bool {
 	for _, t := range m.TypesOf(obj) {
 		if isContextType(t) {
 			return true
+		}
+	}
+	for _, x := range a.externals(m, obj) {
+		if t, ok := strings.CutSuffix(x, "()"); ok && isContextType(t) {
+			return true // an instance of Context, or what get_context() returns
 		}
 	}
 	if obj.Kind() == "call" {
@@ -396,10 +401,21 @@ func isContextType(t string) bool {
 
 // isSession: ctx.session, ctx.request_context.session, a variable named
 // session, or a value typed as an mcp ServerSession.
-func isSession(m *pyast.Module, obj *pyast.Node) bool {
+func (a *Analyzer) isSession(m *pyast.Module, obj *pyast.Node) bool {
 	for _, t := range m.TypesOf(obj) {
 		if strings.HasPrefix(t, "mcp.") && strings.HasSuffix(t, "Session") {
 			return true
+		}
+	}
+	for _, x := range a.externals(m, obj) {
+		if t, ok := strings.CutSuffix(x, "()"); ok && strings.HasPrefix(t, "mcp.") && strings.HasSuffix(t, "Session") {
+			return true // an instance of ServerSession
+		}
+		if ctx, ok := strings.CutSuffix(x, ".session"); ok {
+			ctx = strings.TrimSuffix(ctx, ".request_context")
+			if t, ok := strings.CutSuffix(ctx, "()"); ok && isContextType(t) {
+				return true // ctx.session, ctx.request_context.session of a Context
+			}
 		}
 	}
 	switch obj.Kind() {

@@ -211,6 +211,15 @@ func (a *Analyzer) enteringIO(m *pyast.Module, e *pyast.Node) bool {
 	return false
 }
 
+// externals returns the library values the resolver's value-flow engine
+// says e can be (Resolver.Externals), or none without a resolver.
+func (a *Analyzer) externals(m *pyast.Module, e *pyast.Node) []string {
+	if a == nil || a.resolver == nil || e == nil {
+		return nil
+	}
+	return a.resolver.Externals(m, e)
+}
+
 // receiverTypes returns the qualified types of the value of e: what
 // valueTypes finds in e's own module, and the types of the library values
 // the resolver's value-flow engine says e can be (spelledTypes), which
@@ -218,10 +227,7 @@ func (a *Analyzer) enteringIO(m *pyast.Module, e *pyast.Node) bool {
 // a parameter its callers pass, what a project function returns.
 func (a *Analyzer) receiverTypes(m *pyast.Module, e *pyast.Node) []string {
 	ts := valueTypes(m, e, 0)
-	if a == nil || a.resolver == nil || e == nil {
-		return ts
-	}
-	for _, x := range a.resolver.Externals(m, e) {
+	for _, x := range a.externals(m, e) {
 		for _, t := range spelledTypes(x, 0) {
 			if !slices.Contains(ts, t) {
 				ts = append(ts, t)

@@ -20,9 +20,11 @@ var contextRequests = map[string]bool{
 // elicit (elicit_form, elicit_url) or send_ping, or a Context's elicit,
 // sample or list_roots. Receivers are recognised as in the checkpoint list
 // (see the package doc: a Context by type, get_context() or an untyped ctx
-// parameter; a session by name, .session attribute or type). It returns
+// parameter; a session by name, .session attribute or type; and either as
+// the value-flow engine says the receiver can be, so self.ctx set from a
+// handler's Context parameter counts). It returns
 // the receiver and method as written ("ctx.elicit").
-func ServerRequest(m *pyast.Module, call *pyast.Node) (string, bool) {
+func (a *Analyzer) ServerRequest(m *pyast.Module, call *pyast.Node) (string, bool) {
 	callee := pyast.Unparen(pyast.Callee(call))
 	if callee == nil || callee.Kind() != "attribute" {
 		return "", false
@@ -32,7 +34,7 @@ func ServerRequest(m *pyast.Module, call *pyast.Node) (string, bool) {
 	if obj == nil {
 		return "", false
 	}
-	if sessionRequests[attr] && isSession(m, obj) || contextRequests[attr] && isMCPContext(m, obj) {
+	if sessionRequests[attr] && a.isSession(m, obj) || contextRequests[attr] && a.isMCPContext(m, obj) {
 		return m.Text(callee), true
 	}
 	return "", false

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcplint/mcplint/checkpoint"
 	"github.com/mcplint/mcplint/deps"
 	"github.com/mcplint/mcplint/internal/escape"
 	"github.com/mcplint/mcplint/pyast"
@@ -19,8 +18,10 @@ import (
 // create_message / list_roots / elicit / elicit_form / elicit_url /
 // send_ping; Context elicit / elicit_url / sample / sample_step /
 // list_roots), in any function a handler reaches, in any module of the
-// project. Not recognised: the same methods on receivers that are neither a
-// known session nor a Context (an untyped variable named client, ...).
+// project, on receivers known as a session or a Context by name, type or
+// what the value-flow engine says they can be (self.ctx set in __init__
+// from a handler's Context). Not recognised: the same methods on receivers
+// that are neither (an untyped variable named client, ...).
 var mcp105 = Register(&Rule{
 	Code:      "MCP105",
 	Name:      "request-blocked-at-close",
@@ -78,6 +79,7 @@ func fastmcpCloseExposure(p *deps.Project) deps.Tri {
 
 func runMCP105(p *Pass) {
 	fixes := mcp105Fixes(p)
+	cp := newRequestEnds(p).checkpoints
 	for _, ref := range p.Handlers.ReachableFuncs() {
 		m, f := ref.Module, ref.Func
 		if f.Body == nil {
@@ -87,7 +89,7 @@ func runMCP105(p *Pass) {
 			if n.Kind() != "call" {
 				return true
 			}
-			what, ok := checkpoint.ServerRequest(m, n)
+			what, ok := cp.ServerRequest(m, n)
 			if !ok {
 				return true
 			}
