@@ -73,11 +73,12 @@
 //     asyncio.get_running_loop() / get_event_loop() / new_event_loop()
 //   - ctx.info, debug, warning, error, critical, log, report_progress, where ctx
 //     is typed (annotation or constructor) as an mcp.* or fastmcp.* Context,
-//     comes from a get_context() call, or is an untyped parameter named ctx or
-//     context
+//     comes from a get_context() call, is an untyped parameter named ctx or
+//     context, or is one as the value-flow engine says (Resolver.Externals:
+//     self.ctx set from a handler's Context in another method)
 //   - session.send_*(...) where the object is named session, is an attribute
 //     .session (ctx.session, ctx.request_context.session) or is typed as an
-//     mcp.* *Session
+//     mcp.* *Session, in its module or as the engine says
 //   - a server-to-client request (ServerRequest: ctx.elicit, sample,
 //     list_roots, session.create_message, ...)
 //   - network and process I/O: asyncio.open_connection, open_unix_connection,
