@@ -21,7 +21,7 @@ async def roots(ctx: Context) -> str:
 @mcp.tool()
 async def sample(ctx: Context) -> str:
     s = ctx.request_context.session
-    await s.create_message(messages=[], max_tokens=5)
+    await s.create_message(messages=[], max_tokens=5)  # want: MCP105 (s is the session the line above takes)
     await ctx.request_context.session.create_message(messages=[], max_tokens=5)  # want: MCP105
     await other.list_roots()
     return ""
