@@ -366,8 +366,9 @@ func (e *requestEnds) consumersCheckpoint(f *pyast.Function) bool {
 // steppedIter reports whether call site cs is the iterable of an async for
 // that runs the callee a step at a time in the caller's own task: the
 // __anext__ of the iterated project instance, or an async generator
-// function called there (each step runs its body from one yield to the
-// next, the last to its end).
+// function, called there or earlier with its generator object held in
+// what the loop iterates (g = gen(); async for x in g): each step runs its
+// body from one yield to the next, the last to its end.
 func steppedIter(cs handlers.CallSite) bool {
 	s := pyast.ForStatementOf(cs.Call)
 	if s == nil || !pyast.HasChildKind(s, "async") {
@@ -377,7 +378,7 @@ func steppedIter(cs handlers.CallSite) bool {
 	if f.Name == "__anext__" {
 		return true
 	}
-	return cs.Call.Kind() == "call" && f.Async() && f.Body != nil && pyast.Yields(f.Body)
+	return f.Async() && f.Body != nil && pyast.Yields(f.Body)
 }
 
 // awaitedCall reports whether call is awaited by its caller's own task,

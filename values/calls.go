@@ -239,7 +239,9 @@ func (e *Engine) returns(m *pyast.Module, f *pyast.Function, ev *env) Set {
 			return true
 		})
 		if generator {
-			return Set{unknown("a generator's values")}
+			// a generator object: iterating it runs f's body a step at a
+			// time (Engine.Iterates); what it yields is not followed
+			return Set{&Value{Kind: Generator, Mod: m, Func: f}}
 		}
 		if len(out) == 0 {
 			out = out.add(&Value{Kind: Const, Text: "None"})

@@ -316,6 +316,8 @@ func (e *Engine) iterateAs(vals Set, async bool) Set {
 			}
 		case Unknown:
 			out = out.add(v)
+		case Generator:
+			out = out.add(unknown("a generator's values"))
 		case Class:
 			if ok, _ := e.enumKind(v.Class); ok {
 				out = out.union(e.enumMembers(v))

@@ -220,8 +220,10 @@ func (e *Engine) Enters(m *pyast.Module, cm *pyast.Node, async bool) []FuncRef {
 // Iterates returns the methods a for statement runs for its iterable
 // expression it, of each project class an instance of which it can be:
 // __aiter__ and __anext__ for an async for (what __aiter__ returns steps),
-// __iter__ and __next__ else, found through the MRO, the iterator's first.
-// Calling a generator function is a call's callee (Callees), not this.
+// __iter__ and __next__ else, found through the MRO, the iterator's first;
+// and for a generator object the expression holds (g = gen(); for x in g),
+// the generator function, whose body each step runs. A for over a call of
+// a generator function has the call's callee (Callees) instead.
 func (e *Engine) Iterates(m *pyast.Module, it *pyast.Node, async bool) []FuncRef {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -229,11 +231,22 @@ func (e *Engine) Iterates(m *pyast.Module, it *pyast.Node, async bool) []FuncRef
 	if async {
 		next = "__anext__"
 	}
-	if !e.mayHoldFunction(next) {
-		return nil // no class of the project can be stepped this way
-	}
 	var out []FuncRef
 	seen := map[*pyast.Function]bool{}
+	if it.Kind() != "call" {
+		// A generator object held in a name or attribute (g = gen(); for x
+		// in g): each step runs the generator function's body. (Iterating
+		// a call is the call's own edge.)
+		for _, v := range e.question(m, it) {
+			if v.Kind == Generator && v.Func.Async() == async && !seen[v.Func] {
+				seen[v.Func] = true
+				out = append(out, FuncRef{v.Mod, v.Func})
+			}
+		}
+	}
+	if !e.mayHoldFunction(next) {
+		return out // no class of the project can be stepped this way
+	}
 	for _, v := range e.question(m, it) {
 		if v.Kind != Instance {
 			continue

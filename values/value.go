@@ -24,6 +24,7 @@ const (
 	Const                 // another constant (Text: None, True, 1, ...)
 	Partial               // functools.partial(Of, ...): calling it calls Of
 	Super                 // super() in a method of Class, bound to Self
+	Generator             // what calling a generator function (Func) returns
 )
 
 // View says which part of a container a Container value stands for.
@@ -40,7 +41,7 @@ const (
 type Value struct {
 	Kind  Kind
 	Mod   *pyast.Module   // the module of Func / Class / Site, or the module itself
-	Func  *pyast.Function // Function, Method (nil with Lambda set)
+	Func  *pyast.Function // Function, Method (nil with Lambda set), Generator
 	Class *pyast.Class    // Class, Instance, Super, and the class a Method was found on
 	// Lambda is the lambda node of a Function made by a lambda.
 	Lambda *pyast.Node
@@ -129,6 +130,8 @@ func (v *Value) makeKey() string {
 		return "partial " + v.Of.Key()
 	case Super:
 		return "super " + v.Class.Qual + " of " + v.Self.Key()
+	case Generator:
+		return "gen " + v.Func.Qual + "\x00" + v.Mod.Path + "@" + itoa(int(v.Func.Node.StartByte()))
 	}
 	return "?"
 }
@@ -190,6 +193,8 @@ func (v *Value) String() string {
 		return "partial " + v.Of.String()
 	case Super:
 		return "super of " + v.Class.Qual
+	case Generator:
+		return "generator " + v.Func.Qual
 	}
 	return "?"
 }

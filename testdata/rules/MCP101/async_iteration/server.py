@@ -23,6 +23,11 @@ async def chunks_with_progress(n: int):
         yield await anyio.to_thread.run_sync(read_chunk, i)
 
 
+async def records(n: int):
+    for i in range(n):
+        yield await anyio.to_thread.run_sync(read_chunk, i)  # want: MCP101
+
+
 class Pages:
     def __init__(self, n: int) -> None:
         self.n = n
@@ -98,6 +103,15 @@ async def lines_held() -> str:
     out = []
     async for line in lines:  # the iterable is a name: its __anext__ runs all the same
         out.append(line)
+    return "".join(out)
+
+
+@mcp.tool()
+async def records_held() -> str:
+    stream = records(3)  # the generator object, stepped by the loop below
+    out = []
+    async for record in stream:
+        out.append(record)
     return "".join(out)
 
 
