@@ -408,8 +408,8 @@ func (a *Analyzer) isSession(m *pyast.Module, obj *pyast.Node) bool {
 		}
 	}
 	for _, x := range a.externals(m, obj) {
-		if t, ok := strings.CutSuffix(x, "()"); ok && strings.HasPrefix(t, "mcp.") && strings.HasSuffix(t, "Session") {
-			return true // an instance of ServerSession
+		if t, ok := strings.CutSuffix(x, "()"); ok && strings.HasPrefix(t, "mcp.") && strings.HasSuffix(t, "ServerSession") {
+			return true // an instance of ServerSession (a ClientSession sends to a server)
 		}
 		if ctx, ok := strings.CutSuffix(x, ".session"); ok {
 			ctx = strings.TrimSuffix(ctx, ".request_context")

@@ -236,7 +236,8 @@ type ProjectSummary struct {
 	// and why (--verbose lists them), by path.
 	Skipped []Skip
 	// Unresolved are the calls in handler reach the analysis could not
-	// resolve (handlers.UnresolvedCall), by file and line; UnresolvedMatter
+	// resolve, and the registrations whose handler it cannot tell
+	// (handlers.UnresolvedCall), by file and line; UnresolvedMatter
 	// says whether those it could not follow can hide a crash here (see
 	// NotFollowed).
 	Unresolved       []UnresolvedCall

@@ -195,12 +195,14 @@ func (b *builder) unresolvedCalls() {
 	for _, u := range b.unfound {
 		ix.unresolved = append(ix.unresolved, UnresolvedCall{Caller: FuncRef{u.module, u.module.FuncAt(u.call)}, Call: u.call, Registration: true})
 	}
-	defer slices.SortStableFunc(ix.unresolved, func(x, y UnresolvedCall) int {
-		if c := strings.Compare(x.Caller.Module.Path, y.Caller.Module.Path); c != 0 {
-			return c
-		}
-		return int(x.Call.StartByte()) - int(y.Call.StartByte())
-	})
+	defer func() { // by file and position, once every call is in
+		slices.SortStableFunc(ix.unresolved, func(x, y UnresolvedCall) int {
+			if c := strings.Compare(x.Caller.Module.Path, y.Caller.Module.Path); c != 0 {
+				return c
+			}
+			return int(x.Call.StartByte()) - int(y.Call.StartByte())
+		})
+	}()
 	if len(ix.Handlers) == 0 || b.engine == nil || ix.sets == nil {
 		return
 	}

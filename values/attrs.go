@@ -18,6 +18,10 @@ func (e *Engine) attrOfSet(vals Set, name string, ev *env) Set {
 // attrOf returns the values of v.name.
 func (e *Engine) attrOf(v *Value, name string) Set {
 	if s, ok := dunderName(v, name); ok {
+		if v.Kind == Function && wrapsDecorated(v) {
+			// @functools.wraps(fn) copies fn's names onto the wrapper
+			return Set{unknown("the name functools.wraps copies")}
+		}
 		// and what the project assigns to it (fn.__name__ = ...)
 		return Set{&Value{Kind: Str, Text: s}}.union(e.stored(v, name))
 	}
@@ -69,6 +73,19 @@ func dunderName(v *Value, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// wrapsDecorated reports whether function value v is decorated with
+// functools.wraps(...) (or wraps(...)), which gives it another's names.
+func wrapsDecorated(v *Value) bool {
+	for _, d := range v.Func.Decorators {
+		if d.Kind() == "call" {
+			if t := v.Mod.TextView(pyast.Callee(d)); t == "wraps" || strings.HasSuffix(t, ".wraps") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // moduleAttr returns module m's name: its module-level bindings, a

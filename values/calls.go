@@ -122,6 +122,18 @@ func (e *Engine) applyOne(m *pyast.Module, call *pyast.Node, f *Value, pos []*py
 	return Set{unknown("calling " + f.String())}
 }
 
+// contextManagerDecorated reports whether f is decorated with
+// contextlib's contextmanager or asynccontextmanager (calling it makes a
+// context manager, not a generator object).
+func contextManagerDecorated(m *pyast.Module, f *pyast.Function) bool {
+	for _, d := range f.Decorators {
+		if strings.HasSuffix(m.TextView(d), "contextmanager") {
+			return true
+		}
+	}
+	return false
+}
+
 // builtin returns what a call of external name q returns: the builtins and
 // library functions that move values the engine follows, else an external
 // result.
@@ -239,6 +251,11 @@ func (e *Engine) returns(m *pyast.Module, f *pyast.Function, ev *env) Set {
 			return true
 		})
 		if generator {
+			if contextManagerDecorated(m, f) {
+				// @contextmanager: a context manager, whose entered value
+				// the yield gives
+				return Set{unknown("a generator's values")}
+			}
 			// a generator object: iterating it runs f's body a step at a
 			// time (Engine.Iterates); what it yields is not followed
 			return Set{&Value{Kind: Generator, Mod: m, Func: f}}

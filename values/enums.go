@@ -36,6 +36,24 @@ func (e *Engine) enumKind(c *pyast.Class) (isEnum, isStr bool) {
 	return isEnum, isEnum && isStr
 }
 
+// strEnumAuto reports whether auto() in enum class c gives the member's
+// name lowercased: c is a StrEnum and no project class of its MRO defines
+// _generate_next_value_ (a str mixin's auto() gives "1", "2", ...).
+func (e *Engine) strEnumAuto(c *pyast.Class) bool {
+	order, ext := e.mro(c)
+	for _, k := range order {
+		if k.Methods["_generate_next_value_"] != nil {
+			return false
+		}
+	}
+	for _, x := range ext {
+		if x == "enum.StrEnum" {
+			return true
+		}
+	}
+	return false
+}
+
 // enumMember is one member of an enum class: its name and the assignment
 // that defines it.
 type enumMember struct {
@@ -43,15 +61,19 @@ type enumMember struct {
 	value *pyast.Node
 }
 
-// members returns the members enum class c defines in its body, in order:
-// the names its body assigns, but for dunder and sunder names, private
-// (__x) names and lambdas, which Python does not make members.
-func members(m *pyast.Module, c *pyast.Class) []enumMember {
+// enumDefs returns the members enum class c defines in its body, in
+// order: the names its body assigns, but for dunder, sunder (_x_) and
+// private (__x) names, the names _ignore_ lists, and descriptors (a lambda,
+// a def assigned again), which Python does not make members. (An alias, a
+// second name for a value already assigned, counts as a member of its own
+// here; Python makes it the first member.)
+func (e *Engine) enumDefs(m *pyast.Module, c *pyast.Class) []enumMember {
 	body := c.Node.ChildByFieldName("body")
 	if body == nil {
 		return nil
 	}
 	var out []enumMember
+	ignored := map[string]bool{}
 	for _, st := range pyast.NamedChildren(body) {
 		if st.Kind() != "expression_statement" || st.NamedChildCount() == 0 {
 			continue
@@ -65,12 +87,45 @@ func members(m *pyast.Module, c *pyast.Class) []enumMember {
 			continue
 		}
 		name := m.Text(l)
-		if strings.HasPrefix(name, "__") || strings.HasPrefix(name, "_") && strings.HasSuffix(name, "_") {
+		if name == "_ignore_" {
+			for _, x := range e.eval(m, v, nil) {
+				for _, it := range e.iterate(Set{x}) {
+					if it.Kind == Str {
+						ignored[it.Text] = true
+					}
+				}
+				if x.Kind == Str {
+					for _, f := range strings.Fields(x.Text) {
+						ignored[f] = true
+					}
+				}
+			}
+			continue
+		}
+		sunder := len(name) > 2 && name[0] == '_' && name[len(name)-1] == '_'
+		if strings.HasPrefix(name, "__") || sunder || descriptor(e.eval(m, v, nil)) {
 			continue
 		}
 		out = append(out, enumMember{name, v})
 	}
-	return out
+	kept := out[:0]
+	for _, mb := range out {
+		if !ignored[mb.name] {
+			kept = append(kept, mb)
+		}
+	}
+	return kept
+}
+
+// descriptor reports whether every value of vals is a function, which a
+// class body binds as a method, not as an enum member.
+func descriptor(vals Set) bool {
+	for _, v := range vals {
+		if v.Kind != Function && v.Kind != Method {
+			return false
+		}
+	}
+	return len(vals) > 0
 }
 
 // enumMemberValue returns member name of enum class k, when k defines it.
@@ -79,7 +134,7 @@ func (e *Engine) enumMemberValue(k *pyast.Class, name string) *Value {
 		return nil
 	}
 	km := e.clsMod[k]
-	for _, mb := range members(km, k) {
+	for _, mb := range e.enumDefs(km, k) {
 		if mb.name == name {
 			return &Value{Kind: Instance, Mod: km, Class: k, Member: name}
 		}
@@ -91,7 +146,7 @@ func (e *Engine) enumMemberValue(k *pyast.Class, name string) *Value {
 // instance not known to be one member).
 func (e *Engine) enumMembers(v *Value) Set {
 	var out Set
-	for _, mb := range members(e.clsMod[v.Class], v.Class) {
+	for _, mb := range e.enumDefs(e.clsMod[v.Class], v.Class) {
 		out = out.add(&Value{Kind: Instance, Mod: e.clsMod[v.Class], Class: v.Class, Member: mb.name})
 	}
 	return out
@@ -106,16 +161,16 @@ func (e *Engine) enumAttr(v *Value, name string) (Set, bool) {
 	if name != "value" && name != "name" && name != "_value_" && name != "_name_" {
 		return nil, false
 	}
-	isEnum, isStr := e.enumKind(v.Class)
-	if !isEnum {
+	if isEnum, _ := e.enumKind(v.Class); !isEnum {
 		return nil, false
 	}
+	lowerAuto := e.strEnumAuto(v.Class)
 	all := Set{v}
 	if v.Member == "" {
 		all = e.enumMembers(v)
 	}
 	km := e.clsMod[v.Class]
-	defs := members(km, v.Class)
+	defs := e.enumDefs(km, v.Class)
 	var out Set
 	for _, mv := range all {
 		if strings.Trim(name, "_") == "name" {
@@ -128,7 +183,7 @@ func (e *Engine) enumAttr(v *Value, name string) (Set, bool) {
 			}
 			vals := e.eval(km, mb.value, nil)
 			for _, x := range vals {
-				if x.Kind == ExtResult && x.Name == "enum.auto" && isStr {
+				if x.Kind == ExtResult && x.Name == "enum.auto" && lowerAuto {
 					// StrEnum's auto() is the member's name, lowercased.
 					x = &Value{Kind: Str, Text: strings.ToLower(mb.name)}
 				}

@@ -19,8 +19,8 @@ import (
 // predicate returns the test predicate value p applies.
 func (e *Engine) predicate(p *Value) func(*Value) bool {
 	if p.Kind == External {
-		if t := inspectTest(p.Name); t != nil {
-			return t
+		if t := e.inspectTest(p.Name); t != nil {
+			return func(v *Value) bool { return t(v) != tFalse }
 		}
 		return func(*Value) bool { return true }
 	}
@@ -49,25 +49,43 @@ func (e *Engine) predicate(p *Value) func(*Value) bool {
 	return func(v *Value) bool { return e.truth(m, body, param, v) != tFalse }
 }
 
-// inspectTest is the test of inspect function q (or callable), or nil.
-func inspectTest(q string) func(*Value) bool {
+// inspectTest is the test of inspect function q (or callable), or nil: true
+// or false for the project's values, unknown for what the engine cannot
+// tell (an unknown, a library's name or what a call of one returns).
+func (e *Engine) inspectTest(q string) func(*Value) tri {
+	var test func(v *Value) bool
 	switch q {
 	case "inspect.isfunction":
-		return func(v *Value) bool { return v.Kind == Function }
+		test = func(v *Value) bool { return v.Kind == Function }
 	case "inspect.iscoroutinefunction":
-		return func(v *Value) bool { return v.Kind == Function && v.Func != nil && v.Func.Async() }
+		test = func(v *Value) bool { return v.Kind == Function && v.Func != nil && v.Func.Async() }
 	case "inspect.isclass":
-		return func(v *Value) bool { return v.Kind == Class }
+		test = func(v *Value) bool { return v.Kind == Class }
 	case "inspect.ismethod":
-		return func(v *Value) bool { return v.Kind == Method }
+		test = func(v *Value) bool { return v.Kind == Method }
 	case "inspect.isroutine":
-		return func(v *Value) bool { return v.Kind == Function || v.Kind == Method }
+		test = func(v *Value) bool { return v.Kind == Function || v.Kind == Method }
 	case "callable":
-		return func(v *Value) bool {
-			return v.Kind == Function || v.Kind == Method || v.Kind == Class || v.Kind == Partial
+		test = func(v *Value) bool {
+			switch v.Kind {
+			case Function, Method, Class, Partial:
+				return true
+			case Instance:
+				f, _ := e.classMethod(v, "__call__")
+				return f != nil
+			}
+			return false
 		}
+	default:
+		return nil
 	}
-	return nil
+	return func(v *Value) tri {
+		switch v.Kind {
+		case Unknown, External, ExtResult:
+			return tUnknown
+		}
+		return triOf(test(v))
+	}
 }
 
 type tri uint8
@@ -170,8 +188,8 @@ func (e *Engine) truth(m *pyast.Module, n *pyast.Node, param string, v *Value) t
 		}
 		for _, f := range e.eval(m, callee, nil) {
 			if f.Kind == External {
-				if t := inspectTest(f.Name); t != nil {
-					return triOf(t(v))
+				if t := e.inspectTest(f.Name); t != nil {
+					return t(v)
 				}
 			}
 		}
