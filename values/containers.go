@@ -190,19 +190,25 @@ func (e *Engine) members(o *Value, pred Set) Set {
 	if len(pred) == 1 {
 		keep = e.predicate(pred[0])
 	}
-	var out Set
+	// One (names, members) pair for all of them, as a dict comprehension's
+	// entry is: a pair per member would make a union of pairs that a
+	// module of more than 64 names overflows, losing its functions.
+	var keys, vals Set
 	for _, n := range names {
-		var vals Set
+		kept := false
 		for _, v := range e.attrOf(o, n) {
 			if keep(v) {
-				vals = vals.add(v)
+				vals, kept = vals.add(v), true
 			}
 		}
-		if len(vals) > 0 {
-			out = out.add(pair(Set{&Value{Kind: Str, Text: n}}, vals))
+		if kept {
+			keys = keys.add(&Value{Kind: Str, Text: n})
 		}
 	}
-	return out
+	if len(vals) == 0 {
+		return nil
+	}
+	return Set{pair(keys, vals)}
 }
 
 // mutationIndex returns the project's container mutations by the
