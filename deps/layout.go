@@ -22,7 +22,11 @@ import (
 //     lock of the manifest its header names (CompiledFrom);
 //   - the enclosing project's entry points ([project.scripts],
 //     [project.gui-scripts], [project.entry-points.*], [tool.poetry.scripts])
-//     name the packages its installation runs (Manifest.EntryPackages).
+//     name the packages its installation runs (Manifest.EntryPackages);
+//   - the build backend's package lists name what its wheel holds
+//     (Manifest.Packages): a project that names packages and has no Python
+//     file of its own is a packaging folder that its code is copied into
+//     when it is built.
 //
 // Poetry has no workspace: its monorepos use path dependencies
 // (develop = true), and each project keeps its own poetry.lock, so those
@@ -34,6 +38,13 @@ type Manifest struct {
 	// EntryPackages are the top-level packages the entry points name
 	// ("pkg" of "pkg.cli:main"), in file order, without repeats.
 	EntryPackages []string
+	// Packages are the packages and modules the build backend is told to
+	// put in the wheel, as written: Hatch's packages of
+	// [tool.hatch.build.targets.wheel] or [tool.hatch.build], setuptools'
+	// packages (a list, not find) and py-modules of [tool.setuptools],
+	// Poetry's include of [[tool.poetry.packages]], Flit's
+	// [tool.flit.module] name. Without repeats, in file order.
+	Packages []string
 }
 
 // Workspace is one declaration of members installed with the root.
@@ -74,6 +85,7 @@ func manifestOf(root *ttable) (m Manifest) {
 			}
 		}
 	}
+	m.Packages = wheelPackages(root)
 	seen := map[string]bool{}
 	addEntry := func(v *tval) {
 		ref := v.str
@@ -109,6 +121,38 @@ func manifestOf(root *ttable) (m Manifest) {
 		}
 	}
 	return m
+}
+
+// wheelPackages reads the build backends' package lists (Manifest.Packages).
+func wheelPackages(root *ttable) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p = strings.TrimSpace(p); p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, t := range [][]string{{"tool", "hatch", "build", "targets", "wheel"}, {"tool", "hatch", "build"}} {
+		if tb := root.table(t...); tb != nil {
+			for _, p := range tomlStrings(tb.get("packages")) {
+				add(p)
+			}
+		}
+	}
+	if st := root.table("tool", "setuptools"); st != nil {
+		for _, p := range tomlStrings(st.get("packages")) {
+			add(p)
+		}
+		for _, p := range tomlStrings(st.get("py-modules")) {
+			add(p)
+		}
+	}
+	for _, t := range root.tables("tool", "poetry", "packages") {
+		add(t.strAt("include"))
+	}
+	add(root.strAt("tool", "flit", "module", "name"))
+	return out
 }
 
 // tomlStrings returns the strings of an array (a Hatch member may also be

@@ -57,6 +57,30 @@ dependencies = ["mkdocs"]
 	}
 }
 
+func TestReadManifestPackages(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"hatch wheel target", "[tool.hatch.build.targets.wheel]\npackages = [\"src/app\", \"mesh\"]\n", []string{"src/app", "mesh"}},
+		{"hatch build and wheel", "[tool.hatch.build]\npackages = [\"a\"]\n[tool.hatch.build.targets.wheel]\npackages = [\"b\", \"a\"]\n", []string{"b", "a"}},
+		{"setuptools list and modules", "[tool.setuptools]\npackages = [\"pkg\", \"pkg.sub\"]\npy-modules = [\"single\"]\n", []string{"pkg", "pkg.sub", "single"}},
+		{"setuptools find is no list", "[tool.setuptools.packages.find]\nwhere = [\"src\"]\n", nil},
+		{"poetry inline", "[tool.poetry]\npackages = [{ include = \"app\", from = \"src\" }, { include = \"extra\" }]\n", []string{"app", "extra"}},
+		{"poetry array of tables", "[[tool.poetry.packages]]\ninclude = \"app\"\n", []string{"app"}},
+		{"flit", "[tool.flit.module]\nname = \"flitpkg\"\n", []string{"flitpkg"}},
+		{"none", "[project]\nname = \"x\"\n", nil},
+	} {
+		m, ok := ReadManifest("pyproject.toml", []byte(c.src))
+		if !ok {
+			t.Fatalf("%s: not read", c.name)
+		}
+		if !reflect.DeepEqual(m.Packages, c.want) {
+			t.Errorf("%s: packages %q, want %q", c.name, m.Packages, c.want)
+		}
+	}
+}
+
 func TestWorkspaceMatches(t *testing.T) {
 	w := Workspace{Members: []string{"packages/*", "./apps/srv", "libs/**"}, Exclude: []string{"packages/old*"}}
 	for rel, want := range map[string]bool{

@@ -267,6 +267,28 @@ func (e *runner) layout(byDir map[string]*project, pyFiles []string, packages ma
 	return redirect
 }
 
+// builtPackages returns the packages the project's pyproject.toml tells its
+// build backend to put in the wheel (deps.Manifest.Packages). Asked of a
+// project with no Python file of its own: such packages are copied into
+// its folder when it is built (a PyPI packaging folder beside the source
+// tree), so the run cannot tell from the folder whether it installs a
+// server.
+func (e *runner) builtPackages(pr *project) []string {
+	for _, f := range pr.depFiles {
+		if path.Base(f) != "pyproject.toml" || workspace.Dir(f) != pr.dir {
+			continue
+		}
+		src, err := e.readDep(f)
+		if err != nil {
+			return nil
+		}
+		if m, ok := e.parsed.ReadManifest(f, src); ok {
+			return m.Packages
+		}
+	}
+	return nil
+}
+
 // isManifest tells a project's manifest (what a compile reads to make a
 // lock of the project itself) from a requirements input.
 func isManifest(p string) bool {

@@ -860,6 +860,9 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
 		pass.CodeUnseen = e.codeUnseen(pr)
 		pass.ScriptServer = pr.scriptServer || pr.codeElsewhere
+		if !pass.CodeUnseen && len(pr.pyFiles) == 0 {
+			pass.CopiedIn = e.builtPackages(pr)
+		}
 		pass.FunctionSteps = e.opts.limits().FunctionSteps
 		// A function too complex for one rule is for the others too (they
 		// share the analysis): one MCP000 each.

@@ -287,6 +287,11 @@ type Pass struct {
 	// may be what installs the script (a requirements.txt beside it), so the
 	// project is not judged a non-server for lack of Python files of its own.
 	ScriptServer bool
+	// CopiedIn names, for a project with no Python file of its own, the
+	// packages its manifest builds into the wheel: they are copied into
+	// the folder when it is built, so the project is not judged a
+	// non-server for lack of code (its pins are reported as a server's).
+	CopiedIn []string
 	// FunctionSteps is the step budget of the cancellation-flow analysis of
 	// each function (checkpoint.Analyzer.SetBudget); 0 means no limit.
 	FunctionSteps int64

@@ -13,7 +13,8 @@ import (
 // (Exposure No: shown with --show-safe). "" when the project is a server, or
 // when the run cannot tell: no handler index, a file given as the root, a uv
 // workspace root (its members hold the code its lock pins), a folder whose
-// PEP 723 script is a server (its requirements may install the script).
+// PEP 723 script is a server (its requirements may install the script), a
+// packaging folder whose code is copied in when it is built (CopiedIn).
 func notAServer(p *Pass) string {
 	if p.notServer == nil {
 		why := serverVerdict(p)
@@ -23,7 +24,7 @@ func notAServer(p *Pass) string {
 }
 
 func serverVerdict(p *Pass) string {
-	if p.Handlers == nil || p.CodeUnseen || p.ScriptServer || p.Project != nil && p.Project.WorkspaceRoot() {
+	if p.Handlers == nil || p.CodeUnseen || p.ScriptServer || len(p.CopiedIn) > 0 || p.Project != nil && p.Project.WorkspaceRoot() {
 		return ""
 	}
 	if len(p.Handlers.Handlers) > 0 {
@@ -46,6 +47,10 @@ func serverVerdict(p *Pass) string {
 func serverExposure(p *Pass, msg string) (string, deps.Tri) {
 	if why := notAServer(p); why != "" {
 		return msg + why, deps.No
+	}
+	if len(p.CopiedIn) > 0 {
+		msg += "; this folder has no Python code, but its manifest builds " + packageList(p.CopiedIn) +
+			" into the wheel (copied in when it is built), so its pins are judged as a server's"
 	}
 	return msg, deps.Unknown
 }
@@ -72,4 +77,12 @@ func fastmcpUnused(p *Pass) string {
 	}
 	return "; but no module of this project imports fastmcp: its handlers do not run under fastmcp, so this is a " +
 		"note (the mcp 1.x pin is MCP001's finding)"
+}
+
+// packageList says "package a" or "packages a, b and c".
+func packageList(names []string) string {
+	if len(names) == 1 {
+		return "package " + names[0]
+	}
+	return "packages " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
