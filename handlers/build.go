@@ -722,7 +722,7 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 		}
 		var qs []string
 		for _, q := range ns.quals {
-			if _, ok := fromFunction[q]; ok {
+			if _, ok := fromFunction(q); ok {
 				qs = append(qs, q)
 			} else if _, ok := serverClasses[q]; ok {
 				qs = append(qs, q)

@@ -144,6 +144,30 @@ func (b *builder) engineTargets(m *pyast.Module, n *pyast.Node) []target {
 	return b.wrappedTargets(b.engineFuncs(m, n), 0)
 }
 
+// mayBeCalled reports whether a value of vs can be something to call: all
+// but containers, strings, other constants, generator objects and
+// instances of the builtin data types (a parameter annotated dict); what
+// the engine cannot tell, another external value, may be.
+func mayBeCalled(vs values.Set) bool {
+	for _, v := range vs {
+		switch {
+		case v.Kind == values.Container, v.Kind == values.Str, v.Kind == values.Const, v.Kind == values.Generator:
+		case v.Kind == values.ExtResult && dataTypes[strings.TrimPrefix(strings.TrimPrefix(v.Name, "builtins."), "typing.")]:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// dataTypes are the builtin types (and their typing aliases) whose
+// instances cannot be called.
+var dataTypes = map[string]bool{
+	"dict": true, "list": true, "set": true, "frozenset": true, "tuple": true, "str": true, "bytes": true,
+	"bytearray": true, "int": true, "float": true, "complex": true, "bool": true,
+	"Dict": true, "List": true, "Set": true, "FrozenSet": true, "Tuple": true,
+}
+
 func (b *builder) wrappedTargets(fs []FuncRef, depth int) []target {
 	var out []target
 	for _, r := range fs {
@@ -161,8 +185,16 @@ func (b *builder) wrappedTargets(fs []FuncRef, depth int) []target {
 				hasAsync[w.Func.Async()] = true
 			}
 		}
+		pv := b.engine.Param(b.moduleOf[d], d, 0)
+		if len(pv) > 0 && !mayBeCalled(pv) {
+			// def make(data): def handler(): return json.dumps(data): a
+			// closure over data, which its calls only pass on, and data
+			// is no function: handler is what make returns, no wrapper.
+			out = append(out, target{ref: r})
+			continue
+		}
 		var inner []FuncRef
-		for _, v := range b.engine.Param(b.moduleOf[d], d, 0) {
+		for _, v := range pv {
 			if (v.Kind == values.Function || v.Kind == values.Method) && v.Func != nil {
 				inner = append(inner, FuncRef{v.Mod, v.Func})
 			}

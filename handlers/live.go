@@ -77,7 +77,7 @@ func (b *builder) dropUnreachedRegistrations() {
 // a function live code runs; not in a test that builds a server only to
 // look at it, nor under if False: / if TYPE_CHECKING:.
 func (b *builder) siteRuns(sm *pyast.Module, site *pyast.Node, live *liveSets) bool {
-	if b.unservedTestServer(sm, site) || neverRuns(sm, site) {
+	if b.unservedTestServer(sm, site) || unservedTestComponent(sm, site) || neverRuns(sm, site) {
 		return false
 	}
 	f := sm.FuncAt(site)

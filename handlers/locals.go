@@ -36,7 +36,8 @@ import (
 // class only with one or two (and the rest here has at least two).
 // serverClassOfNames and registrationCall find nothing in such names too,
 // when no server class, server function or component constructor
-// (fromFunction) of the libraries is F or under F (libPrefix).
+// (fromFunction: componentPrefix) of the libraries is F or under F
+// (libPrefix).
 
 // localFuncs are the functions whose local values resolve to nothing, with
 // the names of the definitions nested in them (F.kid...), which their
@@ -76,9 +77,6 @@ func (b *builder) findLocalFuncs() {
 	for name := range serverFunctions {
 		addPrefixes(libPrefix, name)
 	}
-	for name := range fromFunction {
-		addPrefixes(libPrefix, name)
-	}
 	kids := map[string][]string{}
 	addKids := func(q string) {
 		for i := 0; i < len(q); i++ {
@@ -106,7 +104,7 @@ func (b *builder) findLocalFuncs() {
 	b.locals, b.skipLocal = localFuncs{}, b.localRoot
 	for _, m := range b.mods {
 		for _, f := range m.Funcs {
-			if !modPrefix[f.Qual] && !libPrefix[f.Qual] && b.membersFree(f.Qual) {
+			if !modPrefix[f.Qual] && !libPrefix[f.Qual] && !componentPrefix(f.Qual) && b.membersFree(f.Qual) {
 				b.locals[f] = kids[f.Qual]
 			}
 		}

@@ -122,7 +122,7 @@ func TestLocalOnlyLooksUpNothing(t *testing.T) {
 							if sym := b.lookup(q); !sym.isZero() {
 								t.Errorf("%s: %s (%s) is answered as a local but looks up %+v", m.Path, m.Text(n), q, sym)
 							}
-							if _, ok := fromFunction[q]; ok {
+							if _, ok := fromFunction(q); ok {
 								t.Errorf("%s: %s (%s) is answered as a local but names a component constructor", m.Path, m.Text(n), q)
 							}
 							if extServer(q) != FrameworkUnknown {

@@ -290,21 +290,21 @@ func (b *builder) targets(m *pyast.Module, arg *pyast.Node, depth int) []target 
 		// names from a constant list, a function stored in an attribute.
 		return b.engineTargets(m, arg)
 	case "call":
-		pos, _ := m.Args(arg)
+		pos, kw := m.Args(arg)
+		callee := pyast.Callee(arg)
+		if _, attr := lastAttr(m, callee); attr == "from_function" {
+			return b.targets(m, fromFunctionArg(pos, kw), depth+1)
+		}
 		if len(pos) == 0 {
 			return nil
 		}
 		if c := castArg(m, arg); c != arg {
 			return b.targets(m, c, depth+1)
 		}
-		callee := pyast.Callee(arg)
 		for _, q := range m.Resolve(callee) {
-			if q == "functools.partial" || fromFunction[q] != FrameworkUnknown {
-				return b.targets(m, pos[0], depth+1)
+			if _, ok := fromFunction(q); q == "functools.partial" || ok {
+				return b.targets(m, fromFunctionArg(pos, kw), depth+1)
 			}
-		}
-		if _, attr := lastAttr(m, callee); attr == "from_function" {
-			return b.targets(m, pos[0], depth+1)
 		}
 		ws := b.engineFuncs(m, callee) // log_tool_usage(fn), log_tool_usage a parameter
 		if len(ws) > 0 {
@@ -500,6 +500,17 @@ func isParamOf(m *pyast.Module, d, w *pyast.Function, name string, expr *pyast.N
 	return false
 }
 
+// fromFunctionArg returns the function a Tool.from_function(fn, ...) call
+// (or functools.partial(fn, ...)) builds from: its first positional
+// argument, else its fn= keyword (from_function's parameter); nil when it
+// has neither.
+func fromFunctionArg(pos []*pyast.Node, kw map[string]*pyast.Node) *pyast.Node {
+	if len(pos) > 0 {
+		return pos[0]
+	}
+	return kw["fn"]
+}
+
 // castArg returns x for typing.cast(T, x) (nested casts too), else expr.
 func castArg(m *pyast.Module, expr *pyast.Node) *pyast.Node {
 	for expr != nil && expr.Kind() == "call" {
@@ -674,8 +685,8 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	// Tool.from_function(fn) and friends, wherever they appear (the names
 	// of the callee that can be one, resolved by indexCalls).
 	for _, q := range b.makers[call] {
-		if fw, ok := fromFunction[q]; ok && len(pos) > 0 {
-			for _, t := range b.targets(m, pos[0], 0) {
+		if fw, ok := fromFunction(q); ok {
+			for _, t := range b.targets(m, fromFunctionArg(pos, kw), 0) {
 				r, ws := t.ref, t.wrappers
 				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: componentKind(q, m, call), Framework: fw, Site: call, Options: kw, Wrappers: ws})
 			}
@@ -717,7 +728,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 		kind := resourceKind(m, addMethods[attr], call) // add_resource_fn(fn, uri="x://{id}")
 		if inner := pyast.Unparen(pos[0]); kind == "resource" && inner.Kind() == "call" {
 			for _, q := range m.Resolve(pyast.Callee(inner)) {
-				if _, ok := fromFunction[q]; ok {
+				if _, ok := fromFunction(q); ok {
 					kind = componentKind(q, m, inner)
 				}
 			}

@@ -75,23 +75,50 @@ var standaloneDecorators = map[string]string{
 	"fastmcp.prompt":                   "prompt",
 }
 
-// fromFunction constructors that wrap a handler function into a component.
-var fromFunction = map[string]Framework{
-	"mcp.server.fastmcp.tools.Tool.from_function":                 OfficialFastMCP,
-	"mcp.server.fastmcp.tools.base.Tool.from_function":            OfficialFastMCP,
-	"mcp.server.fastmcp.prompts.Prompt.from_function":             OfficialFastMCP,
-	"mcp.server.fastmcp.prompts.base.Prompt.from_function":        OfficialFastMCP,
-	"mcp.server.fastmcp.resources.FunctionResource.from_function": OfficialFastMCP,
-	"mcp.server.mcpserver.tools.Tool.from_function":               OfficialMCPServer,
-	"fastmcp.tools.Tool.from_function":                            PrefectFastMCP,
-	"fastmcp.tools.FunctionTool.from_function":                    PrefectFastMCP,
-	"fastmcp.tools.tool.Tool.from_function":                       PrefectFastMCP,
-	"fastmcp.tools.tool.FunctionTool.from_function":               PrefectFastMCP,
-	"fastmcp.tools.function_tool.FunctionTool.from_function":      PrefectFastMCP,
-	"fastmcp.prompts.Prompt.from_function":                        PrefectFastMCP,
-	"fastmcp.prompts.prompt.Prompt.from_function":                 PrefectFastMCP,
-	"fastmcp.resources.Resource.from_function":                    PrefectFastMCP,
-	"fastmcp.resources.ResourceTemplate.from_function":            PrefectFastMCP,
+// fromFunction reports the framework of a constructor that wraps a handler
+// function into a component, by its qualified name: from_function of a
+// component class (Tool, FunctionTool, Prompt, FunctionPrompt, Resource,
+// FunctionResource, ResourceTemplate) imported from any module of PrefectHQ
+// fastmcp (fastmcp.tools, fastmcp.tools.base, fastmcp.tools.tool, ...), of
+// the official SDK's FastMCP (mcp.server.fastmcp...) or of its MCPServer
+// (mcp.server.mcpserver...). The class is told by name, where it is
+// re-exported from: the package's own layout moves between releases.
+func fromFunction(q string) (Framework, bool) {
+	rest, ok := strings.CutSuffix(q, ".from_function")
+	if !ok {
+		return FrameworkUnknown, false
+	}
+	cls := rest[strings.LastIndexByte(rest, '.')+1:]
+	if !componentClasses[cls] {
+		return FrameworkUnknown, false
+	}
+	for i, fw := range []Framework{PrefectFastMCP, OfficialFastMCP, OfficialMCPServer} {
+		if strings.HasPrefix(rest, componentRoots[i]+".") {
+			return fw, true
+		}
+	}
+	return FrameworkUnknown, false
+}
+
+// componentRoots are the packages fromFunction takes component classes from.
+var componentRoots = []string{"fastmcp", "mcp.server.fastmcp", "mcp.server.mcpserver"}
+
+// componentPrefix reports whether a component constructor fromFunction
+// accepts can be q or under q: q is a root's package or a module under it,
+// or a package above a root (mcp, mcp.server).
+func componentPrefix(q string) bool {
+	for _, r := range componentRoots {
+		if q == r || strings.HasPrefix(q, r+".") || strings.HasPrefix(r, q+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// componentClasses are the classes whose from_function makes a component.
+var componentClasses = map[string]bool{
+	"Tool": true, "FunctionTool": true, "Prompt": true, "FunctionPrompt": true,
+	"Resource": true, "FunctionResource": true, "ResourceTemplate": true,
 }
 
 // decoratorKinds are the registration methods on high-level servers.
@@ -143,6 +170,9 @@ func lastAttr(m *pyast.Module, n *pyast.Node) (obj *pyast.Node, attr string) {
 	return n.ChildByFieldName("object"), m.Text(n.ChildByFieldName("attribute"))
 }
 
+// isTemplateURI reports whether a resource registration's URI (uri=,
+// uri_template= or its first string argument) has {params}: a resource
+// template.
 func isTemplateURI(m *pyast.Module, call *pyast.Node) bool {
 	pos, kw := m.Args(call)
 	uri := kw["uri"]
@@ -157,5 +187,23 @@ func isTemplateURI(m *pyast.Module, call *pyast.Node) bool {
 			}
 		}
 	}
-	return uri != nil && strings.Contains(m.Text(uri), "{")
+	if uri == nil {
+		return false
+	}
+	// An f-string's {name} is filled in when the call runs: only the
+	// braces outside its interpolations ({{id}}, written doubled) are the
+	// template's (f"check://enums/{name}" is a static URI).
+	text, from := m.Text(uri), uri.StartByte()
+	var b strings.Builder
+	at := uint(0)
+	pyast.Walk(uri, func(n *pyast.Node) bool {
+		if n.Kind() != "interpolation" {
+			return true
+		}
+		b.WriteString(text[at : n.StartByte()-from])
+		at = n.EndByte() - from
+		return false
+	})
+	b.WriteString(text[at:])
+	return strings.Contains(b.String(), "{")
 }

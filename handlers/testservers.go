@@ -99,3 +99,45 @@ func lookOnly(m *pyast.Module, n *pyast.Node) bool {
 	}
 	return false
 }
+
+// unservedTestComponent reports whether site, a component constructor's
+// call (Prompt.from_function(fn=handler)) in a function of a test module,
+// makes a component that function only looks at: the call's value is bound
+// to a name only there, and every use of that name is the object of an
+// attribute (prompt.fn(), prompt.convert_result(...), await
+// prompt.render(...)) or a look of lookOnly. Passing it on (mcp.add_prompt(
+// prompt), FastMCP(tools=[tool]), return tool) serves it, as does a call
+// whose value is not bound to a name.
+func unservedTestComponent(m *pyast.Module, site *pyast.Node) bool {
+	if !isTestModule(m) || site == nil || site.Kind() != "call" {
+		return false
+	}
+	f := m.FuncAt(site)
+	asg := site.Parent()
+	if f == nil || asg == nil || asg.Kind() != "assignment" || !sameNode(site, asg.ChildByFieldName("right")) {
+		return false
+	}
+	left := asg.ChildByFieldName("left")
+	if left == nil || left.Kind() != "identifier" {
+		return false
+	}
+	name := m.TextView(left)
+	served := false
+	pyast.Walk(f.Body, func(n *pyast.Node) bool {
+		if served || n.Kind() == "import_from_statement" || n.Kind() == "import_statement" {
+			return false // from fastmcp.prompts.prompt import Prompt names a module
+		}
+		if n.Kind() != "identifier" || m.TextView(n) != name || definitionName(n) || sameNode(n, left) {
+			return true
+		}
+		if p := n.Parent(); p != nil && p.Kind() == "attribute" && sameNode(n, p.ChildByFieldName("object")) {
+			return true
+		}
+		served = !lookOnly(m, n)
+		return true
+	})
+	return !served
+}
+
+// sameNode reports whether a and b are the same node of a tree.
+func sameNode(a, b *pyast.Node) bool { return a != nil && b != nil && a.Id() == b.Id() }

@@ -615,6 +615,11 @@ func runInThreadFix(p *Pass, h *handlers.Handler) (Fix, bool) {
 			return fix, true
 		}
 		e, _ := appendArg(sm, args, "run_in_thread=False")
+		if w, ok := wrapArgsEdit(p, sm, args, "run_in_thread=False", 0); ok {
+			e = w // too long for the line: black's layout
+		} else if eol := pystyle.LineEnd(sm.Src, e.Start); lineWidth(string(sm.Src[pystyle.LineStart(sm.Src, e.Start):eol]))+len(e.New) > p.widthFor(sm) {
+			return Fix{}, false // it would not fit, and cannot be re-laid out
+		}
 		fix.Edits = []Edit{e}
 		return fix, true
 	}

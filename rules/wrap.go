@@ -58,7 +58,8 @@ func splitArgs(indent string, args []string, width int, nl string) string {
 // edits add before the list on that line. ok is false when the list needs
 // no wrapping, or when it cannot be re-laid out safely: comments inside,
 // an argument spanning lines, a magic trailing comma (kept as it is), or
-// code after the closing parenthesis on its line.
+// code after the closing parenthesis on its line other than a call of the
+// call's result.
 func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, headDelta int) (Edit, bool) {
 	if args == nil || args.Kind() != "argument_list" && args.Kind() != "parameters" {
 		return Edit{}, false
@@ -97,12 +98,19 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 	if args.Kind() == "parameters" { // def f(...) -> T:  # comment
 		rest = strings.TrimSpace(defTailRE.ReplaceAllString(rest, ""))
 	}
-	if rest != "" && !strings.HasPrefix(rest, "#") {
-		return Edit{}, false
-	}
 	head := string(m.Src[ls : open+1])
 	tail := string(m.Src[close:eol])
 	width := p.widthFor(m)
+	indent := head[:len(head)-len(strings.TrimLeft(head, " \t"))]
+	// A call's arguments followed by the call of its result on the line
+	// (mcp.resource(uri)(handler)) split as black does: the tail stays
+	// after the closing parenthesis, on a line of its own.
+	// Not with a comment after it: that line keeps its layout.
+	called := args.Kind() == "argument_list" && strings.HasPrefix(rest, "(") && !strings.Contains(rest, "#") &&
+		lineWidth(indent)+lineWidth(tail) <= width
+	if rest != "" && !strings.HasPrefix(rest, "#") && !called {
+		return Edit{}, false
+	}
 	one := lineWidth(head) + headDelta + lineWidth(strings.Join(texts, ", ")) + lineWidth(tail)
 	if from == open+1 && one <= width {
 		return Edit{}, false
@@ -115,7 +123,6 @@ func wrapArgsEdit(p *Pass, m *pyast.Module, args *pyast.Node, extra string, head
 			return Edit{}, false // appending still fits the arguments' line
 		}
 	}
-	indent := head[:len(head)-len(strings.TrimLeft(head, " \t"))]
 	nl := pystyle.BreakAt(m.Src, eol)
 	if nl == "" {
 		nl = pystyle.Newline(m.Src)
