@@ -199,8 +199,8 @@ func raisedName(m *pyast.Module, r *pyast.Node) string {
 // inside `if isinstance(name, T):` with T no cancellation class (Exception,
 // ValueError, a tuple of those), inside `if not isinstance(name, C):` or the
 // else / a later elif of `if isinstance(name, C):` with C a cancellation
-// class, or after `if isinstance(name, C): raise` (or return) in the same
-// block or an enclosing one. `type(name) is T` counts like isinstance. A
+// class, or after `if isinstance(name, C): raise` (or `if not
+// isinstance(name, T): raise`) in the same block or an enclosing one. `type(name) is T` counts like isinstance. A
 // statement after an unconditional raise, return, break or continue never
 // runs, and counts as guarded.
 func guardedFromCancel(m *pyast.Module, blk *pyast.Node, name string, n *pyast.Node) bool {
@@ -295,6 +295,8 @@ func typeTest(m *pyast.Module, name string, cond *pyast.Node) testResult {
 		switch typeTest(m, name, cond.ChildByFieldName("argument")) {
 		case testCancel:
 			return testNotCancel
+		case testNotCancel: // not isinstance(e, Exception): the cancellation is no Exception
+			return testCancel
 		}
 		return testUnknown
 	case "boolean_operator":

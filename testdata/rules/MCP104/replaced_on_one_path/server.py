@@ -107,3 +107,27 @@ async def wrong_guard(profile_dir: str) -> str:
             raise AuthenticationError(str(exc)) from exc
         raise
     return profile_dir
+
+
+@mcp.tool()
+async def not_an_exception_reraised(profile_dir: str) -> str:
+    try:
+        await _feed_auth_succeeds(BrowserManager())
+    except BaseException as exc:
+        # the cancellation is no Exception: it leaves by the first raise
+        if not isinstance(exc, Exception) or isinstance(exc, ValueError):
+            raise exc
+        raise AuthenticationError(str(exc)) from exc
+    return profile_dir
+
+
+@mcp.tool()
+async def not_an_exception_only(profile_dir: str) -> str:
+    try:
+        await _feed_auth_succeeds(BrowserManager())
+    except BaseException as exc:  # want: MCP104
+        # ValueError is an Exception: the cancellation reaches the other raise
+        if not isinstance(exc, ValueError):
+            raise AuthenticationError(str(exc)) from exc
+        raise
+    return profile_dir
