@@ -125,6 +125,31 @@ func (ix *Index) PossibleChain(f *pyast.Function) ([]ChainStep, bool) {
 	return out, true
 }
 
+// ReachChain returns a shortest chain of resolved calls from a handler to
+// f: the handler's function (or a wrapper it is registered with) first, f
+// last. ok is false when no handler reaches f by resolved calls alone.
+func (ix *Index) ReachChain(f *pyast.Function) (chain []FuncRef, ok bool) {
+	if ix == nil || ix.builder == nil {
+		return nil, false
+	}
+	ix.chainOnce.Do(ix.chainTree)
+	b := ix.builder
+	s := chainState{f, false}
+	if _, ok := ix.chainFrom[s]; !ok {
+		return nil, false
+	}
+	for {
+		fr := ix.chainFrom[s]
+		chain = append(chain, FuncRef{b.moduleOf[s.f], s.f})
+		if fr.root {
+			break
+		}
+		s = fr.prev
+	}
+	slices.Reverse(chain)
+	return chain, true
+}
+
 // chainState is a function reached by a chain, and whether the chain
 // followed an unresolved call to a candidate.
 type chainState struct {

@@ -45,16 +45,22 @@ func PossiblyReached(d *Diagnostic, px *handlers.Index) bool {
 		}
 		steps = append(steps, name)
 	}
-	if len(steps) > maxChainSteps { // a long chain: its start and its end
-		n := len(steps) - maxChainSteps + 1
-		steps = append(append(steps[:2:2], fmt.Sprintf("... (%d more)", n)), steps[len(steps)-(maxChainSteps-3):]...)
-	}
+	steps = shortenChain(steps)
 	head, notes := Headline(d.Message)
 	lines := append([]string{PossiblyLabel + head}, notes...)
 	lines = append(lines, "possibly reached through "+strings.Join(steps, " -> "))
 	d.Message = strings.Join(lines, "\n")
 	d.Related = append(related, d.Related...)
 	return true
+}
+
+// shortenChain keeps a long chain's start and end (maxChainSteps steps).
+func shortenChain(steps []string) []string {
+	if len(steps) <= maxChainSteps {
+		return steps
+	}
+	n := len(steps) - maxChainSteps + 1
+	return append(append(steps[:2:2], fmt.Sprintf("... (%d more)", n)), steps[len(steps)-(maxChainSteps-3):]...)
 }
 
 // maxChainSteps is how many steps of a chain a message shows at most.

@@ -445,13 +445,20 @@ func (p *Pass) ReportNode(m *pyast.Module, n *pyast.Node, msg string, related []
 	p.Report(d)
 }
 
-// HandlerRelated returns related locations naming the handlers that reach f.
+// HandlerRelated returns related locations naming the handlers that reach f
+// (three at most); the first that is not f itself says through which calls
+// it reaches f (Index.ReachChain), when that is more than one call.
 func (p *Pass) HandlerRelated(f *pyast.Function) []Related {
 	var out []Related
+	chain, _ := p.Handlers.ReachChain(f)
+	told := false
 	for _, h := range p.Handlers.ReachedFrom(f) {
 		msg := fmt.Sprintf("reached from %s handler %s", h.Kind, h.Func.Name)
 		if h.Func == f {
 			msg = fmt.Sprintf("%s handler %s registered here", h.Kind, h.Func.Name)
+		} else if !told && len(chain) > 2 && chain[0].Func == h.Func {
+			msg += " through " + chainText(chain)
+			told = true
 		}
 		out = append(out, Related{Location: NodeLocation(h.Module, h.Func.Node.ChildByFieldName("name")), Message: msg})
 		if len(out) == 3 {
@@ -459,6 +466,16 @@ func (p *Pass) HandlerRelated(f *pyast.Function) []Related {
 		}
 	}
 	return out
+}
+
+// chainText shows a chain of calls, `a` -> `b` -> `c`, its start and end
+// when it is long.
+func chainText(chain []handlers.FuncRef) string {
+	steps := make([]string, len(chain))
+	for i, r := range chain {
+		steps[i] = "`" + shortQual(r) + "`"
+	}
+	return strings.Join(shortenChain(steps), " -> ")
 }
 
 var registry = map[string]*Rule{}
