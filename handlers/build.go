@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"iter"
+	"slices"
 	"sort"
 	"strings"
 
@@ -665,6 +666,27 @@ func (b *builder) indexCalls() {
 			b.makers[mk.call] = mk.quals
 		}
 	}
+	// A decorator's wrapper runs the def it wraps, but the engine's value
+	// of its parameter is every def the decorator is applied to: an edge to
+	// each would make every decorated def reach all the others (@traced on
+	// a hundred functions). Where a def's callers run it directly (the
+	// engine resolved their calls to the def), they reach it without the
+	// wrapper; a def whose callers only reach the wrapper keeps the edge.
+	ran := map[*pyast.Function]bool{}
+	for _, ss := range b.succ {
+		for _, g := range ss {
+			ran[g] = true
+		}
+	}
+	for i, m := range b.mods {
+		for j, f := range m.Funcs {
+			for _, g := range per[i].wrapped[j] {
+				if !ran[g] {
+					b.succ[f] = append(b.succ[f], g)
+				}
+			}
+		}
+	}
 }
 
 // maker is a call whose callee can make a handler or a server (makers).
@@ -675,9 +697,13 @@ type maker struct {
 
 // moduleCalls is what indexCalls finds in one module.
 type moduleCalls struct {
-	sites   []site
-	succ    [][]*pyast.Function // the successors of m.Funcs[j]
-	servers []ServerSite        // the calls that construct a server (see findGuards)
+	sites []site
+	succ  [][]*pyast.Function // the successors of m.Funcs[j]
+	// wrapped are the defs a decorator's wrapper m.Funcs[j] runs through
+	// the decorator's parameter (decoratorParamCall): successors only of a
+	// def nothing else runs (indexCalls).
+	wrapped [][]*pyast.Function
+	servers []ServerSite // the calls that construct a server (see findGuards)
 	makers  []maker
 }
 
@@ -687,12 +713,52 @@ type moduleCalls struct {
 // makes (in document order) what the call runs and the project functions
 // passed to it (callbacks such as to_thread.run_sync(helper)); and the calls
 // that construct a server.
+// decoratorParamCall returns, for a call in w of a parameter of a function
+// enclosing w (a decorator's wrapper calling func: def traced(func): async
+// def wrapper(*a): return await func(*a)), that function and those
+// enclosing it; nil for other calls.
+func (b *builder) decoratorParamCall(m *pyast.Module, w *pyast.Function, call *pyast.Node) []*pyast.Function {
+	callee := pyast.Unparen(pyast.Callee(call))
+	if callee == nil || callee.Kind() != "identifier" {
+		return nil
+	}
+	name := m.TextView(callee)
+	for d := w.Parent; d != nil; d = d.Parent {
+		if isParamOf(m, d, w, name, callee, 0) {
+			var out []*pyast.Function
+			for e := d; e != nil; e = e.Parent {
+				out = append(out, e)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// decoratedBy reports whether r is a def that one of fs decorates (a
+// decorator of r runs one of them, @traced or @traced(...)). Such a def is
+// what the wrapper of a decorator call runs for that def only, and the
+// def's callers reach it directly (the engine resolves a call of it to the
+// def): an edge from the wrapper to every def the decorator is applied to
+// would make each reach all the others.
+func (b *builder) decoratedBy(r FuncRef, fs []*pyast.Function) bool {
+	for _, d := range r.Func.Decorators {
+		for _, g := range b.decoratorRuns(r.Module, d) {
+			if slices.Contains(fs, g.Func) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 	funcAt := make(map[*pyast.Function]int, len(m.Funcs))
 	for j, f := range m.Funcs {
 		funcAt[f] = j
 	}
 	succ := make([][]*pyast.Function, len(m.Funcs))
+	wrapped := make([][]*pyast.Function, len(m.Funcs))
 	for _, g := range m.Funcs {
 		if g.Parent != nil {
 			j := funcAt[g.Parent]
@@ -740,7 +806,18 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 			continue
 		}
 		j := funcAt[caller]
+		through := b.decoratorParamCall(m, caller, n)
 		for _, r := range callees {
+			if through != nil && b.decoratedBy(r, through) {
+				wrapped[j] = append(wrapped[j], r.Func) // indexCalls decides
+				continue
+			}
+			succ[j] = append(succ[j], r.Func)
+		}
+		// A call of a decorated def runs the def through its wrapper: the
+		// def is a successor of the caller (the engine's callee is the
+		// wrapper), so the wrapper need not fan out to it (indexCalls).
+		if r, ok := b.funcOf(m, callee); ok && len(r.Func.Decorators) > 0 && !slices.Contains(succ[j], r.Func) {
 			succ[j] = append(succ[j], r.Func)
 		}
 		pos, kw := m.Args(n)
@@ -784,7 +861,7 @@ func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 			}
 		}
 	}
-	return moduleCalls{sites: sites, succ: succ, servers: servers, makers: makers}
+	return moduleCalls{sites: sites, succ: succ, wrapped: wrapped, servers: servers, makers: makers}
 }
 
 // callSitesOf yields the call sites of f, in the order indexCalls found
