@@ -106,9 +106,27 @@ func (ix *Index) PossibleChain(f *pyast.Function) ([]ChainStep, bool) {
 	if ix == nil || ix.fallback == nil {
 		return nil, false
 	}
+	return ix.chainTo(chainState{f, true})
+}
+
+// ReachChain returns a shortest chain of resolved calls from a handler to
+// f: the handler's function (or a wrapper it is registered with) first, f
+// last. ok is false when no handler reaches f by resolved calls alone.
+func (ix *Index) ReachChain(f *pyast.Function) (chain []FuncRef, ok bool) {
+	if ix == nil || ix.builder == nil {
+		return nil, false
+	}
+	steps, ok := ix.chainTo(chainState{f, false})
+	for _, st := range steps {
+		chain = append(chain, st.Func)
+	}
+	return chain, ok
+}
+
+// chainTo returns the chain chainTree found to state s, from its handler.
+func (ix *Index) chainTo(s chainState) ([]ChainStep, bool) {
 	ix.chainOnce.Do(ix.chainTree)
 	b := ix.builder
-	s := chainState{f, true}
 	if _, ok := ix.chainFrom[s]; !ok {
 		return nil, false
 	}
@@ -123,31 +141,6 @@ func (ix *Index) PossibleChain(f *pyast.Function) ([]ChainStep, bool) {
 	}
 	slices.Reverse(out)
 	return out, true
-}
-
-// ReachChain returns a shortest chain of resolved calls from a handler to
-// f: the handler's function (or a wrapper it is registered with) first, f
-// last. ok is false when no handler reaches f by resolved calls alone.
-func (ix *Index) ReachChain(f *pyast.Function) (chain []FuncRef, ok bool) {
-	if ix == nil || ix.builder == nil {
-		return nil, false
-	}
-	ix.chainOnce.Do(ix.chainTree)
-	b := ix.builder
-	s := chainState{f, false}
-	if _, ok := ix.chainFrom[s]; !ok {
-		return nil, false
-	}
-	for {
-		fr := ix.chainFrom[s]
-		chain = append(chain, FuncRef{b.moduleOf[s.f], s.f})
-		if fr.root {
-			break
-		}
-		s = fr.prev
-	}
-	slices.Reverse(chain)
-	return chain, true
 }
 
 // chainState is a function reached by a chain, and whether the chain
