@@ -799,7 +799,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	px := hx.Possible() // the call graph with the fallback's edges (handlers/unresolved.go)
 	tooComplex := map[*pyast.Function]bool{}
 	for _, r := range e.rulesToRun() {
-		if r.Run == nil || r.Kind == rules.CodeRule && len(hx.ReachableFuncs()) == 0 {
+		if r.Run == nil {
 			continue
 		}
 		exposure := deps.Yes
@@ -819,6 +819,9 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		}
 		if r.Reach && sev > rules.SeverityNote && hx.ActiveGuard() == nil {
 			sum.UnresolvedMatter = true // an unresolved call can hide a crash of this rule
+		}
+		if r.Kind == rules.CodeRule && len(hx.ReachableFuncs()) == 0 {
+			continue // no handler code (a registration it cannot tell may serve some: counted above)
 		}
 		prepareIn := func(d *rules.Diagnostic, hx *handlers.Index) {
 			if d.Exposure == deps.No { // the rule knows it cannot happen here
