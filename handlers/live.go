@@ -20,7 +20,9 @@ import (
 // factories that return a server (fastmcp run mod:factory), decorated
 // functions (a framework calls them: @click.command, @app.on_event), methods
 // of classes with a base outside the project (the base class calls them)
-// and dunder methods other than __init__ (constructing the class is a call), and the names listed in __all__. From there a function
+// and dunder methods other than __init__ (constructing the class is a call), and, in a project that constructs
+// no server of its own outside its tests (a library: constructsOwnServer), the names listed in __all__. From
+// there a function
 // is live when live code calls it or refers to it (a list of registration
 // functions looped over, a callback; a call of a method also runs its
 // overrides in the project's subclasses: a base class's __init__ calling
@@ -306,12 +308,16 @@ func (l *liveSets) closure(b *builder, tests bool) (map[*pyast.Function]bool, ma
 	// (resolvedRoot) are looked for only among the functions the other
 	// roots do not run: most functions are live by then.
 	var rest []FuncRef
+	ownServer := b.constructsOwnServer()
 	for _, m := range b.mods {
 		if !mods[m] || done[m] {
 			continue
 		}
 		push(l.modEdges[m]...)
-		exported := dunderAll(m)
+		var exported map[string]bool
+		if !ownServer || isTestModule(m) {
+			exported = dunderAll(m)
+		}
 		for _, f := range m.Funcs {
 			if b.plainRoot(m, f, entry) || (f.Parent == nil && f.Class == nil && exported[f.Name]) {
 				push(f)
@@ -564,6 +570,20 @@ func (b *builder) externalBase(c *pyast.Class, depth int) bool {
 			if sym.class == nil || b.externalBase(sym.class, depth+1) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// constructsOwnServer reports whether code outside the project's test
+// modules constructs a server: an application, whose exported functions
+// run only where its own code calls them. A library (no server of its own)
+// exports registration functions for its users' servers: the names its
+// modules list in __all__ are roots.
+func (b *builder) constructsOwnServer() bool {
+	for _, s := range b.out.servers {
+		if !isTestModule(s.Module) {
+			return true
 		}
 	}
 	return false
