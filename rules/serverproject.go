@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcplint/mcplint/deps"
+	"github.com/mcplint/mcplint/handlers"
 )
 
 // notAServer returns, for a project that is not an MCP server, the clause
@@ -56,13 +57,19 @@ func serverExposure(p *Pass, msg string) (string, deps.Tri) {
 }
 
 // fastmcpUnused returns, for a server project none of whose modules imports
-// PrefectHQ fastmcp, the clause that says so: fastmcp then sits in the
-// dependencies (often only through the lock) but serves no handler, so its
-// worker-thread crash cannot happen, and the mcp 1.x pin it holds is MCP001's
-// finding. "" when a module imports fastmcp or the run cannot tell.
+// PrefectHQ fastmcp, or whose every handler is registered on another
+// framework's server and which constructs no fastmcp server (fastmcp
+// imported for annotations only), the clause that says so: fastmcp then
+// sits in the dependencies (often only through the lock) but serves no
+// handler, so its worker-thread crash cannot happen, and the mcp 1.x pin it
+// holds is MCP001's finding. "" when fastmcp serves or the run cannot tell.
 func fastmcpUnused(p *Pass) string {
 	if p.Handlers == nil || p.CodeUnseen || p.ScriptServer || len(p.Modules) == 0 || p.Project != nil && p.Project.WorkspaceRoot() {
 		return ""
+	}
+	if servesNoFastmcp(p) {
+		return "; but no handler of this project is registered on a fastmcp server and none is constructed: its " +
+			"handlers do not run under fastmcp, so this is a note (the mcp 1.x pin is MCP001's finding)"
 	}
 	for _, m := range p.Modules {
 		for _, kind := range []string{"import_statement", "import_from_statement"} {
@@ -85,4 +92,30 @@ func packageList(names []string) string {
 		return "package " + names[0]
 	}
 	return "packages " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// servesNoFastmcp reports whether the project has handlers, all of them on
+// a known framework other than PrefectHQ fastmcp, no registration the
+// analysis could not tell, and no construction of a fastmcp server.
+func servesNoFastmcp(p *Pass) bool {
+	ix := p.Handlers
+	if len(ix.Handlers) == 0 {
+		return false
+	}
+	for _, h := range ix.Handlers {
+		if h.Framework == handlers.PrefectFastMCP || h.Framework == handlers.FrameworkUnknown {
+			return false
+		}
+	}
+	for _, u := range ix.UnresolvedCalls() {
+		if u.Registration {
+			return false
+		}
+	}
+	for _, s := range ix.ServerSites() {
+		if f, _ := ix.Server(s.Module, s.Call); f == handlers.PrefectFastMCP || f == handlers.FrameworkUnknown {
+			return false
+		}
+	}
+	return true
 }

@@ -324,14 +324,24 @@ func (e *Engine) paramValues(m *pyast.Module, f *pyast.Function, i int, ev *env)
 		if p.Kind == pyast.ParamVarArgs || p.Kind == pyast.ParamVarKeywords {
 			return Set{unknown("a *args or **kwargs parameter")}
 		}
-		var out Set
+		var declared Set
 		if ann := p.Annotation(); ann != nil {
-			out = out.union(e.annotationValues(m, f.Scope.Parent, ann))
+			declared = declared.union(e.annotationValues(m, f.Scope.Parent, ann))
 		}
 		if d := p.Default(); d != nil {
-			out = out.union(e.eval(m, d, nil))
+			declared = declared.union(e.eval(m, d, nil))
 		}
-		out = out.union(e.argumentsOf(m, f, i))
+		// What the project's call sites pass comes first: a question that
+		// takes the first value of a kind (the framework of a server,
+		// serverValues) then takes what Python binds there over what the
+		// annotation says (def register(mcp: fastmcp.FastMCP) called with
+		// the official SDK's server). Unless the call sites' values fill
+		// a union: the annotation's and the default's are kept first then.
+		passed := e.argumentsOf(m, f, i)
+		out := passed.union(declared)
+		if passed.overflowed() {
+			out = declared.union(passed)
+		}
 		if len(out) == 0 {
 			return Set{unknown("parameter " + p.Name + " has no annotation, default or call site")}
 		}

@@ -214,6 +214,16 @@ const (
 	maxFuncs = 256
 )
 
+// overflowed reports whether s went past its bound (it holds overflow).
+func (s Set) overflowed() bool {
+	for _, v := range s {
+		if v.Kind == Unknown && v.Why == overflow {
+			return true
+		}
+	}
+	return false
+}
+
 // overflow is the unknown a union past its bound holds.
 const overflow = "more than 64 values (256 of project code)"
 
