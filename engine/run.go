@@ -798,6 +798,10 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 	sum.Unresolved = unresolvedCalls(hx)
 	px := hx.Possible() // the call graph with the fallback's edges (handlers/unresolved.go)
 	tooComplex := map[*pyast.Function]bool{}
+	var copiedIn []string // a packaging folder's wheel packages (rules.Pass.CopiedIn)
+	if len(pr.pyFiles) == 0 && !e.codeUnseen(pr) {
+		copiedIn = e.builtPackages(pr)
+	}
 	for _, r := range e.rulesToRun() {
 		if r.Run == nil {
 			continue
@@ -863,9 +867,7 @@ func (e *runner) runProject(pr *project) *ProjectSummary {
 		pass.PyFiles, pass.ReadFile = pr.pyFiles, e.read
 		pass.CodeUnseen = e.codeUnseen(pr)
 		pass.ScriptServer = pr.scriptServer || pr.codeElsewhere
-		if !pass.CodeUnseen && len(pr.pyFiles) == 0 {
-			pass.CopiedIn = e.builtPackages(pr)
-		}
+		pass.CopiedIn = copiedIn
 		pass.FunctionSteps = e.opts.limits().FunctionSteps
 		// A function too complex for one rule is for the others too (they
 		// share the analysis): one MCP000 each.

@@ -707,12 +707,6 @@ type moduleCalls struct {
 	makers  []maker
 }
 
-// moduleCalls resolves the calls of module m, and the successors of its
-// functions: the functions nested in each (closures it returns or
-// schedules), the project decorators applied to it, then for each call it
-// makes (in document order) what the call runs and the project functions
-// passed to it (callbacks such as to_thread.run_sync(helper)); and the calls
-// that construct a server.
 // decoratorParamCall returns, for a call in w of a parameter of a function
 // enclosing w (a decorator's wrapper calling func: def traced(func): async
 // def wrapper(*a): return await func(*a)), that function and those
@@ -752,6 +746,12 @@ func (b *builder) decoratedBy(r FuncRef, fs []*pyast.Function) bool {
 	return false
 }
 
+// moduleCalls resolves the calls of module m, and the successors of its
+// functions: the functions nested in each (closures it returns or
+// schedules), the project decorators applied to it, then for each call it
+// makes (in document order) what the call runs and the project functions
+// passed to it (callbacks such as to_thread.run_sync(helper)); and the calls
+// that construct a server.
 func (b *builder) moduleCalls(m *pyast.Module) moduleCalls {
 	funcAt := make(map[*pyast.Function]int, len(m.Funcs))
 	for j, f := range m.Funcs {

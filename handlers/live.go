@@ -20,10 +20,10 @@ import (
 // factories that return a server (fastmcp run mod:factory), decorated
 // functions (a framework calls them: @click.command, @app.on_event), methods
 // of classes with a base outside the project (the base class calls them)
-// and dunder methods other than __init__ (constructing the class is a call), and, in a project that constructs
-// no server of its own outside its tests (a library: constructsOwnServer), the names listed in __all__. From
-// there a function
-// is live when live code calls it or refers to it (a list of registration
+// and dunder methods other than __init__ (constructing the class is a call),
+// and, in a project that constructs no server of its own outside its tests
+// (a library: constructsOwnServer), the names listed in __all__. From there
+// a function is live when live code calls it or refers to it (a list of registration
 // functions looped over, a callback; a call of a method also runs its
 // overrides in the project's subclasses: a base class's __init__ calling
 // self._register_tools()), or, for a method, when live code names

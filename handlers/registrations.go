@@ -686,14 +686,7 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	// of the callee that can be one, resolved by indexCalls).
 	for _, q := range b.makers[call] {
 		if fw, ok := fromFunction(q); ok {
-			arg := fromFunctionArg(pos, kw)
-			ts := b.targets(m, arg, 0)
-			if arg != nil && addedDirectly(m, call) {
-				// mcp.add_tool(Tool.from_function(fn)): a component made
-				// only to read its schema, or for an agent, serves nothing
-				b.unfoundHandler(m, call, arg, ts)
-			}
-			for _, t := range ts {
+			for _, t := range b.targets(m, fromFunctionArg(pos, kw), 0) {
 				r, ws := t.ref, t.wrappers
 				b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: componentKind(q, m, call), Framework: fw, Site: call, Options: kw, Wrappers: ws})
 			}
@@ -741,7 +734,18 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 			}
 		}
 		ts := b.targets(m, pos[0], 0)
-		b.unfoundHandler(m, call, pos[0], ts)
+		made := pos[0] // add_tool(Tool.from_function(fn)): what it is made of
+		if inner := pyast.Unparen(pos[0]); inner.Kind() == "call" {
+			for _, q := range b.makers[inner] {
+				if _, ok := fromFunction(q); ok {
+					if fn := fromFunctionArg(m.Args(inner)); fn != nil {
+						made = fn
+					}
+					break
+				}
+			}
+		}
+		b.unfoundHandler(m, call, made, ts)
 		for _, t := range ts {
 			r, ws := t.ref, t.wrappers
 			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: kind, Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
@@ -804,22 +808,6 @@ func (b *builder) unfoundHandler(m *pyast.Module, call, arg *pyast.Node, ts []ta
 	if unknown {
 		b.unfound = append(b.unfound, unfoundSite{m, call})
 	}
-}
-
-// addedDirectly reports whether call is the first argument of an add_tool,
-// add_resource or add_prompt call (addMethods).
-func addedDirectly(m *pyast.Module, call *pyast.Node) bool {
-	args := call.Parent()
-	if args == nil || args.Kind() != "argument_list" {
-		return false
-	}
-	outer := args.Parent()
-	if outer == nil || outer.Kind() != "call" {
-		return false
-	}
-	pos, _ := m.Args(outer)
-	_, attr := lastAttr(m, pyast.Callee(outer))
-	return len(pos) > 0 && sameNode(pos[0], call) && addMethods[attr] != ""
 }
 
 // componentKind is the kind a from_function constructor makes: a

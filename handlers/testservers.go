@@ -114,7 +114,7 @@ func unservedTestComponent(m *pyast.Module, site *pyast.Node) bool {
 	}
 	f := m.FuncAt(site)
 	asg := site.Parent()
-	if f == nil || asg == nil || asg.Kind() != "assignment" || !sameNode(site, asg.ChildByFieldName("right")) {
+	if f == nil || asg == nil || asg.Kind() != "assignment" || !site.Equals(asg.ChildByFieldName("right")) {
 		return false
 	}
 	left := asg.ChildByFieldName("left")
@@ -127,10 +127,10 @@ func unservedTestComponent(m *pyast.Module, site *pyast.Node) bool {
 		if served || n.Kind() == "import_from_statement" || n.Kind() == "import_statement" {
 			return false // from fastmcp.prompts.prompt import Prompt names a module
 		}
-		if n.Kind() != "identifier" || m.TextView(n) != name || definitionName(n) || sameNode(n, left) {
+		if n.Kind() != "identifier" || m.TextView(n) != name || definitionName(n) || n.Equals(left) {
 			return true
 		}
-		if p := n.Parent(); p != nil && p.Kind() == "attribute" && sameNode(n, p.ChildByFieldName("object")) {
+		if p := n.Parent(); p != nil && p.Kind() == "attribute" && n.Equals(p.ChildByFieldName("object")) {
 			return true
 		}
 		served = !lookOnly(m, n)
@@ -138,6 +138,3 @@ func unservedTestComponent(m *pyast.Module, site *pyast.Node) bool {
 	})
 	return !served
 }
-
-// sameNode reports whether a and b are the same node of a tree.
-func sameNode(a, b *pyast.Node) bool { return a != nil && b != nil && a.Id() == b.Id() }

@@ -200,7 +200,8 @@ func raisedName(m *pyast.Module, r *pyast.Node) string {
 // ValueError, a tuple of those), inside `if not isinstance(name, C):` or the
 // else / a later elif of `if isinstance(name, C):` with C a cancellation
 // class, or after `if isinstance(name, C): raise` (or `if not
-// isinstance(name, T): raise`) in the same block or an enclosing one. `type(name) is T` counts like isinstance. A
+// isinstance(name, T): raise`) in the same block or an enclosing one.
+// `type(name) is T` counts like isinstance. A
 // statement after an unconditional raise, return, break or continue never
 // runs, and counts as guarded.
 func guardedFromCancel(m *pyast.Module, blk *pyast.Node, name string, n *pyast.Node) bool {

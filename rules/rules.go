@@ -305,8 +305,9 @@ type Pass struct {
 	// byPath holds the pass's modules by path (editsBrokenFile), made on
 	// first use.
 	byPath map[string]*pyast.Module
-	// notServer memoises notAServer for the pass.
-	notServer *string
+	// notServer memoises notAServer for the pass, fastmcpIdle fastmcpUnused
+	// (asked for every fastmcp requirement and lock entry).
+	notServer, fastmcpIdle *string
 	// analyzers are the checkpoint analyzers the rule made (TooComplex).
 	analyzers []*checkpoint.Analyzer
 	// conflicts memoises installConflict, and guardOffer offeredGuard, for

@@ -64,6 +64,14 @@ func serverExposure(p *Pass, msg string) (string, deps.Tri) {
 // handler, so its worker-thread crash cannot happen, and the mcp 1.x pin it
 // holds is MCP001's finding. "" when fastmcp serves or the run cannot tell.
 func fastmcpUnused(p *Pass) string {
+	if p.fastmcpIdle == nil {
+		why := fastmcpVerdict(p)
+		p.fastmcpIdle = &why
+	}
+	return *p.fastmcpIdle
+}
+
+func fastmcpVerdict(p *Pass) string {
 	if p.Handlers == nil || p.CodeUnseen || p.ScriptServer || len(p.Modules) == 0 || p.Project != nil && p.Project.WorkspaceRoot() {
 		return ""
 	}
