@@ -1,6 +1,7 @@
 package values
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcplint/mcplint/pyast"
@@ -360,36 +361,10 @@ func (e *Engine) stored(v *Value, name string) Set {
 // for field name of dataclass k (by keyword, or by position in the order
 // the class body annotates its fields).
 func (e *Engine) fieldArguments(km *pyast.Module, k *pyast.Class, name string) Set {
-	dataclass := false
-	for _, d := range k.Decorators {
-		if d.Kind() == "call" {
-			d = pyast.Callee(d)
-		}
-		if t := km.TextView(d); t == "dataclass" || strings.HasSuffix(t, ".dataclass") {
-			dataclass = true
-		}
-	}
-	body := k.Node.ChildByFieldName("body")
-	if !dataclass || body == nil {
+	if !e.fieldsFromConstructor(km, k) {
 		return nil
 	}
-	idx := -1
-	i := 0
-	for _, st := range pyast.NamedChildren(body) {
-		if st.Kind() != "expression_statement" || st.NamedChildCount() == 0 {
-			continue
-		}
-		a := st.NamedChild(0)
-		if a.Kind() != "assignment" || a.ChildByFieldName("type") == nil {
-			continue
-		}
-		if l := a.ChildByFieldName("left"); l != nil && l.Kind() == "identifier" {
-			if km.TextView(l) == name {
-				idx = i
-			}
-			i++
-		}
-	}
+	idx := slices.Index(annotatedNames(km, k), name)
 	if idx < 0 {
 		return nil
 	}
@@ -418,6 +393,57 @@ func (e *Engine) fieldArguments(km *pyast.Module, k *pyast.Class, name string) S
 			out = out.union(e.eval(s.m, pos[idx], nil))
 		} else {
 			out = out.union(e.splatField(s.m, s.call, name))
+		}
+	}
+	return out
+}
+
+// fieldsFromConstructor reports whether the constructor of class k takes
+// the fields its body annotates as arguments: a dataclass, an attrs class
+// (@define, @frozen, @attr.s...), a typing.NamedTuple or a pydantic model.
+func (e *Engine) fieldsFromConstructor(km *pyast.Module, k *pyast.Class) bool {
+	for _, d := range k.Decorators {
+		if d.Kind() == "call" {
+			d = pyast.Callee(d)
+		}
+		t := km.TextView(d)
+		if i := strings.LastIndexByte(t, '.'); i >= 0 {
+			t = t[i+1:]
+		}
+		switch t {
+		case "dataclass", "define", "frozen", "mutable", "s", "attrs":
+			return true
+		}
+	}
+	_, ext := e.mro(k)
+	for _, x := range ext {
+		switch x {
+		case "typing.NamedTuple", "typing_extensions.NamedTuple", "pydantic.BaseModel", "pydantic.main.BaseModel":
+			return true
+		}
+	}
+	return false
+}
+
+// annotatedNames returns the names class k's body annotates (x: T, with
+// or without a value), in order: a dataclass's fields, a NamedTuple's, a
+// pydantic model's.
+func annotatedNames(km *pyast.Module, k *pyast.Class) []string {
+	body := k.Node.ChildByFieldName("body")
+	if body == nil {
+		return nil
+	}
+	var out []string
+	for _, st := range pyast.NamedChildren(body) {
+		if st.Kind() != "expression_statement" || st.NamedChildCount() == 0 {
+			continue
+		}
+		a := st.NamedChild(0)
+		if a.Kind() != "assignment" || a.ChildByFieldName("type") == nil {
+			continue
+		}
+		if l := a.ChildByFieldName("left"); l != nil && l.Kind() == "identifier" {
+			out = append(out, km.TextView(l))
 		}
 	}
 	return out

@@ -264,7 +264,8 @@ func (e *Engine) Iterates(m *pyast.Module, it *pyast.Node, async bool) []FuncRef
 
 // mayHoldFunction reports whether an attribute named name can hold a
 // project function, class or instance: the project binds that name
-// somewhere (a def or class, a module-level or class-body name, self.name
+// somewhere (a def or class, a module-level or class-body name, a field a
+// class body annotates, self.name
 // or obj.name = v, setattr with that constant name), or sets attributes by
 // names it computes. An attribute no code of the project binds is a
 // library's (str.lower, dict.get): no project function.
@@ -279,6 +280,9 @@ func (e *Engine) mayHoldFunction(name string) bool {
 				names[c.Name] = true
 				for a := range c.Attrs {
 					names[a] = true
+				}
+				for _, a := range annotatedNames(m, c) {
+					names[a] = true // a field: spec.handler(...)
 				}
 			}
 			for _, n := range m.Scope.Names() {
