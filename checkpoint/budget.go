@@ -56,7 +56,8 @@ func (t TooComplexFunc) Message() string {
 // tooComplex is the panic value that unwinds a question past its budget.
 type tooComplex struct{ deep bool }
 
-// SetBudget sets the step budget of each function (0: no limit).
+// SetBudget sets the step budget of each function (0: no limit; the
+// await depth is limited all the same).
 func (a *Analyzer) SetBudget(steps int64) { a.budget = steps }
 
 // TooComplex returns the functions whose analysis ran out of its budget, in
@@ -76,10 +77,10 @@ func (a *Analyzer) ask(m *pyast.Module, fn *pyast.Function, onOver bool, q func(
 		defer func() { a.nested-- }()
 		return q()
 	}
-	if a.budget <= 0 || fn == nil {
+	if fn == nil {
 		return q()
 	}
-	if a.spent[fn] > a.budget {
+	if a.spent[fn] < 0 || a.budget > 0 && a.spent[fn] > a.budget {
 		return onOver
 	}
 	a.cur, a.nested = fn, 0
@@ -98,7 +99,7 @@ func (a *Analyzer) ask(m *pyast.Module, fn *pyast.Function, onOver bool, q func(
 		clear(a.busy)
 		clear(a.busyRaise)
 		clear(a.busyRet)
-		a.spent[fn] = a.budget + 1
+		a.spent[fn] = -1 // past its budget or too deep: asked nothing more
 		a.over = append(a.over, TooComplexFunc{Module: m, Func: fn, Steps: a.budget, Deep: tc.deep})
 		v = onOver
 	}()
@@ -112,7 +113,7 @@ func (f *flow) step() {
 		return
 	}
 	a.spent[a.cur]++
-	if a.spent[a.cur] > a.budget {
+	if a.budget > 0 && a.spent[a.cur] > a.budget {
 		panic(tooComplex{})
 	}
 }

@@ -79,6 +79,11 @@ type flow struct {
 	// them and out of with statements whose context manager may suppress
 	// them (ReturnsChecked).
 	implicit bool
+	// reasking holds the except clauses whose question is being asked
+	// again from the clause (the summary's swallowed-cancel check): the
+	// clause's continuation can analyse an enclosing handler's block, and
+	// with it this try statement, again.
+	reasking map[*pyast.Node]bool
 }
 
 // Extra adjusts a coverage question for MCP104, which asks what follows a
@@ -407,12 +412,25 @@ func (f *flow) stmtKnowing(s *pyast.Node, k cont, sh bool, known outcome) bool {
 				// The question is asked again from the handler, so that
 				// the loops around the try are followed with its body
 				// ignored (t.handler assumes going round again covers).
-				g := &flow{a: f.a, m: f.m, x: f.x, summary: true, exits: f.exits, end: f.end, implicit: f.implicit}
+				if f.reasking[h] {
+					// Asked again from inside its own question (this try
+					// statement is in an enclosing handler's block, which
+					// the clause's continuation analyses): as for going
+					// round a loop, the answer under way covers.
+					continue
+				}
+				if f.reasking == nil {
+					f.reasking = map[*pyast.Node]bool{}
+				}
+				g := &flow{a: f.a, m: f.m, x: f.x, summary: true, exits: f.exits, end: f.end, implicit: f.implicit, reasking: f.reasking}
 				if g.x.Ignore == nil {
 					g.x.Ignore = body
 				}
 				hb := lastBlock(h)
-				if !g.block(hb, g.blockCont(nil, hb), sh) {
+				f.reasking[h] = true
+				covers := g.block(hb, g.blockCont(nil, hb), sh)
+				delete(f.reasking, h)
+				if !covers {
 					return false
 				}
 			}
