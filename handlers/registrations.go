@@ -668,9 +668,23 @@ func (b *builder) loopTargets(m *pyast.Module, id *pyast.Node, depth int) []targ
 func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 	callee := pyast.Unparen(pyast.Callee(call))
 	pos, kw := m.Args(call)
+	if callee.Kind() == "identifier" {
+		// deco = mcp.tool(name="x"); deco(fn): the call form below,
+		// through the name the decorator is kept in.
+		if v := assignedOnce(m, callee); v != nil && v.Kind() == "call" {
+			callee = v
+		}
+	}
 	// mcp.tool(...)(fn) and mcp.tool()(wrapper(fn))
 	if callee.Kind() == "call" {
-		inner := pyast.Callee(callee)
+		inner := pyast.Unparen(pyast.Callee(callee))
+		if inner.Kind() == "identifier" {
+			// tool = mcp.tool; tool(name="x")(fn): the method kept in
+			// a name (saved before the project replaced it, say).
+			if v := assignedOnce(m, inner); v != nil && v.Kind() == "attribute" {
+				inner = v
+			}
+		}
 		if fw, kind, server, ok := b.registration(m, inner, true); ok && len(pos) > 0 {
 			ts := b.targets(m, pos[0], 0)
 			b.unfoundHandler(m, call, pos[0], ts)
@@ -762,6 +776,20 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 			b.add(&Handler{SiteModule: m, Func: r.Func, Module: r.Module, Kind: "request", Framework: fw, Server: server, Site: call, Options: kw, Wrappers: ws})
 		}
 	}
+}
+
+// assignedOnce returns the value of the one assignment that binds name
+// n where it is read (its scope's binding, or a module-level one), or nil
+// when the name has another binding or none.
+func assignedOnce(m *pyast.Module, n *pyast.Node) *pyast.Node {
+	bs := m.ScopeAt(n).Lookup(m.TextView(n))
+	if len(bs) != 1 || bs[0].Node == nil || bs[0].Node.Kind() != "assignment" {
+		return nil
+	}
+	if l := pyast.Unparen(bs[0].Node.ChildByFieldName("left")); l == nil || l.Kind() != "identifier" {
+		return nil
+	}
+	return pyast.Unparen(pyast.AssignedValue(bs[0].Node))
 }
 
 // decoratorFactory reports whether call makes a decorator: it is one
