@@ -103,7 +103,8 @@ type lazyIndexes struct {
 	decorated      map[string][]*pyast.Function
 	subs           map[*pyast.Class][]*pyast.Class // project subclasses by base
 	subsBuilding   bool
-	attrNames      map[string]bool // see mayHoldFunction
+	attrNames      map[string]bool          // see mayHoldFunction
+	namespaces     map[string]*pyast.Module // namespace packages, see module
 }
 
 type memoKey struct {
@@ -320,6 +321,14 @@ func (e *Engine) module(name string) *pyast.Module {
 	if m := e.byName[name]; m != nil {
 		return m
 	}
+	if m := e.moduleFile(name); m != nil {
+		return m
+	}
+	return e.namespace(name)
+}
+
+// moduleFile returns the project module Config.ModuleFiles finds for name.
+func (e *Engine) moduleFile(name string) *pyast.Module {
 	if e.cfg.ModuleFiles != nil {
 		for _, p := range e.cfg.ModuleFiles(name) {
 			if m := e.byPath[p]; m != nil {
@@ -328,6 +337,36 @@ func (e *Engine) module(name string) *pyast.Module {
 		}
 	}
 	return nil
+}
+
+// namespace returns the namespace package (PEP 420: a folder with no
+// __init__.py) a module name names when project modules are below it
+// (app.tools for app/tools/search.py), else nil. It is an empty module
+// (nothing binds in it), whose attributes are its submodules: `from app
+// import tools; tools.search.find()`. Its names are the dotted folder
+// paths above the project's modules that name no module (a module's own
+// name starts at the nearest folder without __init__.py; any dotted
+// suffix of its path finds it, see Config.ModuleFiles). It is not one of
+// the project's modules: no index walks it.
+func (e *Engine) namespace(name string) *pyast.Module {
+	if e.lazy.namespaces == nil {
+		e.lazy.namespaces = map[string]*pyast.Module{}
+		for _, m := range e.mods {
+			segs := strings.Split(strings.TrimSuffix(strings.TrimSuffix(m.Path, ".py"), "/__init__"), "/")
+			for i := range segs {
+				for j := i + 1; j < len(segs); j++ {
+					q := strings.Join(segs[i:j], ".")
+					if e.lazy.namespaces[q] != nil || e.byName[q] != nil || e.moduleFile(q) != nil {
+						continue
+					}
+					if ns, err := pyast.Parse(strings.Join(segs[:j], "/")+"/__init__.py", q, nil); err == nil {
+						e.lazy.namespaces[q] = ns
+					}
+				}
+			}
+		}
+	}
+	return e.lazy.namespaces[name]
 }
 
 // memoised answers key by compute, once. A question asked again while it
