@@ -1,6 +1,10 @@
 package handlers
 
-import "github.com/mcplint/mcplint/pyast"
+import (
+	"slices"
+
+	"github.com/mcplint/mcplint/pyast"
+)
 
 // A test often builds a server only to look at it: it registers tools,
 // mounts another server into it, reads its tool manager, and never serves
@@ -9,9 +13,11 @@ import "github.com/mcplint/mcplint/pyast"
 // such a registration: its site is in a function of a test module, on a
 // name bound only there, to a server constructor, and every use of that
 // name in the function is one of those looks (nonServing attributes, or an
-// argument of an introspection builtin such as hasattr). Any other use
-// (Client(server), server.run(), other.mount(server=server), return server,
-// an alias, a call of a method not listed) counts as serving it.
+// argument of an introspection builtin such as hasattr), or hands it to
+// code that only looks at it (handedToLooks: a return to callers that only
+// look, a project helper that reads its components). Any other use
+// (Client(server), server.run(), other.mount(server=server), an alias, a
+// call of a method not listed) counts as serving it.
 
 // nonServing are the attributes of a server a test can use without serving
 // it: registration, mounting into it, and looking at what it holds.
@@ -22,6 +28,7 @@ var nonServing = map[string]bool{
 	"settings": true, "get_tools": true, "get_tool": true, "get_resources": true, "get_resource_templates": true,
 	"get_prompts": true, "list_tools": true, "list_resources": true, "list_prompts": true, "call_tool": true,
 	"_tool_manager": true, "_resource_manager": true, "_prompt_manager": true, "_mounted_servers": true,
+	"local_provider": true, "_local_provider": true,
 }
 
 // introspection are builtins that only look at their argument.
@@ -67,10 +74,112 @@ func (b *builder) unservedTestServer(m *pyast.Module, site *pyast.Node) bool {
 		if n.Kind() != "identifier" || m.TextView(n) != name || definitionName(n) {
 			return true
 		}
-		served = !lookOnly(m, n)
+		served = !lookOnly(m, n) && !b.handedToLooks(m, n, 0)
 		return true
 	})
 	return !served
+}
+
+// handedToLooks reports whether the use n of a server (a name bound to it
+// in a function of module m) only hands it to code that looks at it: n is
+// returned, and every call of the function binds the result to a name its
+// own function only looks at (a test's helper that builds the server its
+// tests inspect); or n is a positional argument of project functions whose
+// parameter is only looked at (a helper that reads its components). Two
+// calls deep at most; anything else serves it.
+func (b *builder) handedToLooks(m *pyast.Module, n *pyast.Node, depth int) bool {
+	p := n.Parent()
+	if p == nil || depth > 2 {
+		return false
+	}
+	switch p.Kind() {
+	case "return_statement":
+		f := m.FuncAt(n)
+		if f == nil || !isTestModule(m) {
+			return false
+		}
+		found := false
+		for _, cm := range b.mods {
+			for call := range cm.Nodes("call") {
+				if !slices.Contains(b.engineOf[call], FuncRef{m, f}) {
+					continue
+				}
+				found = true
+				asg := call.Parent()
+				if asg == nil || asg.Kind() != "assignment" || pyast.AssignedValue(asg) == nil || !pyast.AssignedValue(asg).Equals(call) {
+					return false
+				}
+				l := pyast.Unparen(asg.ChildByFieldName("left"))
+				if l == nil || l.Kind() != "identifier" || !b.onlyLookedAt(cm, l, depth+1) {
+					return false
+				}
+			}
+		}
+		return found
+	case "argument_list":
+		call := p.Parent()
+		i := slices.IndexFunc(pyast.NamedChildren(p), func(c *pyast.Node) bool { return c.Equals(n) })
+		refs := b.engineOf[call]
+		if i < 0 || len(refs) == 0 {
+			return false
+		}
+		for _, r := range refs {
+			f := r.Func
+			if f.Class != nil || i >= len(f.Params) || f.Params[i].Kind != pyast.ParamPositional || f.Body == nil {
+				return false
+			}
+			param := f.Params[i]
+			ok := true
+			pyast.Walk(f.Body, func(u *pyast.Node) bool {
+				if !ok {
+					return false
+				}
+				if u.Kind() != "identifier" || r.Module.TextView(u) != param.Name || definitionName(u) {
+					return true
+				}
+				bs := r.Module.ScopeAt(u).Lookup(param.Name)
+				if len(bs) != 1 || bs[0].Kind != pyast.BindParam || r.Module.FuncAt(bs[0].Node) != f {
+					ok = false
+					return false
+				}
+				ok = lookOnly(r.Module, u) || b.handedToLooks(r.Module, u, depth+1)
+				return true
+			})
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// onlyLookedAt reports whether the name that id binds (x = build_server())
+// is only looked at in its function: each use is a look of lookOnly or is
+// handed on to looks (handedToLooks).
+func (b *builder) onlyLookedAt(m *pyast.Module, id *pyast.Node, depth int) bool {
+	f := m.FuncAt(id)
+	if f == nil || f.Body == nil {
+		return false
+	}
+	name := m.TextView(id)
+	for _, bd := range m.ScopeAt(id).Lookup(name) {
+		if bd.Kind != pyast.BindValue || bd.Node == nil || m.FuncAt(bd.Node) != f {
+			return false
+		}
+	}
+	ok := true
+	pyast.Walk(f.Body, func(n *pyast.Node) bool {
+		if !ok {
+			return false
+		}
+		if n.Kind() != "identifier" || m.TextView(n) != name || definitionName(n) {
+			return true
+		}
+		ok = lookOnly(m, n) || b.handedToLooks(m, n, depth)
+		return true
+	})
+	return ok
 }
 
 // lookOnly reports whether the use n of a server's name neither serves it
