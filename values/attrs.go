@@ -117,6 +117,12 @@ func (e *Engine) moduleAttr(m *pyast.Module, name string) Set {
 			if sub := e.module(m.Name + "." + name); sub != nil {
 				return Set{&Value{Kind: Module, Mod: sub}}
 			}
+			if e.lazy.namespaces[m.Name] == m {
+				// A namespace package's other portions can be anywhere on
+				// the path (an installed package of that name): what the
+				// project does not hold is a library's.
+				return Set{&Value{Kind: External, Name: m.Name + "." + name}}
+			}
 			if len(m.Scope.Local("__getattr__")) > 0 { // PEP 562: the module computes the rest
 				return Set{unknown("module " + m.Name + " computes " + name + " (__getattr__)")}
 			}
