@@ -783,13 +783,10 @@ func (b *builder) registrationCall(m *pyast.Module, call *pyast.Node) {
 // when the name has another binding or none.
 func assignedOnce(m *pyast.Module, n *pyast.Node) *pyast.Node {
 	bs := m.ScopeAt(n).Lookup(m.TextView(n))
-	if len(bs) != 1 || bs[0].Node == nil || bs[0].Node.Kind() != "assignment" {
+	if len(bs) != 1 || bs[0].Kind == pyast.BindParam || m.Unpacked(bs[0]) >= 0 {
 		return nil
 	}
-	if l := pyast.Unparen(bs[0].Node.ChildByFieldName("left")); l == nil || l.Kind() != "identifier" {
-		return nil
-	}
-	return pyast.Unparen(pyast.AssignedValue(bs[0].Node))
+	return pyast.Unparen(bs[0].Value())
 }
 
 // decoratorFactory reports whether call makes a decorator: it is one

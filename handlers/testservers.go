@@ -99,53 +99,37 @@ func (b *builder) handedToLooks(m *pyast.Module, n *pyast.Node, depth int) bool 
 			return false
 		}
 		found := false
-		for _, cm := range b.mods {
-			for call := range cm.Nodes("call") {
-				if !slices.Contains(b.engineOf[call], FuncRef{m, f}) {
-					continue
-				}
-				found = true
-				asg := call.Parent()
-				if asg == nil || asg.Kind() != "assignment" || pyast.AssignedValue(asg) == nil || !pyast.AssignedValue(asg).Equals(call) {
-					return false
-				}
-				l := pyast.Unparen(asg.ChildByFieldName("left"))
-				if l == nil || l.Kind() != "identifier" || !b.onlyLookedAt(cm, l, depth+1) {
-					return false
-				}
+		for s := range b.callSitesOf(f) {
+			found = true
+			asg := s.call.Parent()
+			if asg == nil || asg.Kind() != "assignment" || !s.call.Equals(pyast.AssignedValue(asg)) {
+				return false
+			}
+			l := pyast.Unparen(asg.ChildByFieldName("left"))
+			if l == nil || l.Kind() != "identifier" || s.caller == nil {
+				return false
+			}
+			bound := func(bd *pyast.Binding) bool { return bd.Kind == pyast.BindValue }
+			if !b.usesOnlyLook(s.module, s.caller, s.module.TextView(l), bound, depth+1) {
+				return false
 			}
 		}
 		return found
 	case "argument_list":
 		call := p.Parent()
-		i := slices.IndexFunc(pyast.NamedChildren(p), func(c *pyast.Node) bool { return c.Equals(n) })
+		pos, _ := m.Args(call)
+		i := slices.IndexFunc(pos, func(c *pyast.Node) bool { return c.Equals(n) })
 		refs := b.engineOf[call]
 		if i < 0 || len(refs) == 0 {
 			return false
 		}
 		for _, r := range refs {
 			f := r.Func
-			if f.Class != nil || i >= len(f.Params) || f.Params[i].Kind != pyast.ParamPositional || f.Body == nil {
+			if f.Class != nil || i >= len(f.Params) || f.Params[i].Kind != pyast.ParamPositional {
 				return false
 			}
-			param := f.Params[i]
-			ok := true
-			pyast.Walk(f.Body, func(u *pyast.Node) bool {
-				if !ok {
-					return false
-				}
-				if u.Kind() != "identifier" || r.Module.TextView(u) != param.Name || definitionName(u) {
-					return true
-				}
-				bs := r.Module.ScopeAt(u).Lookup(param.Name)
-				if len(bs) != 1 || bs[0].Kind != pyast.BindParam || r.Module.FuncAt(bs[0].Node) != f {
-					ok = false
-					return false
-				}
-				ok = lookOnly(r.Module, u) || b.handedToLooks(r.Module, u, depth+1)
-				return true
-			})
-			if !ok {
+			param := func(bd *pyast.Binding) bool { return bd.Kind == pyast.BindParam }
+			if !b.usesOnlyLook(r.Module, f, f.Params[i].Name, param, depth+1) {
 				return false
 			}
 		}
@@ -154,29 +138,29 @@ func (b *builder) handedToLooks(m *pyast.Module, n *pyast.Node, depth int) bool 
 	return false
 }
 
-// onlyLookedAt reports whether the name that id binds (x = build_server())
-// is only looked at in its function: each use is a look of lookOnly or is
-// handed on to looks (handedToLooks).
-func (b *builder) onlyLookedAt(m *pyast.Module, id *pyast.Node, depth int) bool {
-	f := m.FuncAt(id)
-	if f == nil || f.Body == nil {
+// usesOnlyLook reports whether every use of name in function f's body is a
+// look of lookOnly or hands the server on to looks (handedToLooks), the
+// name being bound in f only, by bindings bound accepts (the parameter,
+// or the assignment of a helper's result).
+func (b *builder) usesOnlyLook(m *pyast.Module, f *pyast.Function, name string, bound func(*pyast.Binding) bool, depth int) bool {
+	if f.Body == nil {
 		return false
 	}
-	name := m.TextView(id)
-	for _, bd := range m.ScopeAt(id).Lookup(name) {
-		if bd.Kind != pyast.BindValue || bd.Node == nil || m.FuncAt(bd.Node) != f {
-			return false
-		}
-	}
 	ok := true
-	pyast.Walk(f.Body, func(n *pyast.Node) bool {
+	pyast.Walk(f.Body, func(u *pyast.Node) bool {
 		if !ok {
 			return false
 		}
-		if n.Kind() != "identifier" || m.TextView(n) != name || definitionName(n) {
+		if u.Kind() != "identifier" || m.TextView(u) != name || definitionName(u) {
 			return true
 		}
-		ok = lookOnly(m, n) || b.handedToLooks(m, n, depth)
+		for _, bd := range m.ScopeAt(u).Lookup(name) {
+			if !bound(bd) || bd.Node == nil || m.FuncAt(bd.Node) != f {
+				ok = false
+				return false
+			}
+		}
+		ok = lookOnly(m, u) || b.handedToLooks(m, u, depth)
 		return true
 	})
 	return ok
