@@ -351,12 +351,17 @@ func (e *Engine) moduleFile(name string) *pyast.Module {
 func (e *Engine) namespace(name string) *pyast.Module {
 	if e.lazy.namespaces == nil {
 		e.lazy.namespaces = map[string]*pyast.Module{}
+		asked := map[string]bool{} // each dotted folder path once: modules share their folders
 		for _, m := range e.mods {
 			segs := strings.Split(strings.TrimSuffix(strings.TrimSuffix(m.Path, ".py"), "/__init__"), "/")
 			for i := range segs {
 				for j := i + 1; j < len(segs); j++ {
 					q := strings.Join(segs[i:j], ".")
-					if e.lazy.namespaces[q] != nil || e.byName[q] != nil || e.moduleFile(q) != nil {
+					if asked[q] {
+						continue
+					}
+					asked[q] = true
+					if e.byName[q] != nil || e.moduleFile(q) != nil {
 						continue
 					}
 					if ns, err := pyast.Parse(strings.Join(segs[:j], "/")+"/__init__.py", q, nil); err == nil {
